@@ -1,0 +1,57 @@
+// Memory-mapped files that may shrink while mapped. Reading a mapped page past the new end of the
+// file raises SIGBUS; the guard below maps a page of zeros over the faulting address instead and
+// counts the fault, so the reader finishes and then reports "the file changed while being read".
+#ifndef TEXTROTOR_CICU_FILEMAP_H
+#define TEXTROTOR_CICU_FILEMAP_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t cicu_sigbus_faults = 0;
+static uintptr_t cicu_page_size = 4096;
+
+static void cicu_sigbus_handler(int sig, siginfo_t *info, void *context) {
+  (void)sig; (void)context;
+  void *page = (void *)((uintptr_t)info->si_addr & ~(cicu_page_size - 1));
+  if (mmap(page, cicu_page_size, PROT_READ, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED) {
+    signal(SIGBUS, SIG_DFL);
+    raise(SIGBUS);
+    return;
+  }
+  cicu_sigbus_faults = cicu_sigbus_faults + 1;
+}
+
+/// Installs the SIGBUS guard once per process (idempotent).
+static inline void cicu_install_sigbus_guard(void) {
+  static int installed = 0;
+  if (installed) return;
+  installed = 1;
+  long size = sysconf(_SC_PAGESIZE);
+  if (size > 0) cicu_page_size = (uintptr_t)size;
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = cicu_sigbus_handler;
+  action.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGBUS, &action, NULL);
+}
+
+/// How many pages the guard has replaced since the process started.
+static inline long cicu_sigbus_fault_count(void) { return (long)cicu_sigbus_faults; }
+
+static inline void *cicu_map_file(int fd, size_t length) {
+  void *p = mmap(NULL, length, PROT_READ, MAP_PRIVATE, fd, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+
+// GNU extensions that Glibc's Swift module does not declare without _GNU_SOURCE.
+extern void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
+extern void *memrchr(const void *s, int c, size_t n);
+static inline const void *cicu_memmem(const void *h, size_t hl, const void *n, size_t nl) { return memmem(h, hl, n, nl); }
+static inline const void *cicu_memrchr(const void *s, int c, size_t n) { return memrchr(s, c, n); }
+
+#endif

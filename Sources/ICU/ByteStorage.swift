@@ -1,0 +1,270 @@
+internal import CICU
+import Glibc
+
+/// Why a file could not be read. `description` names the file and the reason.
+public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
+  public enum Reason: Equatable, Sendable {
+    case notFound, isDirectory, permissionDenied, changedWhileReading
+    case system(Int32)
+  }
+  public let path: String
+  public let reason: Reason
+
+  public init(path: String, reason: Reason) {
+    self.path = path
+    self.reason = reason
+  }
+
+  init(path: String, errno code: Int32) {
+    switch code {
+    case ENOENT: self.init(path: path, reason: .notFound)
+    case EISDIR: self.init(path: path, reason: .isDirectory)
+    case EACCES, EPERM: self.init(path: path, reason: .permissionDenied)
+    default: self.init(path: path, reason: .system(code))
+    }
+  }
+
+  public var description: String {
+    switch reason {
+    case .notFound: "\(path): No such file or directory"
+    case .isDirectory: "\(path): Is a directory"
+    case .permissionDenied: "\(path): Permission denied"
+    case .changedWhileReading: "\(path): the file shrank while it was being read; results are incomplete"
+    case .system(let code): "\(path): \(String(cString: strerror(code)))"
+    }
+  }
+}
+
+/// An immutable run of bytes: a memory-mapped file, a file or pipe read into memory, or a copy of a
+/// string. The one place textrotor holds raw pointers to text; everything above reads it through
+/// the safe methods here.
+public final class ByteStorage: @unchecked Sendable {
+  public let count: Int
+  private let base: UnsafeMutableRawPointer?
+  private enum Release { case none, free, unmap }
+  private let release: Release
+  /// Faults counted by the SIGBUS guard when this storage was created.
+  private let faultsAtStart: Int
+
+  private init(base: UnsafeMutableRawPointer?, count: Int, release: Release) {
+    self.base = base
+    self.count = count
+    self.release = release
+    self.faultsAtStart = cicu_sigbus_fault_count()
+  }
+
+  deinit {
+    switch release {
+    case .none: break
+    case .free: Glibc.free(base)
+    case .unmap: if let base { munmap(base, count) }
+    }
+  }
+
+  /// A copy of `bytes`.
+  public convenience init(_ bytes: some Collection<UInt8>) {
+    let n = bytes.count
+    let p = Glibc.malloc(max(n, 1))!
+    let buffer = UnsafeMutableRawBufferPointer(start: p, count: n)
+    _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+    self.init(base: p, count: n, release: .free)
+  }
+
+  /// A copy of the UTF-8 bytes of `string`.
+  public convenience init(_ string: String) {
+    var s = string
+    let copied: ByteStorage? = s.withUTF8 { utf8 in ByteStorage(utf8) }
+    self.init(copiedFrom: copied!)
+  }
+
+  private convenience init(copiedFrom other: ByteStorage) {
+    let p = Glibc.malloc(max(other.count, 1))!
+    if other.count > 0, let source = other.base { memcpy(p, source, other.count) }
+    self.init(base: p, count: other.count, release: .free)
+  }
+
+  /// Reads the file at `path`: regular files are memory-mapped (nothing is read until it is used),
+  /// anything else (a pipe, a terminal, `/dev/stdin`) is read to its end. `"-"` is standard input.
+  public static func contentsOf(path: String) throws(FileError) -> ByteStorage {
+    if path == "-" { return try readAll(fd: 0, path: "<stdin>") }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 { throw FileError(path: path, errno: errno) }
+    defer { close(fd) }
+    var info = stat()
+    if fstat(fd, &info) != 0 { throw FileError(path: path, errno: errno) }
+    let type = info.st_mode & S_IFMT
+    if type == S_IFDIR { throw FileError(path: path, reason: .isDirectory) }
+    if type == S_IFREG {
+      let size = Int(info.st_size)
+      if size == 0 { return ByteStorage(base: nil, count: 0, release: .none) }
+      cicu_install_sigbus_guard()
+      guard let p = cicu_map_file(fd, size) else { return try readAll(fd: fd, path: path) }
+      _ = madvise(p, size, MADV_SEQUENTIAL)
+      return ByteStorage(base: p, count: size, release: .unmap)
+    }
+    return try readAll(fd: fd, path: path)
+  }
+
+  private static func readAll(fd: Int32, path: String) throws(FileError) -> ByteStorage {
+    var capacity = 1 << 16
+    var count = 0
+    var p = Glibc.malloc(capacity)!
+    while true {
+      if count == capacity {
+        capacity *= 2
+        p = Glibc.realloc(p, capacity)!
+      }
+      let n = read(fd, p + count, capacity - count)
+      if n == 0 { break }
+      if n < 0 {
+        if errno == EINTR { continue }
+        let code = errno
+        Glibc.free(p)
+        throw FileError(path: path, errno: code)
+      }
+      count += n
+    }
+    return ByteStorage(base: p, count: count, release: .free)
+  }
+
+  /// Whether a mapped file shrank while it was read (its missing pages were read as zeros). Check
+  /// after the work is done and report ``FileError/Reason/changedWhileReading``.
+  public var shrankWhileReading: Bool { release == .unmap && cicu_sigbus_fault_count() != faultsAtStart }
+
+  func pointer(at offset: Int) -> UnsafePointer<CChar> {
+    guard let base else { return emptyText }
+    return UnsafePointer((base + offset).assumingMemoryBound(to: CChar.self))
+  }
+
+  private var bytes: UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: count)
+  }
+
+  /// Runs `body` over the raw bytes. For the few hot loops above this layer that need them; the
+  /// pointer must not escape `body`.
+  public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+    try body(bytes)
+  }
+
+  public subscript(offset: Int) -> UInt8 {
+    precondition(offset >= 0 && offset < count, "offset \(offset) outside 0..<\(count)")
+    return bytes[offset]
+  }
+
+  /// The bytes of `range` as a `String`, ill-formed sequences replaced by U+FFFD.
+  public func string(_ range: Range<Int>) -> String {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+  }
+
+  /// A copy of the bytes of `range`.
+  public func copyBytes(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
+
+  /// The first offset in `range` holding `byte` (memchr).
+  public func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+    guard !range.isEmpty, let base else { return nil }
+    guard let hit = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
+    return range.lowerBound + (UnsafeRawPointer(hit) - UnsafeRawPointer(base))
+  }
+
+  /// The last offset in `range` holding `byte` (memrchr).
+  public func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+    guard !range.isEmpty, let base else { return nil }
+    guard let hit = cicu_memrchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
+    return range.lowerBound + (UnsafeRawPointer(hit) - UnsafeRawPointer(base))
+  }
+
+  /// The first offset in `range` where `needle` starts (memmem), or nil.
+  public func firstIndex(of needle: [UInt8], in range: Range<Int>) -> Int? {
+    guard !needle.isEmpty, range.count >= needle.count, let base else { return nil }
+    return needle.withUnsafeBytes { n -> Int? in
+      guard let hit = cicu_memmem(base + range.lowerBound, range.count, n.baseAddress, n.count) else { return nil }
+      return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+    }
+  }
+
+  /// The first byte offset in `range` where the text is not well-formed UTF-8 (by the Unicode
+  /// standard's definition: no overlongs, no surrogates, nothing past U+10FFFF), or nil.
+  public func firstInvalidUTF8(in range: Range<Int>) -> Int? {
+    let b = bytes
+    var i = range.lowerBound
+    let end = range.upperBound
+    while i < end {
+      // Eight ASCII bytes at a time.
+      if end - i >= 8 {
+        let word = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        if word & 0x8080_8080_8080_8080 == 0 {
+          i += 8
+          continue
+        }
+      }
+      let c = b[i]
+      if c < 0x80 {
+        i += 1
+        continue
+      }
+      let length: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch c {
+      case 0xC2...0xDF: length = 2
+      case 0xE0: length = 3; low = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: length = 3; high = 0x9F
+      case 0xF0: length = 4; low = 0x90
+      case 0xF1...0xF3: length = 4
+      case 0xF4: length = 4; high = 0x8F
+      default: return i
+      }
+      if end - i < length { return i }
+      let second = b[i + 1]
+      if second < low || second > high { return i }
+      for k in 2..<length where b[i + k] & 0xC0 != 0x80 { return i }
+      i += length
+    }
+    return nil
+  }
+
+  /// UTF-16 code units in `range` (a 4-byte sequence counts 2). A stray byte of ill-formed text
+  /// counts as one unit for its lead byte and none for continuation bytes.
+  public func utf16Count(in range: Range<Int>) -> Int {
+    let b = bytes
+    var n = 0
+    var i = range.lowerBound
+    let end = range.upperBound
+    while i + 8 <= end {
+      let word = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+      if word & 0x8080_8080_8080_8080 == 0 {
+        n += 8
+      } else {
+        for k in 0..<8 { n += Self.utf16Weight(b[i + k]) }
+      }
+      i += 8
+    }
+    while i < end {
+      n += Self.utf16Weight(b[i])
+      i += 1
+    }
+    return n
+  }
+
+  /// Unicode scalars in `range` (lead bytes; continuation bytes count none).
+  public func scalarCount(in range: Range<Int>) -> Int {
+    let b = bytes
+    var n = 0
+    for i in range where b[i] & 0xC0 != 0x80 { n += 1 }
+    return n
+  }
+
+  @inline(__always) private static func utf16Weight(_ byte: UInt8) -> Int {
+    if byte < 0x80 { return 1 }
+    if byte < 0xC0 { return 0 }
+    return byte >= 0xF0 ? 2 : 1
+  }
+}
+
+nonisolated(unsafe) private let emptyText: UnsafePointer<CChar> = {
+  let p = UnsafeMutablePointer<CChar>.allocate(capacity: 1)
+  p.initialize(to: 0)
+  return UnsafePointer(p)
+}()

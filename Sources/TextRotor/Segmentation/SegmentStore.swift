@@ -1,0 +1,276 @@
+/// The compact storage of a system rotor: sorted, non-overlapping UTF-8 byte ranges with a 3-bit
+/// status each, about one byte per short segment.
+///
+/// Entries are kept in chunks (one per segmented piece of text, so chunks can be built in parallel
+/// and replaced after an edit). Inside a chunk each entry is a LEB128 varint
+/// `length << 4 | status << 1 | hasGap`, followed by a varint gap (bytes skipped since the previous
+/// entry's end) when `hasGap` is set; every 64th entry has a checkpoint (absolute position and byte
+/// offset) so that random access decodes at most 63 entries.
+public struct SegmentStore: Sendable {
+  public struct Segment: Equatable, Hashable, Sendable {
+    public var start: Int
+    public var end: Int
+    /// The ``SegmentStatus`` of the segment (words: letters / numbers / kana / ideographs / none).
+    public var status: SegmentStatus
+    public var range: Range<Int> { start..<end }
+
+    public init(start: Int, end: Int, status: SegmentStatus = .none) {
+      self.start = start
+      self.end = end
+      self.status = status
+    }
+  }
+
+  /// One independently built piece.
+  public struct Chunk: Sendable {
+    static let blockSize = 64
+    fileprivate(set) var encoded: [UInt8] = []
+    /// Per block of 64 entries: the end of the entry before the block (the first entry's base).
+    fileprivate(set) var blockBases: [Int] = []
+    /// Per block: where its first entry starts in `encoded`.
+    fileprivate(set) var blockBytes: [Int] = []
+    public fileprivate(set) var count = 0
+    /// Where decoding starts (the lower bound of the text this chunk covers).
+    public let origin: Int
+    /// End of the last entry (or `origin`).
+    public fileprivate(set) var lastEnd: Int
+
+    public init(origin: Int) {
+      self.origin = origin
+      self.lastEnd = origin
+    }
+
+    /// Appends a segment; segments must come in order and must not overlap.
+    public mutating func append(start: Int, end: Int, status: SegmentStatus = .none) {
+      precondition(start >= lastEnd && end >= start, "segments must be sorted and disjoint")
+      if count % Self.blockSize == 0 {
+        blockBases.append(lastEnd)
+        blockBytes.append(encoded.count)
+      }
+      let gap = start - lastEnd
+      let head = UInt64(end - start) << 4 | UInt64(status.rawValue) << 1 | (gap > 0 ? 1 : 0)
+      Self.putVarint(head, into: &encoded)
+      if gap > 0 { Self.putVarint(UInt64(gap), into: &encoded) }
+      lastEnd = end
+      count += 1
+    }
+
+    @inline(__always) static func putVarint(_ value: UInt64, into bytes: inout [UInt8]) {
+      var v = value
+      while v >= 0x80 {
+        bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+        v >>= 7
+      }
+      bytes.append(UInt8(v))
+    }
+
+    @inline(__always) static func getVarint(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt64 {
+      var result: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        let b = bytes[i]
+        i += 1
+        result |= UInt64(b & 0x7F) << shift
+        if b < 0x80 { return result }
+        shift += 7
+      }
+    }
+
+    /// Decodes entries `from..<to` (indices inside this chunk), calling `body` for each.
+    func forEach(from: Int, to: Int, _ body: (Segment) throws -> Bool) rethrows -> Bool {
+      guard from < to else { return true }
+      let block = from / Self.blockSize
+      var position = blockBases[block]
+      var index = block * Self.blockSize
+      var cursor = blockBytes[block]
+      return try encoded.withUnsafeBufferPointer { bytes in
+        while index < to {
+          let head = Self.getVarint(bytes, &cursor)
+          if head & 1 != 0 { position += Int(Self.getVarint(bytes, &cursor)) }
+          let end = position + Int(head >> 4)
+          if index >= from {
+            let status = SegmentStatus(rawValue: UInt8(truncatingIfNeeded: head >> 1) & 7) ?? .none
+            if try !body(Segment(start: position, end: end, status: status)) { return false }
+          }
+          position = end
+          index += 1
+        }
+        return true
+      }
+    }
+
+    func segment(at i: Int) -> Segment {
+      var found = Segment(start: 0, end: 0)
+      _ = forEach(from: i, to: i + 1) {
+        found = $0
+        return false
+      }
+      return found
+    }
+
+    /// The index of the first entry whose end is greater than `offset`, or `count`.
+    func firstIndex(endingAfter offset: Int) -> Int {
+      firstIndex { $0.end > offset }
+    }
+
+    /// The index of the first entry whose start is greater than `offset`, or `count`.
+    func firstIndex(startingAfter offset: Int) -> Int {
+      firstIndex { $0.start > offset }
+    }
+
+    /// The first index whose segment satisfies `predicate`, for a predicate that is monotonic in
+    /// document order (false...false true...true). Binary search over blocks, then a scan of one.
+    private func firstIndex(where predicate: (Segment) -> Bool) -> Int {
+      guard count > 0 else { return 0 }
+      // The last block whose first segment does not satisfy the predicate.
+      var lo = 0
+      var hi = blockBases.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if predicate(segment(at: mid * Self.blockSize)) { hi = mid } else { lo = mid + 1 }
+      }
+      let block = max(lo - 1, 0)
+      var result = count
+      var index = block * Self.blockSize
+      _ = forEach(from: index, to: min(count, (block + 1) * Self.blockSize + 1)) { segment in
+        if predicate(segment) {
+          result = index
+          return false
+        }
+        index += 1
+        return true
+      }
+      return result
+    }
+
+    /// Bytes of memory this chunk holds (its buffers' capacities).
+    var memoryBytes: Int { encoded.capacity + (blockBases.capacity + blockBytes.capacity) * 8 }
+
+    mutating func shrink() {
+      encoded = Array(encoded)
+      blockBases = Array(blockBases)
+      blockBytes = Array(blockBytes)
+    }
+  }
+
+  public private(set) var chunks: [Chunk] = []
+  /// `entryOffsets[i]` = entries before chunk `i`; one more element than `chunks`.
+  private var entryOffsets: [Int] = [0]
+
+  public init() {}
+
+  public init(chunks: some Sequence<Chunk>) {
+    for chunk in chunks { append(chunk) }
+  }
+
+  /// Appends a chunk that starts at or after the end of the last one.
+  public mutating func append(_ chunk: Chunk) {
+    guard chunk.count > 0 else { return }
+    var chunk = chunk
+    chunk.shrink()
+    chunks.append(chunk)
+    entryOffsets.append(entryOffsets.last! + chunk.count)
+  }
+
+  public var count: Int { entryOffsets.last! }
+
+  /// Bytes of memory held by the store.
+  public var memoryBytes: Int { chunks.reduce(entryOffsets.capacity * 8) { $0 + $1.memoryBytes } }
+
+  /// (chunk, index in chunk) of entry `i`.
+  private func locate(_ i: Int) -> (Int, Int) {
+    var lo = 0
+    var hi = chunks.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if entryOffsets[mid] <= i { lo = mid } else { hi = mid - 1 }
+    }
+    return (lo, i - entryOffsets[lo])
+  }
+
+  public subscript(i: Int) -> Segment {
+    precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
+    let (c, k) = locate(i)
+    return chunks[c].segment(at: k)
+  }
+
+  /// Calls `body` for the entries in `indices` in order until it returns false.
+  public func forEach(in indices: Range<Int>? = nil, _ body: (Segment) throws -> Bool) rethrows {
+    let range = indices ?? 0..<count
+    guard !range.isEmpty else { return }
+    var (c, k) = locate(range.lowerBound)
+    var remaining = range.count
+    while remaining > 0 {
+      let chunk = chunks[c]
+      let take = min(chunk.count - k, remaining)
+      if try !chunk.forEach(from: k, to: k + take, body) { return }
+      remaining -= take
+      c += 1
+      k = 0
+    }
+  }
+
+  /// All entries, in order.
+  public var segments: [Segment] {
+    var result: [Segment] = []
+    result.reserveCapacity(count)
+    forEach {
+      result.append($0)
+      return true
+    }
+    return result
+  }
+
+  /// The index of the first entry whose start is greater than `offset` (`count` if none).
+  public func firstIndex(startingAfter offset: Int) -> Int {
+    firstIndex(offset) { $0.firstIndex(startingAfter: offset) }
+  }
+
+  /// The index of the first entry whose end is greater than `offset` (`count` if none).
+  public func firstIndex(endingAfter offset: Int) -> Int {
+    firstIndex(offset) { $0.firstIndex(endingAfter: offset) }
+  }
+
+  private func firstIndex(_ offset: Int, _ inChunk: (Chunk) -> Int) -> Int {
+    // First chunk whose last end is greater than offset: earlier chunks hold no candidate.
+    var lo = 0
+    var hi = chunks.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if chunks[mid].lastEnd > offset { hi = mid } else { lo = mid + 1 }
+    }
+    var c = lo
+    while c < chunks.count {
+      let k = inChunk(chunks[c])
+      if k < chunks[c].count { return entryOffsets[c] + k }
+      c += 1
+    }
+    return count
+  }
+}
+
+/// ICU's rule status of a segment, reduced to its class.
+public enum SegmentStatus: UInt8, Sendable, Hashable, CaseIterable {
+  /// Spaces, punctuation, symbols (ICU `UBRK_WORD_NONE`), and every segment of rotors without status.
+  case none = 0
+  case number = 1
+  case letter = 2
+  case kana = 3
+  case ideograph = 4
+  /// A line-break opportunity forced by a hard line break (ICU `UBRK_LINE_HARD`).
+  case hardBreak = 5
+
+  /// Maps ICU's word or line-break rule status.
+  init(icuWordStatus status: Int) {
+    switch status {
+    case 100..<200: self = .number
+    case 200..<300: self = .letter
+    case 300..<400: self = .kana
+    case 400..<500: self = .ideograph
+    default: self = .none
+    }
+  }
+
+  /// Whether ICU tags the segment as a word (letters, numbers, kana or ideographs).
+  public var isWord: Bool { self == .number || self == .letter || self == .kana || self == .ideograph }
+}

@@ -1,0 +1,223 @@
+import Dispatch
+import ICU
+import Synchronization
+
+/// Computes system rotors over UTF-8 bytes: ICU break iterators run directly on the bytes
+/// (`utext_openUTF8`), so every boundary is a byte offset. Elements longer than ``pieceSize`` are
+/// cut after hard line breaks, which every UAX #29 and UAX #14 segmenter treats as a boundary
+/// (WB3a/b, SB4, GB4/5, LB4/5), so the pieces can be segmented independently and in parallel with
+/// the same result.
+public struct Segmenter: Sendable {
+  public var locale: String
+  /// Threads to use; 1 segments on the calling thread.
+  public var threads: Int
+  /// Target bytes per independently segmented piece.
+  public var pieceSize: Int
+
+  public init(locale: String = "", threads: Int = 1, pieceSize: Int = 1 << 20) {
+    self.locale = locale
+    self.threads = max(1, threads)
+    self.pieceSize = max(1, pieceSize)
+  }
+
+  /// The number of cores of this machine.
+  public static var availableCores: Int { Int(sysconfCores()) }
+
+  /// Segments `elements` (byte ranges of `bytes`, sorted and disjoint) into `rotor`'s entries.
+  public func segment(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor) throws(ICUError)
+    -> SegmentStore
+  {
+    switch rotor {
+    case .lines: return Self.lines(bytes, elements: elements)
+    case .paragraphs: return Self.paragraphs(bytes, elements: elements)
+    default: break
+    }
+    let units = workUnits(bytes, elements: elements)
+    let kind = rotor.breakKind!
+    let prototype = try IteratorCache.shared.iterator(kind, locale: locale)
+    if threads == 1 || units.count == 1 {
+      let iterator = try prototype.copy()
+      var store = SegmentStore()
+      for unit in units { store.append(try Self.run(iterator, bytes, unit, rotor)) }
+      return store
+    }
+    let results = ParallelResults(count: units.count)
+    let workers = min(threads, units.count)
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      do {
+        let iterator = try prototype.copy()
+        while let i = results.claim() {
+          results.store(try Self.run(iterator, bytes, units[i], rotor), at: i)
+        }
+      } catch {
+        results.fail(error)
+      }
+    }
+    return try results.store()
+  }
+
+  /// A piece of work: text spans segmented one after the other into one chunk.
+  struct WorkUnit: Sendable {
+    var spans: [Range<Int>]
+  }
+
+  /// Groups elements (cut at hard line breaks when longer than `pieceSize`) into units of about
+  /// `pieceSize` bytes.
+  func workUnits(_ bytes: ByteStorage, elements: [Range<Int>]) -> [WorkUnit] {
+    var units: [WorkUnit] = []
+    var current = WorkUnit(spans: [])
+    var currentSize = 0
+    func flush() {
+      if !current.spans.isEmpty { units.append(current) }
+      current = WorkUnit(spans: [])
+      currentSize = 0
+    }
+    for element in elements where !element.isEmpty {
+      var start = element.lowerBound
+      while start < element.upperBound {
+        let end = cutPoint(bytes, from: start, limit: element.upperBound)
+        current.spans.append(start..<end)
+        currentSize += end - start
+        if currentSize >= pieceSize { flush() }
+        start = end
+      }
+    }
+    flush()
+    return units
+  }
+
+  /// The end of a piece starting at `start`: just after the first hard line break at or after
+  /// `start + pieceSize`, or `limit`. A line longer than ICU's 32-bit offsets is cut after a space
+  /// (the documented fallback: a sentence or line-break segment may then be split there).
+  func cutPoint(_ bytes: ByteStorage, from start: Int, limit: Int) -> Int {
+    if limit - start <= pieceSize { return limit }
+    let cut = LineScanner.nextLineStart(in: bytes, from: start + pieceSize, end: limit)
+    if cut - start <= BreakIterator.maximumTextLength { return cut }
+    let hardLimit = start + BreakIterator.maximumTextLength
+    if let space = bytes.lastIndex(of: 0x20, in: (hardLimit - (1 << 20))..<hardLimit) { return space + 1 }
+    return hardLimit - 4  // no space in the last MiB: a cut that may split a character
+  }
+
+  static func run(_ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor)
+    throws(ICUError) -> SegmentStore.Chunk
+  {
+    var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound)
+    let withStatus = rotor == .words || rotor == .linebreaks
+    var batch = BoundaryBatch(wantsStatus: withStatus)
+    for span in unit.spans {
+      try iterator.setText(bytes, range: span)
+      var previous = span.lowerBound
+      let base = span.lowerBound
+      while iterator.nextBatch(&batch) {
+        for k in 0..<batch.count {
+          let end = base + Int(batch.offsets[k])
+          let status: SegmentStatus
+          if !withStatus {
+            status = .none
+          } else if rotor == .words {
+            status = SegmentStatus(icuWordStatus: Int(batch.statuses[k]))
+          } else {
+            status = batch.statuses[k] >= 100 ? .hardBreak : .none
+          }
+          chunk.append(start: previous, end: end, status: status)
+          previous = end
+        }
+      }
+    }
+    return chunk
+  }
+
+  static func lines(_ bytes: ByteStorage, elements: [Range<Int>]) -> SegmentStore {
+    var store = SegmentStore()
+    var chunk = SegmentStore.Chunk(origin: elements.first?.lowerBound ?? 0)
+    for element in elements {
+      for line in LineScanner(bytes, range: element) {
+        chunk.append(start: line.content.lowerBound, end: line.content.upperBound)
+        if chunk.count >= 1 << 16 {
+          store.append(chunk)
+          chunk = SegmentStore.Chunk(origin: chunk.lastEnd)
+        }
+      }
+    }
+    store.append(chunk)
+    return store
+  }
+
+  static func paragraphs(_ bytes: ByteStorage, elements: [Range<Int>]) -> SegmentStore {
+    var chunk = SegmentStore.Chunk(origin: elements.first?.lowerBound ?? 0)
+    for element in elements {
+      for p in ElementKind.paragraphs(in: bytes, range: element) {
+        chunk.append(start: p.lowerBound, end: p.upperBound)
+      }
+    }
+    return SegmentStore(chunks: [chunk])
+  }
+}
+
+/// Opened break iterators, one per (kind, locale), kept as prototypes to clone: opening one loads
+/// and compiles ICU's rules, cloning copies them.
+final class IteratorCache: Sendable {
+  static let shared = IteratorCache()
+  private struct Key: Hashable {
+    var kind: BreakKind
+    var locale: String
+  }
+  private let prototypes = Mutex<[Key: BreakIterator]>([:])
+
+  /// A prototype; callers use `copy()` of it, never the prototype itself.
+  func iterator(_ kind: BreakKind, locale: String) throws(ICUError) -> Prototype {
+    let key = Key(kind: kind, locale: locale)
+    let found: BreakIterator? = prototypes.withLock { $0[key] }
+    if let found { return Prototype(iterator: found, lock: self) }
+    let opened = try BreakIterator(kind, locale: locale)
+    let kept = prototypes.withLock { table in
+      if let existing = table[key] { return existing }
+      table[key] = opened
+      return opened
+    }
+    return Prototype(iterator: kept, lock: self)
+  }
+
+  private let cloneLock = Mutex<Void>(())
+
+  struct Prototype: Sendable {
+    let iterator: BreakIterator
+    let lock: IteratorCache
+    func copy() throws(ICUError) -> BreakIterator {
+      try lock.cloneLock.withLock { _ throws(ICUError) in try iterator.copy() }
+    }
+  }
+}
+
+/// Results of parallel segmentation, filled in by the workers.
+private final class ParallelResults: Sendable {
+  private struct State {
+    var chunks: [SegmentStore.Chunk?]
+    var next = 0
+    var error: ICUError?
+  }
+  private let state: Mutex<State>
+
+  init(count: Int) { state = Mutex(State(chunks: Array(repeating: nil, count: count))) }
+
+  func claim() -> Int? {
+    state.withLock { s in
+      guard s.error == nil, s.next < s.chunks.count else { return nil }
+      defer { s.next += 1 }
+      return s.next
+    }
+  }
+
+  func store(_ chunk: SegmentStore.Chunk, at i: Int) { state.withLock { $0.chunks[i] = chunk } }
+  func fail(_ error: any Error) {
+    state.withLock { s in
+      if s.error == nil { s.error = (error as? ICUError) ?? ICUError.unknown }
+    }
+  }
+
+  func store() throws(ICUError) -> SegmentStore {
+    let s = state.withLock { s in (s.chunks, s.error) }
+    if let e = s.1 { throw e }
+    return SegmentStore(chunks: s.0.map { $0! })
+  }
+}

@@ -1,0 +1,63 @@
+import ICU
+
+/// Finds hard lines (ended by LF, CRLF or CR) in a range of bytes, with one `memchr` pass per
+/// terminator byte.
+public struct LineScanner: Sequence, IteratorProtocol {
+  public struct Line: Equatable, Sendable {
+    /// The line's content, without its terminator.
+    public var content: Range<Int>
+    /// Where the next line starts (after the terminator; `content.upperBound` at the end).
+    public var next: Int
+    public var hasTerminator: Bool { next > content.upperBound }
+  }
+
+  private let bytes: ByteStorage
+  private let end: Int
+  private var position: Int
+  private var nextLF: Int
+  private var nextCR: Int
+
+  /// Lines of `range`. A final terminator ends the last line; no empty line follows it.
+  public init(_ bytes: ByteStorage, range: Range<Int>) {
+    self.bytes = bytes
+    self.end = range.upperBound
+    self.position = range.lowerBound
+    self.nextLF = -1
+    self.nextCR = -1
+  }
+
+  public mutating func next() -> Line? {
+    guard position < end else { return nil }
+    if nextLF < position { nextLF = bytes.firstIndex(of: 0x0A, in: position..<end) ?? end }
+    if nextCR < position { nextCR = bytes.firstIndex(of: 0x0D, in: position..<end) ?? end }
+    let stop = Swift.min(nextLF, nextCR)
+    let start = position
+    if stop == end {
+      position = end
+      return Line(content: start..<end, next: end)
+    }
+    var after = stop + 1
+    if stop == nextCR && after < end && bytes[after] == 0x0A { after += 1 }
+    position = after
+    return Line(content: start..<stop, next: after)
+  }
+
+  /// Where the line break at or after `offset` ends (the start of the next line), or `end`.
+  public static func nextLineStart(in bytes: ByteStorage, from offset: Int, end: Int) -> Int {
+    let lf = bytes.firstIndex(of: 0x0A, in: offset..<end) ?? end
+    let crLimit = lf
+    if let cr = bytes.firstIndex(of: 0x0D, in: offset..<crLimit) {
+      return cr + 1 < end && bytes[cr + 1] == 0x0A ? cr + 2 : cr + 1
+    }
+    return lf == end ? end : lf + 1
+  }
+
+  /// Whether the line's bytes are only spaces and tabs (or none).
+  static func isBlank(_ bytes: ByteStorage, _ range: Range<Int>) -> Bool {
+    for i in range {
+      let b = bytes[i]
+      if b != 0x20 && b != 0x09 { return false }
+    }
+    return true
+  }
+}
