@@ -164,14 +164,14 @@ public final class ByteStorage: @unchecked Sendable {
   public func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
     guard !range.isEmpty, let base else { return nil }
     guard let hit = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
-    return range.lowerBound + (UnsafeRawPointer(hit) - UnsafeRawPointer(base))
+    return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
   }
 
   /// The last offset in `range` holding `byte` (memrchr).
   public func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
     guard !range.isEmpty, let base else { return nil }
     guard let hit = cicu_memrchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
-    return range.lowerBound + (UnsafeRawPointer(hit) - UnsafeRawPointer(base))
+    return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
   }
 
   /// The first offset in `range` where `needle` starts (memmem), or nil.

@@ -1,10 +1,50 @@
 import ArgumentParser
+import Glibc
 
 @main
 struct TextRotorCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "textrotor",
     abstract: "Rotor entries (characters, words, sentences, lines, paragraphs, matches) for large texts.",
+    discussion: "Exit status: 0 something found or printed, 1 nothing found, 2 an error.",
     subcommands: [SegmentCommand.self]
   )
+
+  /// Runs the command; exits as grep does: 0 found, 1 nothing found, 2 error (usage errors too).
+  static func main() {
+    let status: Int32
+    do {
+      var command = try parseAsRoot()
+      if var exiting = command as? any ExitStatusCommand {
+        status = exiting.runWithStatus()
+      } else {
+        try command.run()
+        status = 0
+      }
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        StandardOutput.shared.write(fullMessage(for: error) + "\n")
+        status = 0
+      } else {
+        let message = fullMessage(for: error)
+        if !message.isEmpty { StandardOutput.error(message) }
+        status = 2
+      }
+    }
+    StandardOutput.shared.flush()
+    Glibc.exit(status)
+  }
+}
+
+/// A command that reports grep's exit status itself instead of throwing.
+protocol ExitStatusCommand: ParsableCommand {
+  mutating func runWithStatus() -> Int32
+}
+
+extension ExitStatusCommand {
+  mutating func run() throws {
+    let status = runWithStatus()
+    if status != 0 { throw ExitCode(status) }
+  }
 }

@@ -1,0 +1,95 @@
+import ICU
+
+/// Turns byte offsets into lines, columns and UTF-16 offsets in one forward pass over the text:
+/// asking for ascending offsets (as output in document order does) costs O(bytes) in all, not
+/// O(bytes) per query. Asking for an earlier offset on the same line is cheap too; an earlier line
+/// restarts from the beginning.
+public struct PositionCursor {
+  public let bytes: ByteStorage
+  public let encoding: PositionEncoding
+  private var offset = 0
+  private var line = 1
+  private var lineStart = 0
+  private var utf16 = 0
+  /// Column (0-based, in `encoding`) of `columnOffset`, a position on the current line.
+  private var columnOffset = 0
+  private var column = 0
+
+  public init(_ bytes: ByteStorage, encoding: PositionEncoding = .utf8) {
+    self.bytes = bytes
+    self.encoding = encoding
+  }
+
+  /// The location of `target` (a byte offset in 0...count).
+  public mutating func locate(_ target: Int) -> TextLocation {
+    precondition(target >= 0 && target <= bytes.count, "offset \(target) outside 0...\(bytes.count)")
+    if target < offset {
+      if target >= lineStart {
+        utf16 -= bytes.utf16Count(in: target..<offset)
+        offset = target
+      } else {
+        self = PositionCursor(bytes, encoding: encoding)
+      }
+    }
+    if target > offset {
+      advanceLines(to: target)
+      utf16 += bytes.utf16Count(in: offset..<target)
+      offset = target
+    }
+    return TextLocation(line: line, column: columnOf(target) + 1, utf16Offset: utf16)
+  }
+
+  /// The UTF-16 offset of `end`, given the location of an earlier `start`; does not move the cursor.
+  public func utf16Offset(of end: Int, from start: Int, at location: TextLocation) -> Int {
+    location.utf16Offset + bytes.utf16Count(in: start..<end)
+  }
+
+  /// Counts line terminators in offset..<target: every LF, and every CR not followed by LF.
+  private mutating func advanceLines(to target: Int) {
+    var p = offset
+    // A CR just before `offset` whose LF is at `offset` was not counted: the LF counts now.
+    while p < target {
+      let lf = bytes.firstIndex(of: 0x0A, in: p..<target)
+      let crEnd = lf ?? target
+      var q = p
+      while let cr = bytes.firstIndex(of: 0x0D, in: q..<crEnd) {
+        if cr + 1 < bytes.count && bytes[cr + 1] == 0x0A {
+          q = cr + 1
+          continue
+        }
+        // A CR at target - 1 followed by LF at target is part of CRLF, so it is handled above.
+        newLine(at: cr + 1)
+        q = cr + 1
+      }
+      guard let lf else { break }
+      newLine(at: lf + 1)
+      p = lf + 1
+    }
+  }
+
+  private mutating func newLine(at start: Int) {
+    line += 1
+    lineStart = start
+    columnOffset = start
+    column = 0
+  }
+
+  private mutating func columnOf(_ target: Int) -> Int {
+    switch encoding {
+    case .utf8: return target - lineStart
+    case .utf16, .utf32, .grapheme:
+      if target < columnOffset {
+        columnOffset = lineStart
+        column = 0
+      }
+      let range = columnOffset..<target
+      switch encoding {
+      case .utf16: column += bytes.utf16Count(in: range)
+      case .utf32: column += bytes.scalarCount(in: range)
+      default: column += bytes.string(range).count
+      }
+      columnOffset = target
+      return column
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import TextRotor
+
+/// Prints entries in document order: the SPEC's JSON Lines object, or `PATH:LINE:COLUMN:LABEL`.
+struct EntryPrinter {
+  let rotor: String
+  let name: String
+  let bytes: ByteStorage
+  let elements: [Range<Int>]
+  let json: Bool
+  let showPath: Bool
+  private var cursor: PositionCursor
+  private var element = 0
+  private var line: [UInt8] = []
+
+  init(
+    rotor: String, name: String, bytes: ByteStorage, elements: [Range<Int>], encoding: PositionEncoding,
+    json: Bool, showPath: Bool
+  ) {
+    self.rotor = rotor
+    self.name = name
+    self.bytes = bytes
+    self.elements = elements
+    self.json = json
+    self.showPath = showPath
+    self.cursor = PositionCursor(bytes, encoding: encoding)
+  }
+
+  /// The index of the element holding the entry (elements are separated by at least one byte);
+  /// entries come in order, so this only moves forward.
+  private mutating func elementIndex(of range: Range<Int>) -> Int {
+    if element < elements.count, range.lowerBound < elements[element].lowerBound { element = 0 }
+    while element + 1 < elements.count && elements[element + 1].lowerBound <= range.lowerBound { element += 1 }
+    return element
+  }
+
+  mutating func print(_ range: Range<Int>, element knownElement: Int? = nil) {
+    let location = cursor.locate(range.lowerBound)
+    let label = bytes.string(range)
+    line.removeAll(keepingCapacity: true)
+    if json {
+      let index = knownElement ?? elementIndex(of: range)
+      let utf16End = cursor.utf16Offset(of: range.upperBound, from: range.lowerBound, at: location)
+      line.append(0x7B)
+      JSONText.appendKey("rotor", to: &line)
+      JSONText.appendString(rotor, to: &line)
+      line.append(0x2C)
+      JSONText.appendKey("path", to: &line)
+      JSONText.appendString(name, to: &line)
+      line.append(0x2C)
+      JSONText.appendKey("element", to: &line)
+      JSONText.appendInt(index, to: &line)
+      line.append(0x2C)
+      JSONText.appendKey("label", to: &line)
+      JSONText.appendString(label, to: &line)
+      line.append(0x2C)
+      JSONText.appendKey("start", to: &line)
+      JSONText.appendInt(range.lowerBound, to: &line)
+      line.append(0x2C)
+      JSONText.appendKey("end", to: &line)
+      JSONText.appendInt(range.upperBound, to: &line)
+      line.append(0x2C)
+      JSONText.appendKey("line", to: &line)
+      JSONText.appendInt(location.line, to: &line)
+      line.append(0x2C)
+      JSONText.appendKey("column", to: &line)
+      JSONText.appendInt(location.column, to: &line)
+      line.append(0x2C)
+      JSONText.appendKey("utf16", to: &line)
+      line.append(0x5B)
+      JSONText.appendInt(location.utf16Offset, to: &line)
+      line.append(0x2C)
+      JSONText.appendInt(utf16End, to: &line)
+      line.append(contentsOf: [0x5D, 0x7D, 0x0A])
+    } else {
+      var text = showPath ? "\(name):" : ""
+      text += "\(location.line):\(location.column):"
+      text += DisplayText.oneLine(label)
+      text += "\n"
+      line.append(contentsOf: text.utf8)
+    }
+    StandardOutput.shared.write(bytes: line)
+  }
+}

@@ -1,0 +1,54 @@
+import TextRotor
+
+/// Runs a command over its FILE arguments as grep does: a file that cannot be read is reported on
+/// stderr (naming it and the reason) and the others are still processed.
+struct Inputs {
+  /// What a command found in one file.
+  enum Outcome {
+    case found
+    case nothingFound
+  }
+
+  let paths: [String]
+
+  /// The name a path is shown as: standard input is `<stdin>`, as ripgrep shows it.
+  static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+
+  /// Calls `body` for each readable file; returns the exit status: 0 something found, 1 nothing,
+  /// 2 an error in any file.
+  func run(_ body: (_ name: String, _ bytes: ByteStorage) throws -> Outcome) -> Int32 {
+    var found = false
+    var failed = false
+    for path in paths {
+      let name = Self.displayName(path)
+      do {
+        let bytes = try ByteStorage.contentsOf(path: path)
+        Self.warnIfInvalidUTF8(bytes, name: name)
+        if try body(name, bytes) == .found { found = true }
+        if bytes.shrankWhileReading {
+          StandardOutput.shared.flush()
+          StandardOutput.error(FileError(path: name, reason: .changedWhileReading).description)
+          failed = true
+        }
+      } catch let error as FileError {
+        StandardOutput.shared.flush()
+        StandardOutput.error(error.description)
+        failed = true
+      } catch {
+        StandardOutput.shared.flush()
+        StandardOutput.error("\(name): \(error)")
+        failed = true
+      }
+    }
+    StandardOutput.shared.flush()
+    return failed ? 2 : (found ? 0 : 1)
+  }
+
+  /// Invalid UTF-8 is read as U+FFFD (offsets stay the file's); say where it starts.
+  static func warnIfInvalidUTF8(_ bytes: ByteStorage, name: String) {
+    if let bad = bytes.firstInvalidUTF8(in: 0..<bytes.count) {
+      StandardOutput.error(
+        "\(name): invalid UTF-8 at byte \(bad) (0x\(String(bytes[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD")
+    }
+  }
+}
