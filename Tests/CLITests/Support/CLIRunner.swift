@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// Runs the built `textrotor` binary as a process, as a user would.
+struct CLIResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+  var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+}
+
+enum CLI {
+  /// The package root, found from this file's path.
+  static let packageRoot: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+      url.deleteLastPathComponent()
+      if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+    }
+    fatalError("no Package.swift above \(#filePath)")
+  }()
+
+  /// The `textrotor` executable built next to this test bundle (`swift build` builds it).
+  static let executable: URL = {
+    var dir = Bundle.main.bundleURL
+    for _ in 0..<4 {
+      let candidate = dir.appendingPathComponent("textrotor")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      dir.deleteLastPathComponent()
+    }
+    // Fall back to the default debug build folder.
+    return packageRoot.appendingPathComponent(".build/debug/textrotor")
+  }()
+
+  static func corpus(_ name: String) -> String { packageRoot.appendingPathComponent("Corpora/\(name)").path }
+
+  /// Runs `textrotor arguments...`, feeding `stdin` if given.
+  static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> CLIResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = packageRoot
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try input.fileHandleForWriting.close()
+    // Read both pipes concurrently so a large output cannot block the child.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      errData = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return CLIResult(
+      status: process.terminationStatus,
+      stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// A temporary file holding `bytes`, removed by the caller.
+  static func temporaryFile(_ bytes: [UInt8], suffix: String = ".txt") throws -> String {
+    let path = NSTemporaryDirectory() + "textrotor-\(UUID().uuidString)\(suffix)"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// Parses one JSON Lines object, keeping key order.
+  static func jsonObject(_ line: String) throws -> [String: Any] {
+    let value = try JSONSerialization.jsonObject(with: Data(line.utf8))
+    guard let object = value as? [String: Any] else { throw CLIError.notAnObject(line) }
+    return object
+  }
+
+  /// The keys of a JSON object in the order they appear in the text (top level only).
+  static func keyOrder(_ line: String) -> [String] {
+    var keys: [String] = []
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var current = ""
+    var expectingKey = false
+    for ch in line {
+      if inString {
+        if escaped {
+          escaped = false
+          current.append(ch)
+        } else if ch == "\\" {
+          escaped = true
+        } else if ch == "\"" {
+          inString = false
+          if expectingKey && depth == 1 { keys.append(current) }
+          expectingKey = false
+        } else {
+          current.append(ch)
+        }
+        continue
+      }
+      switch ch {
+      case "{", "[":
+        depth += 1
+        expectingKey = ch == "{" && depth == 1
+      case "}", "]": depth -= 1
+      case ",": expectingKey = depth == 1 && !line.isEmpty
+      case "\"":
+        inString = true
+        current = ""
+      default: break
+      }
+    }
+    return keys
+  }
+}
+
+enum CLIError: Error { case notAnObject(String) }
