@@ -1,5 +1,7 @@
 internal import CICU
+import Dispatch
 import Glibc
+import Synchronization
 
 /// Why a file could not be read. `description` names the file and the reason.
 public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -268,3 +270,65 @@ nonisolated(unsafe) private let emptyText: UnsafePointer<CChar> = {
   p.initialize(to: 0)
   return UnsafePointer(p)
 }()
+
+/// Line terminators and UTF-16 units in a range of text.
+public struct TextCounts: Equatable, Sendable {
+  public var lineFeeds = 0
+  public var carriageReturns = 0
+  /// CR LF pairs with both bytes inside the range.
+  public var crlfPairs = 0
+  public var utf16Units = 0
+
+  /// Hard line breaks: every LF, and every CR not followed by LF.
+  public var lineBreaks: Int { lineFeeds + carriageReturns - crlfPairs }
+
+  public init() {}
+}
+
+extension ByteStorage {
+  /// Counts line terminators and UTF-16 units in `range` in one vectorised pass (split across
+  /// `threads` for large ranges).
+  public func textCounts(in range: Range<Int>, threads: Int = 1) -> TextCounts {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    guard !range.isEmpty else { return TextCounts() }
+    let parts = range.count >= 32 << 20 ? max(1, threads) : 1
+    if parts == 1 { return countPart(range) }
+    let size = (range.count + parts - 1) / parts
+    let pieces = (0..<parts).map { k in
+      (range.lowerBound + k * size)..<min(range.upperBound, range.lowerBound + (k + 1) * size)
+    }
+    let results = CountResults(parts)
+    DispatchQueue.concurrentPerform(iterations: parts) { k in
+      results.set(k, self.countPart(pieces[k]))
+    }
+    var total = TextCounts()
+    for (k, part) in results.values.enumerated() {
+      total.lineFeeds += part.lineFeeds
+      total.carriageReturns += part.carriageReturns
+      total.crlfPairs += part.crlfPairs
+      total.utf16Units += part.utf16Units
+      // A CR LF pair split between two parts.
+      let end = pieces[k].upperBound
+      if k + 1 < parts && self[end - 1] == 0x0D && self[end] == 0x0A { total.crlfPairs += 1 }
+    }
+    return total
+  }
+
+  private func countPart(_ range: Range<Int>) -> TextCounts {
+    guard !range.isEmpty else { return TextCounts() }
+    let c = withUnsafeBytes { cicu_count_text($0.baseAddress! + range.lowerBound, range.count) }
+    var result = TextCounts()
+    result.lineFeeds = Int(c.lineFeeds)
+    result.carriageReturns = Int(c.carriageReturns)
+    result.crlfPairs = Int(c.crlfPairs)
+    result.utf16Units = Int(c.utf16Units)
+    return result
+  }
+}
+
+private final class CountResults: @unchecked Sendable {
+  private let lock = Mutex<[TextCounts]>([])
+  init(_ n: Int) { lock.withLock { $0 = Array(repeating: TextCounts(), count: n) } }
+  func set(_ k: Int, _ value: TextCounts) { lock.withLock { $0[k] = value } }
+  var values: [TextCounts] { lock.withLock { $0 } }
+}

@@ -15,9 +15,13 @@ public struct PositionCursor {
   private var columnOffset = 0
   private var column = 0
 
-  public init(_ bytes: ByteStorage, encoding: PositionEncoding = .utf8) {
+  /// Threads used to count lines over long distances.
+  public var threads: Int
+
+  public init(_ bytes: ByteStorage, encoding: PositionEncoding = .utf8, threads: Int = 1) {
     self.bytes = bytes
     self.encoding = encoding
+    self.threads = threads
   }
 
   /// The location of `target` (a byte offset in 0...count).
@@ -28,12 +32,11 @@ public struct PositionCursor {
         utf16 -= bytes.utf16Count(in: target..<offset)
         offset = target
       } else {
-        self = PositionCursor(bytes, encoding: encoding)
+        self = PositionCursor(bytes, encoding: encoding, threads: threads)
       }
     }
     if target > offset {
-      advanceLines(to: target)
-      utf16 += bytes.utf16Count(in: offset..<target)
+      utf16 += advanceLines(to: target)
       offset = target
     }
     return TextLocation(line: line, column: columnOf(target) + 1, utf16Offset: utf16)
@@ -44,27 +47,22 @@ public struct PositionCursor {
     location.utf16Offset + bytes.utf16Count(in: start..<end)
   }
 
-  /// Counts line terminators in offset..<target: every LF, and every CR not followed by LF.
-  private mutating func advanceLines(to target: Int) {
-    var p = offset
-    // A CR just before `offset` whose LF is at `offset` was not counted: the LF counts now.
-    while p < target {
-      let lf = bytes.firstIndex(of: 0x0A, in: p..<target)
-      let crEnd = lf ?? target
-      var q = p
-      while let cr = bytes.firstIndex(of: 0x0D, in: q..<crEnd) {
-        if cr + 1 < bytes.count && bytes[cr + 1] == 0x0A {
-          q = cr + 1
-          continue
-        }
-        // A CR at target - 1 followed by LF at target is part of CRLF, so it is handled above.
-        newLine(at: cr + 1)
-        q = cr + 1
-      }
-      guard let lf else { break }
-      newLine(at: lf + 1)
-      p = lf + 1
-    }
+  /// Counts line terminators in offset..<target (every LF, and every CR not followed by LF) in one
+  /// vectorised pass, and finds where the last line starts.
+  private mutating func advanceLines(to target: Int) -> Int {
+    let counts = bytes.textCounts(in: offset..<target, threads: threads)
+    var breaks = counts.lineBreaks
+    // A CR at the end whose LF is just past the range: the pair counts once, when the LF is passed.
+    let crBeforeLF = bytes[target - 1] == 0x0D && target < bytes.count && bytes[target] == 0x0A
+    if crBeforeLF { breaks -= 1 }
+    guard breaks > 0 else { return counts.utf16Units }
+    let lf = bytes.lastIndex(of: 0x0A, in: offset..<target)
+    var cr = bytes.lastIndex(of: 0x0D, in: offset..<target)
+    if crBeforeLF, let c = cr, c == target - 1 { cr = bytes.lastIndex(of: 0x0D, in: offset..<c) }
+    let start = Swift.max(lf.map { $0 + 1 } ?? 0, cr.map { $0 + 1 } ?? 0)
+    line += breaks - 1
+    newLine(at: start)
+    return counts.utf16Units
   }
 
   private mutating func newLine(at start: Int) {
