@@ -1,0 +1,124 @@
+import ICU
+
+/// Next/previous entry of a system rotor without segmenting the whole text: hard line breaks are
+/// safe cut points for every segmenter (UAX #29 WB3a/b, SB4, GB4/5; UAX #14 LB4/5), so only the
+/// lines around the position are segmented. The first answer on a 1 GB file costs one line's work.
+extension Segmenter {
+  /// The first entry of `rotor` in `element` (a byte range of `bytes`) whose start is greater than
+  /// `offset`, or nil.
+  public func entry(after offset: Int, in bytes: ByteStorage, element: Range<Int>, rotor: SystemRotor)
+    throws(ICUError) -> SegmentStore.Segment?
+  {
+    guard offset < element.upperBound else { return nil }
+    if rotor == .paragraphs { return paragraph(after: offset, bytes, element) }
+    var start = Self.lineStart(bytes, at: Swift.max(offset, element.lowerBound), in: element)
+    while start < element.upperBound {
+      let end = LineScanner.nextLineStart(in: bytes, from: Swift.max(start, offset), end: element.upperBound)
+      let store = try segment(bytes, elements: [start..<end], rotor: rotor, sequential: true)
+      let i = store.firstIndex(startingAfter: offset)
+      if i < store.count { return store[i] }
+      start = end
+    }
+    return nil
+  }
+
+  /// The last entry of `rotor` in `element` whose start is less than `offset`, or nil.
+  public func entry(before offset: Int, in bytes: ByteStorage, element: Range<Int>, rotor: SystemRotor)
+    throws(ICUError) -> SegmentStore.Segment?
+  {
+    guard offset > element.lowerBound else { return nil }
+    if rotor == .paragraphs { return paragraph(before: offset, bytes, element) }
+    // The entry may end past `offset`: segment through the end of offset's line.
+    let end = offset >= element.upperBound
+      ? element.upperBound : LineScanner.nextLineStart(in: bytes, from: offset, end: element.upperBound)
+    var start = Self.lineStart(bytes, at: Swift.min(offset, element.upperBound) - 1, in: element)
+    var windowEnd = end
+    while true {
+      let store = try segment(bytes, elements: [start..<windowEnd], rotor: rotor, sequential: true)
+      let i = store.firstIndex(startingAfter: offset - 1)  // first entry starting at or after offset
+      if i > 0 { return store[i - 1] }
+      guard start > element.lowerBound else { return nil }
+      windowEnd = start
+      start = Self.lineStart(bytes, at: start - 1, in: element)
+    }
+  }
+
+  /// Segments `elements` on the calling thread.
+  func segment(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, sequential: Bool) throws(ICUError)
+    -> SegmentStore
+  {
+    var one = self
+    one.threads = 1
+    return try one.segment(bytes, elements: elements, rotor: rotor)
+  }
+
+  /// The start of the hard line holding `offset` (never inside a CR LF pair), within `element`.
+  static func lineStart(_ bytes: ByteStorage, at offset: Int, in element: Range<Int>) -> Int {
+    var limit = offset
+    while limit > element.lowerBound {
+      let lf = bytes.lastIndex(of: 0x0A, in: element.lowerBound..<limit)
+      let cr = bytes.lastIndex(of: 0x0D, in: (lf.map { $0 + 1 } ?? element.lowerBound)..<limit)
+      guard let last = cr ?? lf else { return element.lowerBound }
+      // A CR whose LF is at `offset` belongs to the break that `offset` is part of.
+      if last == cr, last + 1 < bytes.count, bytes[last + 1] == 0x0A, last + 1 >= offset {
+        limit = last
+        continue
+      }
+      return last + 1
+    }
+    return element.lowerBound
+  }
+
+  private func paragraph(after offset: Int, _ bytes: ByteStorage, _ element: Range<Int>) -> SegmentStore.Segment? {
+    var start = Self.lineStart(bytes, at: Swift.max(offset, element.lowerBound), in: element)
+    // Whether the line before the scan position is blank decides if a non-blank line starts a paragraph.
+    var previousBlank = start == element.lowerBound
+    if !previousBlank {
+      let before = Self.lineStart(bytes, at: start - 1, in: element)
+      previousBlank = LineScanner.isBlank(bytes, before..<Self.contentEnd(bytes, before, element))
+    }
+    var paragraphStart: Int? = nil
+    var paragraphEnd = 0
+    for line in LineScanner(bytes, range: start..<element.upperBound) {
+      let blank = LineScanner.isBlank(bytes, line.content)
+      if let s = paragraphStart {
+        if blank { return SegmentStore.Segment(start: s, end: paragraphEnd) }
+        paragraphEnd = line.content.upperBound
+      } else if !blank && previousBlank && line.content.lowerBound > offset {
+        paragraphStart = line.content.lowerBound
+        paragraphEnd = line.content.upperBound
+      }
+      previousBlank = blank
+      start = line.next
+    }
+    return paragraphStart.map { SegmentStore.Segment(start: $0, end: paragraphEnd) }
+  }
+
+  private func paragraph(before offset: Int, _ bytes: ByteStorage, _ element: Range<Int>) -> SegmentStore.Segment? {
+    // Walk back line by line to a non-blank line starting before offset whose previous line is blank.
+    var line = Self.lineStart(bytes, at: Swift.min(offset, element.upperBound) - 1, in: element)
+    while true {
+      let content = line..<Self.contentEnd(bytes, line, element)
+      if !LineScanner.isBlank(bytes, content) && line < offset {
+        let previous = line > element.lowerBound ? Self.lineStart(bytes, at: line - 1, in: element) : nil
+        if previous == nil || LineScanner.isBlank(bytes, previous!..<Self.contentEnd(bytes, previous!, element)) {
+          // Found the start; the paragraph runs to the next blank line.
+          var end = content.upperBound
+          for next in LineScanner(bytes, range: line..<element.upperBound).dropFirst() {
+            if LineScanner.isBlank(bytes, next.content) { break }
+            end = next.content.upperBound
+          }
+          return SegmentStore.Segment(start: line, end: end)
+        }
+      }
+      guard line > element.lowerBound else { return nil }
+      line = Self.lineStart(bytes, at: line - 1, in: element)
+    }
+  }
+
+  /// Where the content of the line starting at `start` ends (before its terminator).
+  static func contentEnd(_ bytes: ByteStorage, _ start: Int, _ element: Range<Int>) -> Int {
+    var scanner = LineScanner(bytes, range: start..<element.upperBound)
+    return scanner.next()?.content.upperBound ?? start
+  }
+}

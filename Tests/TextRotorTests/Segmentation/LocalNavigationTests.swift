@@ -1,0 +1,48 @@
+import Testing
+
+@testable import TextRotor
+
+@Suite("Local navigation (next/prev without a full index)")
+struct LocalNavigationTests {
+  static let pieces = [
+    "Hello", " ", "world", ". ", "\n", "\r\n", "\r", "\n\n", "  \n", "Mr. Smith", "3.14", "😀", "👨‍👩‍👧", "中文",
+    "สวัสดี", "e\u{301}", "?! ", "\t", "word-break", "\"Quoted.\" ",
+  ]
+
+  @Test("entry(after:) and entry(before:) equal the full segmentation's answer at every offset")
+  func matchesFullSegmentation() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    let segmenter = Segmenter()
+    for round in 0..<60 {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...40, using: &rng) { text += Self.pieces.randomElement(using: &rng)! }
+      let bytes = ByteStorage(text)
+      // Sometimes a smaller element inside the text, to check element limits are respected.
+      var element = 0..<bytes.count
+      if round % 3 == 0 && bytes.count > 4 {
+        let scalarStarts = (0...bytes.count).filter { $0 == bytes.count || bytes[$0] & 0xC0 != 0x80 }
+        let a = scalarStarts.randomElement(using: &rng)!
+        let b = scalarStarts.randomElement(using: &rng)!
+        element = min(a, b)..<max(a, b)
+      }
+      for rotor in SystemRotor.allCases {
+        let store = try segmenter.segment(bytes, elements: [element], rotor: rotor)
+        let all = store.segments
+        for offset in -1...(bytes.count + 1) {
+          let after = all.first { $0.start > offset }
+          let before = all.last { $0.start < offset }
+          let gotAfter = try segmenter.entry(after: offset, in: bytes, element: element, rotor: rotor)
+          let gotBefore = try segmenter.entry(before: offset, in: bytes, element: element, rotor: rotor)
+          #expect(
+            gotAfter?.range == after?.range,
+            "seed \(seed) round \(round) \(rotor) after \(offset) in \(element) of \(text.debugDescription)")
+          #expect(
+            gotBefore?.range == before?.range,
+            "seed \(seed) round \(round) \(rotor) before \(offset) in \(element) of \(text.debugDescription)")
+          if gotAfter?.range != after?.range || gotBefore?.range != before?.range { return }
+        }
+      }
+    }
+  }
+}
