@@ -14,7 +14,7 @@ struct EntryPrinter {
 
   init(
     rotor: String, name: String, bytes: ByteStorage, elements: [Range<Int>], encoding: PositionEncoding,
-    json: Bool, showPath: Bool
+    json: Bool, showPath: Bool, threads: Int = 1
   ) {
     self.rotor = rotor
     self.name = name
@@ -22,7 +22,7 @@ struct EntryPrinter {
     self.elements = elements
     self.json = json
     self.showPath = showPath
-    self.cursor = PositionCursor(bytes, encoding: encoding)
+    self.cursor = PositionCursor(bytes, encoding: encoding, threads: threads)
   }
 
   /// The index of the element holding the entry (elements are separated by at least one byte);

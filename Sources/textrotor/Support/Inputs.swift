@@ -10,6 +10,13 @@ struct Inputs {
   }
 
   let paths: [String]
+  /// Whether to scan each whole file for invalid UTF-8 (and warn where it starts).
+  var validateUTF8 = true
+
+  init(paths: [String], validateUTF8: Bool = true) {
+    self.paths = paths
+    self.validateUTF8 = validateUTF8
+  }
 
   /// The name a path is shown as: standard input is `<stdin>`, as ripgrep shows it.
   static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
@@ -23,7 +30,7 @@ struct Inputs {
       let name = Self.displayName(path)
       do {
         let bytes = try ByteStorage.contentsOf(path: path)
-        Self.warnIfInvalidUTF8(bytes, name: name)
+        if validateUTF8 { Self.warnIfInvalidUTF8(bytes, name: name) }
         if try body(name, bytes) == .found { found = true }
         if bytes.shrankWhileReading {
           StandardOutput.shared.flush()

@@ -1,0 +1,124 @@
+import ArgumentParser
+import TextRotor
+
+/// The rotors `next` and `prev` navigate.
+enum RotorName: String, CaseIterable, ExpressibleByArgument {
+  case characters, words, sentences, lines, paragraphs, linebreaks, matches
+
+  var systemRotor: SystemRotor? { SystemRotor(rawValue: rawValue) }
+}
+
+/// Options shared by `next` and `prev`.
+struct NavigationOptions: ParsableArguments {
+  @Option(name: .long, help: "characters, words, sentences, lines, paragraphs, linebreaks or matches.")
+  var rotor: RotorName
+
+  @Option(name: .long, help: "A UTF-8 byte offset into the file (0 ... file size).")
+  var at: Int
+
+  @Flag(name: .long, help: "With --rotor words: skip segments that are not words (spaces, punctuation).")
+  var wordsOnly = false
+
+  @Option(name: .long, help: "Locale for ICU's rules, e.g. th, ja, de (default: root).")
+  var locale = ""
+
+  @Option(name: .long, help: "whole (the file is one element), lines or paragraphs.")
+  var elements: ElementKind = .whole
+
+  @Flag(name: .long, help: "Print the entry as a JSON Lines object.")
+  var json = false
+
+  @Option(name: .long, help: "What a column counts: utf-8, utf-16, utf-32 or grapheme.")
+  var positionEncoding: PositionEncoding = .utf8
+
+  @Argument(help: "The file to read; - is standard input.")
+  var file: String
+
+  func validate() throws {
+    if at < 0 { throw ValidationError("--at must be a byte offset of 0 or more, not \(at).") }
+    if wordsOnly && rotor != .words { throw ValidationError("--words-only goes with --rotor words.") }
+    if rotor == .matches {
+      throw ValidationError("--rotor matches needs a pattern search, which this build of next/prev does not have yet.")
+    }
+  }
+
+  enum Direction { case next, previous }
+
+  /// Finds and prints the entry; returns grep's exit status.
+  func run(_ direction: Direction) -> Int32 {
+    Inputs(paths: [file], validateUTF8: false).run { name, bytes in
+      try Self.check(offset: at, in: bytes)
+      let elementRanges = elements.ranges(in: bytes)
+      guard let rotor = rotor.systemRotor,
+        let (element, entry) = try find(direction, rotor, bytes, elementRanges)
+      else { return .nothingFound }
+      var printer = EntryPrinter(
+        rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges,
+        encoding: positionEncoding, json: json, showPath: false, threads: Segmenter.availableCores)
+      printer.print(entry.range, element: element)
+      return .found
+    }
+  }
+
+  /// An offset past the end, or inside a UTF-8 sequence, is an error that says which.
+  static func check(offset: Int, in bytes: ByteStorage) throws {
+    if offset > bytes.count {
+      throw NavigationError("offset \(offset) is beyond the end of the file (\(bytes.count) bytes)")
+    }
+    if offset < bytes.count && bytes[offset] & 0xC0 == 0x80 {
+      var start = offset
+      while start > 0 && offset - start < 3 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
+      if bytes[start] >= 0xC0 {
+        throw NavigationError("offset \(offset) is inside a UTF-8 sequence (its character starts at byte \(start))")
+      }
+    }
+  }
+
+  private func find(_ direction: Direction, _ rotor: SystemRotor, _ bytes: ByteStorage, _ elements: [Range<Int>])
+    throws -> (Int, SegmentStore.Segment)?
+  {
+    let segmenter = Segmenter(locale: locale)
+    // The element holding `at`, then the following (or preceding) ones in document order.
+    let first = elements.firstIndex { $0.upperBound >= at } ?? elements.count
+    let order: [Int] =
+      direction == .next ? Array(first..<elements.count) : Array((0..<Swift.min(first + 1, elements.count)).reversed())
+    for e in order {
+      var position = at
+      while true {
+        let found =
+          direction == .next
+          ? try segmenter.entry(after: position, in: bytes, element: elements[e], rotor: rotor)
+          : try segmenter.entry(before: position, in: bytes, element: elements[e], rotor: rotor)
+        guard let found else { break }
+        if !wordsOnly || found.status.isWord { return (e, found) }
+        position = found.start
+      }
+    }
+    return nil
+  }
+}
+
+struct NavigationError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+struct NextCommand: ExitStatusCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "next",
+    abstract: "Print the first entry of a rotor that starts after a byte offset.",
+    discussion: "Only the lines around the offset are segmented, so the answer comes at once on any file size."
+  )
+  @OptionGroup var options: NavigationOptions
+  mutating func runWithStatus() -> Int32 { options.run(.next) }
+}
+
+struct PrevCommand: ExitStatusCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "prev",
+    abstract: "Print the last entry of a rotor that starts before a byte offset.",
+    discussion: "Only the lines around the offset are segmented, so the answer comes at once on any file size."
+  )
+  @OptionGroup var options: NavigationOptions
+  mutating func runWithStatus() -> Int32 { options.run(.previous) }
+}

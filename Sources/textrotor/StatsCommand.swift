@@ -1,0 +1,115 @@
+import ArgumentParser
+import Glibc
+import TextRotor
+
+struct StatsCommand: ExitStatusCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "stats",
+    abstract: "Entries per system rotor, bytes, time and memory used.",
+    discussion: """
+      For each file: its size, invalid UTF-8 (if any), and for each system rotor the number of \
+      entries, the time to compute them and the bytes of memory their index holds; then the \
+      process's peak resident memory.
+      """
+  )
+
+  @Option(name: .long, help: "Locale for ICU's rules, e.g. th, ja, de (default: root).")
+  var locale = ""
+
+  @Option(name: .long, help: "whole (the file is one element), lines or paragraphs.")
+  var elements: ElementKind = .whole
+
+  @Option(name: .long, help: "Threads to segment with (default: all cores).")
+  var threads: Int = Segmenter.availableCores
+
+  @Flag(name: .long, help: "Print one JSON object per file.")
+  var json = false
+
+  @Argument(help: "Files to read; - is standard input.")
+  var files: [String] = ["-"]
+
+  mutating func runWithStatus() -> Int32 {
+    let segmenter = Segmenter(locale: locale, threads: threads)
+    let elements = self.elements
+    let json = self.json
+    return Inputs(paths: files).run { name, bytes in
+      let elementRanges = elements.ranges(in: bytes)
+      var rows: [(SystemRotor, Int, Double, Int)] = []
+      for rotor in SystemRotor.allCases {
+        let started = Clock.now
+        let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
+        rows.append((rotor, store.count, Clock.seconds(since: started), store.memoryBytes))
+      }
+      let peak = Clock.peakResidentBytes
+      if json {
+        var line: [UInt8] = []
+        line.append(0x7B)
+        JSONText.appendKey("path", to: &line)
+        JSONText.appendString(name, to: &line)
+        line.append(0x2C)
+        JSONText.appendKey("bytes", to: &line)
+        JSONText.appendInt(bytes.count, to: &line)
+        line.append(0x2C)
+        JSONText.appendKey("elements", to: &line)
+        JSONText.appendInt(elementRanges.count, to: &line)
+        line.append(0x2C)
+        JSONText.appendKey("rotors", to: &line)
+        line.append(0x7B)
+        for (k, row) in rows.enumerated() {
+          if k > 0 { line.append(0x2C) }
+          JSONText.appendString(row.0.rawValue, to: &line)
+          line.append(0x3A)
+          line.append(contentsOf: Array("{\"entries\":\(row.1),\"seconds\":\(Clock.format(row.2)),\"indexBytes\":\(row.3)}".utf8))
+        }
+        line.append(0x7D)
+        line.append(0x2C)
+        JSONText.appendKey("peakResidentBytes", to: &line)
+        JSONText.appendInt(peak, to: &line)
+        line.append(contentsOf: [0x7D, 0x0A])
+        StandardOutput.shared.write(bytes: line)
+      } else {
+        var out = "\(name): \(bytes.count) bytes, \(elementRanges.count) element(s)\n"
+        out += "  rotor           entries     seconds   index bytes   bytes/entry\n"
+        for (rotor, count, seconds, memory) in rows {
+          let perEntry = count > 0 ? Clock.format(Double(memory) / Double(count)) : "-"
+          out += "  " + Clock.pad(rotor.rawValue, 12, left: true) + Clock.pad("\(count)", 11)
+            + Clock.pad(Clock.format(seconds), 12) + Clock.pad("\(memory)", 14) + Clock.pad(perEntry, 14) + "\n"
+        }
+        out += "  peak resident memory: \(peak) bytes\n"
+        StandardOutput.shared.write(out)
+      }
+      return .found
+    }
+  }
+}
+
+/// Wall-clock time and memory figures for `stats`.
+enum Clock {
+  static var now: timespec {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t
+  }
+
+  static func seconds(since start: timespec) -> Double {
+    let end = now
+    return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+  }
+
+  /// Peak resident set size of this process, in bytes.
+  static var peakResidentBytes: Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss * 1024
+  }
+
+  static func format(_ value: Double) -> String {
+    let scaled = (value * 1000).rounded() / 1000
+    return "\(scaled)"
+  }
+
+  static func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
+    let fill = String(repeating: " ", count: max(0, width - s.count))
+    return left ? s + fill : fill + s
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@Suite("textrotor next / prev / stats")
+struct NavigateCommandTests {
+  static let text = "One two. Three four!\r\nFive.\n\nSix seven."
+
+  /// All word segments of the text, from `segment --json` (itself checked against Swift's String
+  /// in SegmentCommandTests), as (start, label).
+  static func words(_ path: String) throws -> [(Int, String)] {
+    try CLI.run(["segment", "--by", "word", "--json", path]).lines.map {
+      let o = try CLI.jsonObject($0)
+      return (o["start"] as! Int, o["label"] as! String)
+    }
+  }
+
+  @Test("next/prev at every offset agree with the full segmentation")
+  func everyOffset() throws {
+    let path = try CLI.temporaryFile(Array(Self.text.utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let words = try Self.words(path)
+    for offset in 0...Self.text.utf8.count {
+      let next = try CLI.run(["next", "--rotor", "words", "--at", "\(offset)", "--json", path])
+      if let expected = words.first(where: { $0.0 > offset }) {
+        #expect(next.status == 0)
+        let o = try CLI.jsonObject(try #require(next.lines.first))
+        #expect(o["start"] as? Int == expected.0, "next at \(offset)")
+        #expect(o["label"] as? String == expected.1)
+      } else {
+        #expect(next.status == 1, "next at \(offset): nothing after")
+        #expect(next.stdout.isEmpty)
+      }
+      let prev = try CLI.run(["prev", "--rotor", "words", "--at", "\(offset)", "--json", path])
+      if let expected = words.last(where: { $0.0 < offset }) {
+        let o = try CLI.jsonObject(try #require(prev.lines.first))
+        #expect(o["start"] as? Int == expected.0, "prev at \(offset)")
+      } else {
+        #expect(prev.status == 1)
+      }
+    }
+  }
+
+  @Test("next over other rotors, human output and --words-only")
+  func rotors() throws {
+    let path = try CLI.temporaryFile(Array(Self.text.utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(try CLI.run(["next", "--rotor", "sentences", "--at", "0", path]).stdout == "1:10:Three four!\\r\\n\n")
+    #expect(try CLI.run(["next", "--rotor", "lines", "--at", "3", path]).stdout == "2:1:Five.\n")
+    #expect(try CLI.run(["next", "--rotor", "paragraphs", "--at", "0", path]).stdout == "4:1:Six seven.\n")
+    #expect(try CLI.run(["prev", "--rotor", "paragraphs", "--at", "39", path]).stdout == "4:1:Six seven.\n")
+    #expect(try CLI.run(["next", "--rotor", "words", "--words-only", "--at", "3", path]).stdout == "1:5:two\n")
+    #expect(try CLI.run(["prev", "--rotor", "characters", "--at", "22", path]).stdout == "1:21:\\r\\n\n")
+  }
+
+  @Test("an offset past the end or inside a UTF-8 sequence is an error saying which")
+  func badOffsets() throws {
+    let path = try CLI.temporaryFile(Array("añb".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let past = try CLI.run(["next", "--rotor", "words", "--at", "5", path])
+    #expect(past.status == 2)
+    #expect(past.stderr.contains("offset 5 is beyond the end of the file (4 bytes)"))
+    let inside = try CLI.run(["next", "--rotor", "characters", "--at", "2", path])
+    #expect(inside.status == 2)
+    #expect(inside.stderr.contains("offset 2 is inside a UTF-8 sequence (its character starts at byte 1)"))
+    let negative = try CLI.run(["next", "--rotor", "words", "--at", "-3", path])
+    #expect(negative.status == 2)
+    let missing = try CLI.run(["next", "--rotor", "words", "--at", "0", "/nonexistent"])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("/nonexistent: No such file or directory"))
+  }
+
+  @Test("stats reports every system rotor's entries")
+  func stats() throws {
+    let path = try CLI.temporaryFile(Array(Self.text.utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try CLI.run(["stats", "--json", path])
+    #expect(result.status == 0)
+    let o = try CLI.jsonObject(try #require(result.lines.first))
+    #expect(o["bytes"] as? Int == Self.text.utf8.count)
+    let rotors = try #require(o["rotors"] as? [String: [String: Any]])
+    #expect(Set(rotors.keys) == ["characters", "words", "sentences", "lines", "paragraphs", "linebreaks"])
+    #expect(rotors["characters"]?["entries"] as? Int == Self.text.count)
+    #expect(rotors["lines"]?["entries"] as? Int == 4)
+    #expect(rotors["paragraphs"]?["entries"] as? Int == 2)
+  }
+}
