@@ -55,14 +55,17 @@ struct SegmentCommand: ExitStatusCommand {
 
   mutating func runWithStatus() -> Int32 {
     let rotor = by.rotor
-    let segmenter = Segmenter(locale: locale, threads: threads)
+    var segmenter = Segmenter(locale: locale, threads: threads)
     let several = files.count > 1
     let wordsOnly = self.wordsOnly
     let elements = self.elements
     let output = self.output
     return Inputs(paths: files).run { name, bytes in
       let elementRanges = elements.ranges(in: bytes)
+      let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
+      segmenter.progress = bar?.callback
       let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
+      bar?.finish()
       let keep: (SegmentStore.Segment) -> Bool = wordsOnly ? { $0.status.isWord } : { _ in true }
       if output.count {
         var n = 0

@@ -29,7 +29,7 @@ struct StatsCommand: ExitStatusCommand {
   var files: [String] = ["-"]
 
   mutating func runWithStatus() -> Int32 {
-    let segmenter = Segmenter(locale: locale, threads: threads)
+    var segmenter = Segmenter(locale: locale, threads: threads)
     let elements = self.elements
     let json = self.json
     return Inputs(paths: files).run { name, bytes in
@@ -37,7 +37,10 @@ struct StatsCommand: ExitStatusCommand {
       var rows: [(SystemRotor, Int, Double, Int)] = []
       for rotor in SystemRotor.allCases {
         let started = Clock.now
+        let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
+        segmenter.progress = bar?.callback
         let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
+        bar?.finish()
         rows.append((rotor, store.count, Clock.seconds(since: started), store.memoryBytes))
       }
       let peak = Clock.peakResidentBytes

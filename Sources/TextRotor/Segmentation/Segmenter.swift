@@ -13,6 +13,8 @@ public struct Segmenter: Sendable {
   public var threads: Int
   /// Target bytes per independently segmented piece.
   public var pieceSize: Int
+  /// Called after each piece with the bytes segmented so far and the total (from any thread).
+  public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
   public init(locale: String = "", threads: Int = 1, pieceSize: Int = 1 << 20) {
     self.locale = locale
@@ -38,16 +40,25 @@ public struct Segmenter: Sendable {
     if threads == 1 || units.count == 1 {
       let iterator = try prototype.copy()
       var store = SegmentStore()
-      for unit in units { store.append(try Self.run(iterator, bytes, unit, rotor)) }
+      let total = units.reduce(0) { $0 + $1.byteCount }
+      var done = 0
+      for unit in units {
+        store.append(try Self.run(iterator, bytes, unit, rotor))
+        done += unit.byteCount
+        progress?(done, total)
+      }
       return store
     }
     let results = ParallelResults(count: units.count)
+    let total = units.reduce(0) { $0 + $1.byteCount }
+    let progress = self.progress
     let workers = min(threads, units.count)
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       do {
         let iterator = try prototype.copy()
         while let i = results.claim() {
-          results.store(try Self.run(iterator, bytes, units[i], rotor), at: i)
+          let done = results.store(try Self.run(iterator, bytes, units[i], rotor), at: i, bytes: units[i].byteCount)
+          progress?(done, total)
         }
       } catch {
         results.fail(error)
@@ -59,6 +70,7 @@ public struct Segmenter: Sendable {
   /// A piece of work: text spans segmented one after the other into one chunk.
   struct WorkUnit: Sendable {
     var spans: [Range<Int>]
+    var byteCount: Int { spans.reduce(0) { $0 + $1.count } }
   }
 
   /// Groups elements (cut at hard line breaks when longer than `pieceSize`) into units of about
@@ -194,6 +206,7 @@ private final class ParallelResults: Sendable {
   private struct State {
     var chunks: [SegmentStore.Chunk?]
     var next = 0
+    var bytesDone = 0
     var error: ICUError?
   }
   private let state: Mutex<State>
@@ -208,7 +221,14 @@ private final class ParallelResults: Sendable {
     }
   }
 
-  func store(_ chunk: SegmentStore.Chunk, at i: Int) { state.withLock { $0.chunks[i] = chunk } }
+  /// Stores a finished chunk; returns the bytes done so far.
+  func store(_ chunk: SegmentStore.Chunk, at i: Int, bytes: Int) -> Int {
+    state.withLock {
+      $0.chunks[i] = chunk
+      $0.bytesDone += bytes
+      return $0.bytesDone
+    }
+  }
   func fail(_ error: any Error) {
     state.withLock { s in
       if s.error == nil { s.error = (error as? ICUError) ?? ICUError.unknown }
