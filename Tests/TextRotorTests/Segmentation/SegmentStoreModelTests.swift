@@ -1,0 +1,195 @@
+import Testing
+import TextRotor
+
+/// `SegmentStore` against a plain array of segments, on thousands of random lists.
+@Suite struct SegmentStoreModelTests {
+  typealias Segment = SegmentStore.Segment
+
+  /// A random list of sorted, disjoint segments (with gaps, empty segments and every status), cut
+  /// into random chunks (some empty).
+  static func randomStore(_ rng: inout SplitMix64) -> (SegmentStore, [Segment]) {
+    let sizes = [0, 1, 2, 63, 64, 65, 127, 128, 129]
+    let count: Int
+    switch rng.next() % 8 {
+    case 0: count = sizes[Int(rng.next() % UInt64(sizes.count))]
+    case 1: count = rng.next() % 4 == 0 ? Int(rng.next() % 3000) : Int(rng.next() % 700)
+    default: count = Int(rng.next() % 300)
+    }
+    let origin = Int(rng.next() % 1000)
+    var position = origin
+    var model: [Segment] = []
+    for _ in 0..<count {
+      let gapKind = rng.next() % 10
+      let gap = gapKind < 6 ? 0 : gapKind < 9 ? Int(rng.next() % 20) : Int(rng.next() % 100_000)
+      let lengthKind = rng.next() % 10
+      let length = lengthKind == 0 ? 0 : lengthKind < 8 ? Int(rng.next() % 12) : Int(rng.next() % 50_000)
+      let status = SegmentStatus.allCases[Int(rng.next() % UInt64(SegmentStatus.allCases.count))]
+      let start = position + gap
+      model.append(Segment(start: start, end: start + length, status: status))
+      position = start + length
+    }
+    var chunks: [SegmentStore.Chunk] = []
+    var chunk = SegmentStore.Chunk(origin: origin)
+    for segment in model {
+      if rng.next() % 40 == 0 {
+        chunks.append(chunk)
+        // Sometimes an empty chunk, which the store must skip.
+        if rng.next() % 3 == 0 { chunks.append(SegmentStore.Chunk(origin: chunk.lastEnd)) }
+        chunk = SegmentStore.Chunk(origin: chunk.lastEnd)
+      }
+      chunk.append(start: segment.start, end: segment.end, status: segment.status)
+    }
+    chunks.append(chunk)
+    return (SegmentStore(chunks: chunks), model)
+  }
+
+  @Test func matchesArrayModel() {
+    let base: UInt64 = 0x5EED_0000
+    for iteration in 0..<2000 {
+      let seed = base + UInt64(iteration)
+      var rng = SplitMix64(seed: seed)
+      let (store, model) = Self.randomStore(&rng)
+      var failed = false
+      func check(_ ok: Bool, _ what: @autoclosure () -> String) {
+        if !ok && !failed {
+          failed = true
+          Issue.record("seed \(seed) (\(model.count) segments): \(what())")
+        }
+      }
+      check(store.count == model.count, "count \(store.count)")
+      check(store.segments == model, "segments")
+      for i in 0..<model.count where store[i] != model[i] {
+        check(false, "store[\(i)] = \(store[i]), model \(model[i])")
+      }
+      // forEach over random ranges, and stopping early.
+      for _ in 0..<8 where !model.isEmpty {
+        let a = Int(rng.next() % UInt64(model.count + 1))
+        let b = a + Int(rng.next() % UInt64(model.count - a + 1))
+        var seen: [Segment] = []
+        store.forEach(in: a..<b) {
+          seen.append($0)
+          return true
+        }
+        check(seen == Array(model[a..<b]), "forEach(in: \(a)..<\(b))")
+        let stop = Int(rng.next() % 5) + 1
+        var taken: [Segment] = []
+        store.forEach(in: a..<b) {
+          taken.append($0)
+          return taken.count < stop
+        }
+        check(taken == Array(model[a..<b].prefix(stop)), "forEach(in: \(a)..<\(b)) stopping after \(stop)")
+      }
+      // firstIndex for random offsets, and for every boundary and its neighbours.
+      let last = model.last?.end ?? 0
+      var offsets = (0..<40).map { _ in Int(rng.next() % UInt64(last + 3)) - 1 }
+      for s in model.prefix(100) { offsets += [s.start - 1, s.start, s.end, s.end + 1] }
+      offsets += [-1, 0, last, last + 1, Int.max / 2]
+      for x in offsets {
+        let after = model.firstIndex { $0.start > x } ?? model.count
+        check(store.firstIndex(startingAfter: x) == after, "firstIndex(startingAfter: \(x)) = \(store.firstIndex(startingAfter: x)), model \(after)")
+        let ending = model.firstIndex { $0.end > x } ?? model.count
+        check(store.firstIndex(endingAfter: x) == ending, "firstIndex(endingAfter: \(x)) = \(store.firstIndex(endingAfter: x)), model \(ending)")
+      }
+      if failed { return }
+    }
+  }
+
+  @Test func emptyStore() {
+    let store = SegmentStore()
+    #expect(store.count == 0)
+    #expect(store.segments.isEmpty)
+    #expect(store.firstIndex(startingAfter: 5) == 0)
+    #expect(store.firstIndex(endingAfter: -1) == 0)
+    var called = false
+    store.forEach { _ in
+      called = true
+      return true
+    }
+    #expect(!called)
+  }
+}
+
+/// The library's `LineScanner` and `ElementKind` against ``LineModel``.
+@Suite struct LineScannerTests {
+  /// Each line as [content start, content end, next line's start].
+  static func lines(_ text: String) -> [[Int]] {
+    let bytes = ByteStorage(text)
+    return Self.lines(bytes, 0..<bytes.count)
+  }
+
+  static func lines(_ bytes: ByteStorage, _ range: Range<Int>) -> [[Int]] {
+    LineScanner(bytes, range: range).map { [$0.content.lowerBound, $0.content.upperBound, $0.next] }
+  }
+
+  @Test func knownCases() {
+    #expect(Self.lines("").isEmpty)
+    #expect(Self.lines("a") == [[0, 1, 1]])
+    #expect(Self.lines("a\n") == [[0, 1, 2]])
+    #expect(Self.lines("a\r\nb") == [[0, 1, 3], [3, 4, 4]])
+    #expect(Self.lines("\r\r\n\n") == [[0, 0, 1], [1, 1, 3], [3, 3, 4]])
+    #expect(Self.lines("a\rb\n\rc") == [[0, 1, 2], [2, 3, 4], [4, 4, 5], [5, 6, 6]])
+    #expect(Self.lines("é\u{2028}x") == [[0, 6, 6]], "only LF, CRLF and CR end a line")
+    let one = ByteStorage("x\n")
+    #expect(Array(LineScanner(one, range: 0..<2)).first?.hasTerminator == true)
+    #expect(Array(LineScanner(one, range: 0..<1)).first?.hasTerminator == false)
+    // A range that ends between CR and LF: the CR alone ends the line.
+    let bytes = ByteStorage("ab\r\ncd")
+    #expect(Self.lines(bytes, 0..<3) == [[0, 2, 3]])
+    #expect(Self.lines(bytes, 3..<6) == [[3, 3, 4], [4, 6, 6]])
+  }
+
+  @Test func blankLinesWithSpacesAndTabs() {
+    let text = "a\n \t\nb\nb2\n\n\n  c  \n\t\n \n"
+    let bytes = ByteStorage(text)
+    #expect(ElementKind.lines.ranges(in: bytes) == [0..<1, 2..<4, 5..<6, 7..<9, 10..<10, 11..<11, 12..<17, 18..<19, 20..<21])
+    #expect(ElementKind.paragraphs.ranges(in: bytes) == [0..<1, 5..<9, 12..<17])
+    #expect(ElementKind.whole.ranges(in: bytes) == [0..<bytes.count])
+    let crlf = ByteStorage("one\r\n\t \r\ntwo\r\nthree\r\n")
+    #expect(ElementKind.paragraphs.ranges(in: crlf) == [0..<3, 9..<19])
+    #expect(ElementKind.paragraphs.ranges(in: ByteStorage(" \t \n\n")).isEmpty)
+  }
+
+  /// Random texts over a small alphabet rich in line ends: scanner, elements and
+  /// `nextLineStart` against the model.
+  @Test func randomTexts() {
+    let alphabet: [UInt8] = [0x61, 0x62, 0x0D, 0x0A, 0x20, 0x09, 0xC3, 0xA9]
+    for seed in UInt64(1)...2000 {
+      var rng = SplitMix64(seed: seed)
+      let n = Int(rng.next() % 40)
+      let raw = (0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
+      let bytes = ByteStorage(raw)
+      let lo = n == 0 ? 0 : Int(rng.next() % UInt64(n + 1))
+      let hi = lo + Int(rng.next() % UInt64(n - lo + 1))
+      let scanned = Array(LineScanner(bytes, range: lo..<hi))
+      let model = LineModel.lines(raw, lo..<hi)
+      guard scanned.map(\.content) == model else {
+        Issue.record("seed \(seed): \(raw) \(lo)..<\(hi): \(scanned.map(\.content)) vs \(model)")
+        return
+      }
+      // Each line's `next` is the next line's start (or the range's end).
+      for (k, line) in scanned.enumerated() {
+        let expected = k + 1 < scanned.count ? scanned[k + 1].content.lowerBound : hi
+        if line.next != expected && !(k + 1 == scanned.count && line.next <= hi) {
+          Issue.record("seed \(seed): line \(k) next \(line.next), expected \(expected)")
+        }
+      }
+      #expect(scanned.last.map { $0.next == hi } ?? true, "seed \(seed): the last line ends the range")
+      #expect(LineModel.paragraphs(raw, 0..<n) == ElementKind.paragraphs.ranges(in: bytes), "seed \(seed)")
+      // nextLineStart: the end of the first terminator at or after the offset.
+      for offset in lo...hi {
+        var i = offset
+        var expected = hi
+        while i < hi {
+          if raw[i] == 0x0A { expected = i + 1; break }
+          if raw[i] == 0x0D { expected = i + 1 < hi && raw[i + 1] == 0x0A ? i + 2 : i + 1; break }
+          i += 1
+        }
+        let found = LineScanner.nextLineStart(in: bytes, from: offset, end: hi)
+        if found != expected {
+          Issue.record("seed \(seed): nextLineStart(from: \(offset), end: \(hi)) = \(found), expected \(expected) in \(raw)")
+          return
+        }
+      }
+    }
+  }
+}
