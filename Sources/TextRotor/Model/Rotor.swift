@@ -1,0 +1,289 @@
+// A rotor is a name and its entries in document order. What backs the entries (`RotorStorage`):
+//
+// - `.segments(SegmentIndex)`: a system rotor (characters, words, ...). The compact varint chunks
+//   of `SegmentStore`, never materialised: labels and `String.Index` values are made only when an
+//   entry is asked for.
+// - `.matches(IntervalIndex<Void>)`: sorted, possibly overlapping byte ranges whose labels are
+//   the text at them. This is what pattern rotors use. To build one from a matcher:
+//
+//       // ranges: sorted by start, in document coordinates (element start + UTF-8 offset)
+//       let rotor = Rotor(name: "matches", matches: ranges, elements: document.table)
+//
+//   or, to have the document keep it correct across edits (re-matching the lines around each
+//   edit), register a matcher that returns the matches inside a byte range of a ByteStorage:
+//
+//       let rotor = try document.addComputedRotor(named: "matches: \(pattern)") { bytes, range in
+//         try matcher.matches(in: bytes, range: range)   // sorted byte ranges inside `range`
+//       }
+//
+//   (`RotorDocument.rotor(matching:)` can be a two-line extension doing exactly this.)
+// - `.custom(IntervalIndex<CustomPayload>)`: entries from a `@RotorContentBuilder`, added to a
+//   document (`RotorDocument.addRotor`), which places them in document order; they may overlap
+//   and nest.
+// - `.list([RotorEntry])`: a rotor built on its own (`Rotor("VIPs") { ... }`), in the order the
+//   builder gave. It is not indexed: navigation scans it (O(n)); add it to a document to index it.
+//
+// Positions are document offsets: elements' UTF-8 bytes laid end to end with a gap between
+// neighbours (see `ElementTable`), so document order is element order, then UTF-8 offset.
+
+/// What a custom entry carries besides its position.
+struct CustomPayload<ID: Hashable> {
+  var label: String?
+  var id: ID?
+  var namespace: RotorNamespace?
+  /// False when the entry targets its whole element (its range then spans the element's text).
+  var hasTextRange: Bool
+  var prepare: @Sendable () -> Void
+}
+
+extension CustomPayload: Sendable where ID: Sendable {}
+
+enum RotorStorage<ID: Hashable> {
+  case list([RotorEntry<ID>])
+  case segments(SegmentIndex)
+  case matches(IntervalIndex<Void>)
+  case custom(IntervalIndex<CustomPayload<ID>>)
+}
+
+extension RotorStorage: Sendable where ID: Sendable {}
+
+/// A named list of entries in document order that a user can jump between: VoiceOver's rotor.
+///
+/// A rotor taken from a ``RotorDocument`` is a snapshot of the document when it was taken, and is
+/// indexed: `entry(after:)`, `entry(before:)` and subscripting are O(log n); `entries(overlapping:)`
+/// and `entries(containing:)` are O(log n + k) for k entries returned.
+public struct Rotor<ID: Hashable>: RandomAccessCollection {
+  public typealias Index = Int
+  public typealias Element = RotorEntry<ID>
+
+  public let name: String
+  /// The system rotor behind the entries, if any.
+  public let systemRotor: SystemRotor?
+  var storage: RotorStorage<ID>
+  /// The document's elements when the rotor was taken (nil for a rotor built on its own).
+  var table: ElementTable<ID>?
+
+  /// A rotor built on its own, its entries in the order given.
+  public init(_ name: String, @RotorContentBuilder entries: () -> [RotorEntry<ID>]) {
+    self.init(name, entries: entries())
+  }
+
+  /// A rotor built on its own, its entries in the order given.
+  public init(_ name: String, entries: [RotorEntry<ID>]) {
+    self.name = name
+    self.systemRotor = nil
+    self.storage = .list(entries)
+    self.table = nil
+  }
+
+  init(name: String, systemRotor: SystemRotor? = nil, storage: RotorStorage<ID>, table: ElementTable<ID>) {
+    self.name = name
+    self.systemRotor = systemRotor
+    self.storage = storage
+    self.table = table
+  }
+
+  /// A rotor of byte ranges (sorted by start, in document coordinates: see ``RotorDocument``)
+  /// whose labels are the text at them, as a pattern rotor's.
+  init(name: String, matches: [Range<Int>], elements table: ElementTable<ID>) {
+    self.init(name: name, storage: .matches(IntervalIndex(sorted: matches.lazy.map { ($0, ()) })), table: table)
+  }
+
+  // MARK: Collection
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { count }
+
+  public var count: Int {
+    switch storage {
+    case .list(let entries): entries.count
+    case .segments(let index): index.count
+    case .matches(let index): index.count
+    case .custom(let index): index.count
+    }
+  }
+
+  public subscript(i: Int) -> RotorEntry<ID> {
+    switch storage {
+    case .list(let entries):
+      return entries[i]
+    case .segments(let index):
+      return textEntry(index[i].range)
+    case .matches(let index):
+      return textEntry(index.range(at: i))
+    case .custom(let index):
+      let (range, payload) = index[i]
+      let table = table!
+      let location = table.location(documentRange: range)
+      let textRange = table.stringRange(location)
+      return RotorEntry(
+        label: payload.label, id: payload.id, namespace: payload.namespace,
+        textRange: payload.hasTextRange ? textRange : nil, prepare: payload.prepare,
+        textLabel: payload.label == nil ? table.text(location) : nil)
+    }
+  }
+
+  private func textEntry(_ range: Range<Int>) -> RotorEntry<ID> {
+    let table = table!
+    let location = table.location(documentRange: range)
+    return RotorEntry(
+      label: nil, id: location.element, namespace: nil, textRange: table.stringRange(location), prepare: {},
+      textLabel: table.text(location))
+  }
+
+  /// Where entry `i` is, in numbers (nil for a rotor built on its own). O(log n).
+  public func location(at i: Int) -> EntryLocation<ID>? {
+    guard let table, let range = documentRange(at: i) else { return nil }
+    return table.location(documentRange: range)
+  }
+
+  /// The ICU status of entry `i` of a system rotor (words: letters, numbers, ...), else `.none`.
+  public func segmentStatus(at i: Int) -> SegmentStatus {
+    if case .segments(let index) = storage { return index[i].status }
+    return .none
+  }
+
+  func documentRange(at i: Int) -> Range<Int>? {
+    switch storage {
+    case .list: nil
+    case .segments(let index): index[i].range
+    case .matches(let index): index.range(at: i)
+    case .custom(let index): index.range(at: i)
+    }
+  }
+
+  // MARK: Navigation by document offset
+
+  /// The index of the first entry whose start is greater than `offset` (document coordinates:
+  /// file offsets for an unedited document read from a file), or nil. O(log n).
+  public func indexOfEntry(afterDocumentOffset offset: Int) -> Int? {
+    let i = firstIndex(startingAtLeast: offset + 1)
+    return i < count ? i : nil
+  }
+
+  /// The index of the last entry whose start is less than `offset`, or nil. O(log n).
+  public func indexOfEntry(beforeDocumentOffset offset: Int) -> Int? {
+    let i = firstIndex(startingAtLeast: offset) - 1
+    return i >= 0 ? i : nil
+  }
+
+  /// Indices of the entries overlapping `range` of document offsets, in order: entries that start
+  /// before its end and end after its start, and empty entries inside it. An empty range is a
+  /// caret: entries with `start <= offset < end`, and empty entries at it. O(log n + k).
+  public func indices(overlappingDocumentRange range: Range<Int>) -> [Int] {
+    switch storage {
+    case .list: return []
+    case .segments(let index): return Array(index.indices(overlapping: range))
+    case .matches(let index): return index.indices(overlapping: range)
+    case .custom(let index): return index.indices(overlapping: range)
+    }
+  }
+
+  private func firstIndex(startingAtLeast offset: Int) -> Int {
+    switch storage {
+    case .list: 0
+    case .segments(let index): index.firstIndex(startingAfter: offset - 1)
+    case .matches(let index): index.firstIndex(startingAtLeast: offset)
+    case .custom(let index): index.firstIndex(startingAtLeast: offset)
+    }
+  }
+
+  // MARK: Navigation by position
+
+  /// The index of the first entry (in document order) whose start is after `position`. O(log n).
+  public func indexOfEntry(after position: TextPosition<ID>) -> Int? {
+    guard let table else { return listIndex(after: position) }
+    return indexOfEntry(afterDocumentOffset: table.documentOffset(position))
+  }
+
+  /// The index of the last entry whose start is before `position`. O(log n).
+  public func indexOfEntry(before position: TextPosition<ID>) -> Int? {
+    guard let table else { return listIndex(before: position) }
+    return indexOfEntry(beforeDocumentOffset: table.documentOffset(position))
+  }
+
+  /// The first entry (in document order) whose start is after `position`: "next".
+  public func entry(after position: TextPosition<ID>) -> RotorEntry<ID>? {
+    indexOfEntry(after: position).map { self[$0] }
+  }
+
+  /// The last entry whose start is before `position`: "previous".
+  public func entry(before position: TextPosition<ID>) -> RotorEntry<ID>? {
+    indexOfEntry(before: position).map { self[$0] }
+  }
+
+  /// Indices of the entries overlapping the text from `start` to `end` (a viewport; see
+  /// ``indices(overlappingDocumentRange:)``).
+  public func indices(from start: TextPosition<ID>, to end: TextPosition<ID>) -> [Int] {
+    guard let table else { return listIndices(from: start, to: end) }
+    let a = table.documentOffset(start)
+    return indices(overlappingDocumentRange: a..<Swift.max(a, table.documentOffset(end)))
+  }
+
+  /// The entries overlapping the text from `start` to `end` (a viewport), in document order.
+  public func entries(from start: TextPosition<ID>, to end: TextPosition<ID>) -> [RotorEntry<ID>] {
+    indices(from: start, to: end).map { self[$0] }
+  }
+
+  /// The entries overlapping `range` of the text of `element`, in document order.
+  public func entries(overlapping range: Range<String.Index>, in element: ID) -> [RotorEntry<ID>] {
+    entries(
+      from: TextPosition(element: element, index: range.lowerBound),
+      to: TextPosition(element: element, index: range.upperBound))
+  }
+
+  /// Indices of the entries at a caret: those with `start <= position < end`, and empty entries at
+  /// `position`.
+  public func indices(containing position: TextPosition<ID>) -> [Int] { indices(from: position, to: position) }
+
+  /// The entries at a caret: those with `start <= position < end`, and empty entries at it.
+  public func entries(containing position: TextPosition<ID>) -> [RotorEntry<ID>] {
+    indices(containing: position).map { self[$0] }
+  }
+
+  // MARK: A rotor built on its own (not indexed)
+
+  /// Order of elements in a list rotor: the order their first entries appear in.
+  private func listKeys() -> (ranks: [ID?: Int], keys: [(Int, Range<String.Index>?)]) {
+    guard case .list(let entries) = storage else { return ([:], []) }
+    var ranks: [ID?: Int] = [:]
+    var keys: [(Int, Range<String.Index>?)] = []
+    for entry in entries {
+      let rank = ranks[entry.id] ?? ranks.count
+      ranks[entry.id] = rank
+      keys.append((rank, entry.textRange))
+    }
+    return (ranks, keys)
+  }
+
+  private func listIndex(after position: TextPosition<ID>) -> Int? {
+    let (ranks, keys) = listKeys()
+    guard let rank = ranks[position.element] else { return nil }
+    return keys.firstIndex { key in
+      key.0 > rank || (key.0 == rank && (key.1.map { $0.lowerBound > position.index } ?? false))
+    }
+  }
+
+  private func listIndex(before position: TextPosition<ID>) -> Int? {
+    let (ranks, keys) = listKeys()
+    guard let rank = ranks[position.element] else { return nil }
+    return keys.lastIndex { key in
+      key.0 < rank || (key.0 == rank && (key.1.map { $0.lowerBound < position.index } ?? true))
+    }
+  }
+
+  private func listIndices(from start: TextPosition<ID>, to end: TextPosition<ID>) -> [Int] {
+    let (ranks, keys) = listKeys()
+    guard let r0 = ranks[start.element], let r1 = ranks[end.element] else { return [] }
+    return keys.indices.filter { i in
+      let (rank, range) = keys[i]
+      if rank < r0 || rank > r1 { return false }
+      guard let range else { return true }
+      let afterStart = rank > r0 || range.upperBound > start.index || range.lowerBound >= start.index
+      let beforeEnd = rank < r1 || range.lowerBound < end.index || (range.lowerBound == end.index && r0 == r1 && start == end)
+      return afterStart && beforeEnd
+    }
+  }
+}
+
+extension Rotor: Sendable where ID: Sendable {}

@@ -1,0 +1,224 @@
+import Testing
+
+@testable import TextRotor
+
+/// Random edit sequences on documents; after every edit each system rotor must equal the one of a
+/// document rebuilt from scratch, and a custom rotor must equal a plain model of its entries.
+@Suite struct DocumentEditModelTests {
+  static let pieces = [
+    "a", "b", "word", " ", "  ", ".", "! ", "\n", "\r", "\r\n", "\n\n", " \n", "é", "e\u{301}", "😀", "1", "2.5",
+    "日本語", "カナ", "Hello, world. ", "\t",
+  ]
+
+  static func randomText(_ rng: inout SplitMix64, max: Int = 12) -> String {
+    var s = ""
+    for _ in 0..<Int(rng.next() % UInt64(max + 1)) { s += pieces[Int(rng.next() % UInt64(pieces.count))] }
+    return s
+  }
+
+  static func randomIndex(in text: String, _ rng: inout SplitMix64) -> String.Index {
+    let scalars = text.unicodeScalars
+    let n = scalars.count
+    return scalars.index(scalars.startIndex, offsetBy: Int(rng.next() % UInt64(n + 1)))
+  }
+
+  struct ModelEntry {
+    var id: Int
+    var lo: Int
+    var hi: Int
+    var whole: Bool
+    var label: String
+  }
+
+  static func systemSnapshot(_ document: RotorDocument<Int>, _ kind: SystemRotor) throws -> [String] {
+    let rotor = try document.rotor(kind)
+    return rotor.indices.map { i in
+      let l = rotor.location(at: i)!
+      return "\(l.element):\(l.utf8Range):\(rotor.segmentStatus(at: i))"
+    }
+  }
+
+  @Test func randomEditsMatchRebuild() throws {
+    var seeds = SplitMix64(seed: 0xED17)
+    for _ in 0..<250 {
+      let seed = seeds.next()
+      var rng = SplitMix64(seed: seed)
+      var nextID = 0
+      var elements: [TextElement<Int>] = []
+      for _ in 0..<(1 + Int(rng.next() % 5)) {
+        elements.append(TextElement(id: nextID, text: Self.randomText(&rng)))
+        nextID += 1
+      }
+      let document = RotorDocument(elements: elements)
+      for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+      // A custom rotor with overlapping, nested and empty entries.
+      var model: [ModelEntry] = []
+      var entries: [RotorEntry<Int>] = []
+      for element in elements {
+        for k in 0..<Int(rng.next() % 4) {
+          let t = element.text
+          var a = Self.randomIndex(in: t, &rng)
+          var b = Self.randomIndex(in: t, &rng)
+          if b < a { swap(&a, &b) }
+          let whole = rng.next() % 5 == 0
+          let label = "L\(element.id).\(k)"
+          entries.append(RotorEntry(label, id: element.id, textRange: whole ? nil : a..<b))
+          let lo = whole ? 0 : t.utf8.distance(from: t.startIndex, to: a)
+          let hi = whole ? t.utf8.count : t.utf8.distance(from: t.startIndex, to: b)
+          model.append(ModelEntry(id: element.id, lo: lo, hi: hi, whole: whole, label: label))
+        }
+      }
+      document.addRotor(Rotor("custom", entries: entries))
+      func order(_ m: [ModelEntry]) -> [ModelEntry] {
+        let ranked = m.enumerated().map { (document.index(of: $0.element.id)!, $0.element.lo, $0.offset, $0.element) }
+        return ranked.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
+      }
+      model = order(model)
+
+      for step in 0..<8 {
+        let ids = document.elementIDs
+        let op = rng.next() % 10
+        var description = ""
+        if op < 6 || ids.count == 0 {
+          guard let id = ids.isEmpty ? nil : ids[Int(rng.next() % UInt64(ids.count))] else {
+            document.insert(TextElement(id: nextID, text: Self.randomText(&rng)), at: 0)
+            nextID += 1
+            continue
+          }
+          let text = document.text(of: id)
+          var a = Self.randomIndex(in: text, &rng)
+          var b = rng.next() % 2 == 0 ? a : Self.randomIndex(in: text, &rng)
+          if b < a { swap(&a, &b) }
+          let inserted = Self.randomText(&rng, max: 3)
+          let la = text.utf8.distance(from: text.startIndex, to: a)
+          let lb = text.utf8.distance(from: text.startIndex, to: b)
+          let n = inserted.utf8.count
+          let d = n - (lb - la)
+          description = "replace \(la)..<\(lb) of \(id) with \(inserted.debugDescription)"
+          document.replace(a..<b, in: id, with: inserted)
+          for i in model.indices where model[i].id == id {
+            let p = model[i].lo
+            let start = p <= la ? p : (p >= lb ? p + d : la)
+            var end = start
+            if model[i].hi > model[i].lo {
+              let q = model[i].hi
+              end = max(start, q < la ? q : (q >= lb ? q + d : la + n))
+            }
+            model[i].lo = start
+            model[i].hi = end
+          }
+        } else if op < 8 {
+          let at = Int(rng.next() % UInt64(ids.count + 1))
+          description = "insert element \(nextID) at \(at)"
+          document.insert(TextElement(id: nextID, text: Self.randomText(&rng)), at: at)
+          nextID += 1
+        } else if op == 8 {
+          let id = ids[Int(rng.next() % UInt64(ids.count))]
+          description = "remove \(id)"
+          document.remove(id)
+          model.removeAll { $0.id == id }
+        } else {
+          let id = ids[Int(rng.next() % UInt64(ids.count))]
+          let to = Int(rng.next() % UInt64(ids.count))
+          description = "move \(id) to \(to)"
+          let said = document.move(id, to: to)
+          #expect(said.hasPrefix("Moved"), "seed \(seed)")
+        }
+        model = order(model)
+
+        let rebuilt = RotorDocument(elements: document.elements)
+        for kind in SystemRotor.allCases {
+          let got = try Self.systemSnapshot(document, kind)
+          let want = try Self.systemSnapshot(rebuilt, kind)
+          #expect(got == want, "seed \(seed) step \(step) \(description): \(kind)")
+        }
+        let custom = document.rotor(named: "custom")!
+        let got = custom.indices.map { i -> String in
+          let l = custom.location(at: i)!
+          return "\(l.element):\(l.utf8Range):\(custom[i].label):\(custom[i].textRange == nil)"
+        }
+        let want = model.map { "\($0.id):\($0.lo..<$0.hi):\($0.label):\($0.whole)" }
+        #expect(got == want, "seed \(seed) step \(step) \(description): custom")
+        if got != want { return }
+      }
+    }
+  }
+
+  @Test func systemLabelsAreTheTextAtTheirRanges() throws {
+    let document = RotorDocument(elements: [
+      TextElement(id: "a", text: "Hello, wörld! Ça va? 😀 e\u{301}\r\nSecond line.\n\nNew paragraph 日本語."),
+      TextElement(id: "b", text: ""),
+      TextElement(id: "c", text: "Last."),
+    ])
+    for kind in SystemRotor.allCases {
+      let rotor = try document.rotor(kind)
+      #expect(!rotor.isEmpty)
+      for entry in rotor {
+        let text = document.text(of: entry.id!)
+        #expect(entry.label == String(text[entry.textRange!]), "\(kind)")
+      }
+    }
+    let words = try document.rotor(.words)
+    #expect(words.segmentStatus(at: 0) == .letter)
+    #expect(words.map(\.label).prefix(4) == ["Hello", ",", " ", "wörld"])
+    #expect(try document.rotor(.lines).map(\.label) == ["Hello, wörld! Ça va? 😀 e\u{301}", "Second line.", "", "New paragraph 日本語.", "Last."])
+    #expect(try document.rotor(.paragraphs).count == 3)
+  }
+
+  @Test func nextPreviousViewportAndCaret() throws {
+    let document = RotorDocument(elements: [
+      TextElement(id: 1, text: "one two three"), TextElement(id: 2, text: "four five"),
+    ])
+    let words = try document.rotor(.words)
+    let start = document.position(in: 1, utf8Offset: 0)
+    #expect(words.entry(after: start)?.label == " ")
+    #expect(words.entry(before: document.position(in: 2, utf8Offset: 0))?.label == "three")
+    #expect(words.entry(after: document.position(in: 1, utf8Offset: 9))?.label == "four")
+    #expect(words.entry(before: start) == nil)
+    #expect(words.entry(after: document.position(in: 2, utf8Offset: 9)) == nil)
+    #expect(words.entries(containing: document.position(in: 1, utf8Offset: 5)).map(\.label) == ["two"])
+    let viewport = words.entries(from: document.position(in: 1, utf8Offset: 5), to: document.position(in: 2, utf8Offset: 2))
+    #expect(viewport.map(\.label) == ["two", " ", "three", "four"])
+    #expect(words.entries(overlapping: start.index..<document.position(in: 1, utf8Offset: 4).index, in: 1).map(\.label) == ["one", " "])
+    let p = document.position(in: 2, utf8Offset: 5)
+    #expect(document.utf16Offset(of: p) == 5)
+    #expect(document.location(of: p) == TextLocation(line: 1, column: 6, utf16Offset: 5))
+  }
+
+  @Test func moveAnnouncements() {
+    let document = RotorDocument(elements: [
+      TextElement(id: "en", text: "English"), TextElement(id: "es", text: "Spanish"),
+      TextElement(id: "fr", text: "French"),
+    ])
+    #expect(document.move("en", to: 1) == "Moved below Spanish")
+    #expect(document.elementIDs == ["es", "en", "fr"])
+    #expect(document.move("fr", to: 0) == "Moved above Spanish")
+    #expect(document.move("es", to: 2) == "Moved below English")
+    #expect(document.elementIDs == ["fr", "en", "es"])
+  }
+
+  @Test func fileDocumentUsesFileOffsets() throws {
+    let path = "/tmp/textrotor-model-test-\(UInt64.random(in: 0...UInt64.max)).txt"
+    let text = "alpha beta\n\ngamma\r\ndelta"
+    try writeFile(path, text)
+    let document = try RotorDocument(contentsOf: path, elements: .lines)
+    #expect(document.elements.map(\.text) == ["alpha beta", "", "gamma", "delta"])
+    let words = try document.rotor(.words)
+    let next = words.indexOfEntry(afterDocumentOffset: 10)!
+    #expect(words.location(at: next)! == EntryLocation(elementIndex: 2, element: 2, utf8Range: 0..<5, documentRange: 12..<17))
+    let previous = words.indexOfEntry(beforeDocumentOffset: 12)!
+    #expect(words[previous].label == "beta")
+    let bytes = ByteStorage(text)
+    let ranges = ElementKind.lines.ranges(in: bytes)
+    #expect(try FileNavigation.entry(after: 10, rotor: .words, in: bytes, elements: ranges)?.range == 12..<17)
+    #expect(try FileNavigation.entry(before: 12, rotor: .words, in: bytes, elements: ranges)?.element == 0)
+  }
+}
+
+import Glibc
+
+func writeFile(_ path: String, _ text: String) throws {
+  guard let file = fopen(path, "wb") else { throw FileError(path: path, reason: .permissionDenied) }
+  fputs(text, file)
+  fclose(file)
+}

@@ -1,0 +1,54 @@
+import Testing
+import TextRotor
+
+/// The code of the article "Using textrotor from an editor", run.
+@Suite struct EditorArticleTests {
+  @Test func article() throws {
+    // Make a document and navigate
+    let document = RotorDocument(elements: [
+      TextElement(id: "intro", text: "Rotors let you jump. Try words first."),
+      TextElement(id: "body", text: "Important: back up the disk.\nThen update."),
+    ])
+    let words = try document.rotor(.words)
+
+    let caret = document.position(in: "intro", utf8Offset: 6)
+    let next = words.entry(after: caret)
+    let previous = words.entry(before: caret)
+    let sentences = try document.rotor(.sentences)
+    let current = sentences.entries(containing: caret).first?.label
+    #expect(next?.label == "let")
+    #expect(previous?.label == "Rotors")
+    #expect(current == "Rotors let you jump. ")
+
+    let utf16 = document.utf16Offset(of: caret)
+    let location = document.location(of: caret, encoding: .utf16)
+    #expect(utf16 == 6)
+    #expect(location.line == 1 && location.column == 7)
+
+    // Show what is on screen
+    let top = document.position(in: "intro", utf8Offset: 0)
+    let bottom = document.position(in: "body", utf8Offset: 10)
+    let visible = try document.rotor(.sentences).entries(from: top, to: bottom)
+    #expect(visible.map(\.label) == ["Rotors let you jump. ", "Try words first.", "Important: back up the disk.\n"])
+
+    // Custom rotors
+    let lines = try document.rotor(.lines)
+    document.addRotor("Important") {
+      for line in lines where line.label.hasPrefix("Important") {
+        RotorEntry(id: line.id!, textRange: line.textRange)
+      }
+    }
+    let important = document.rotor(named: "Important")!
+    #expect(important.map(\.label) == ["Important: back up the disk."])
+
+    // Edit
+    let body = document.text(of: "body")
+    document.insert("Very ", at: body.startIndex, in: "body")
+    let intro = document.text(of: "intro")
+    document.replace(intro.startIndex..<intro.startIndex, in: "intro", with: "")
+    let announcement = document.move("body", to: 0)
+    #expect(announcement == "Moved above Rotors let you jump. Try words first.")
+    #expect(document.rotor(named: "Important")!.map(\.label) == ["Very Important: back up the disk."])
+    #expect(try document.rotor(.words).first?.label == "Very")
+  }
+}

@@ -1,0 +1,126 @@
+import Testing
+
+@testable import TextRotor
+
+/// `IntervalIndex` against a plain sorted array, on thousands of random rotors (overlapping,
+/// nested, empty entries) with random queries and edits. A failure names its seed.
+@Suite struct IntervalIndexModelTests {
+  typealias Entry = (range: Range<Int>, value: Int)
+
+  static func randomEntries(_ rng: inout SplitMix64, next: inout Int) -> [Entry] {
+    let count: Int
+    switch rng.next() % 6 {
+    case 0: count = [0, 1, 63, 64, 65, 128, 129][Int(rng.next() % 7)]
+    case 1: count = Int(rng.next() % 2000)
+    default: count = Int(rng.next() % 200)
+    }
+    var start = Int(rng.next() % 50)
+    var result: [Entry] = []
+    for _ in 0..<count {
+      start += Int(rng.next() % 4 == 0 ? rng.next() % 30 : rng.next() % 3)
+      let kind = rng.next() % 10
+      let length = kind == 0 ? 0 : kind < 7 ? Int(rng.next() % 10) : Int(rng.next() % 400)
+      result.append((start..<(start + length), next))
+      next += 1
+    }
+    return result
+  }
+
+  static func overlaps(_ r: Range<Int>, _ q: Range<Int>) -> Bool {
+    let hi = max(q.upperBound, q.lowerBound + 1)
+    return r.lowerBound < hi && (r.upperBound > q.lowerBound || (r.isEmpty && r.lowerBound >= q.lowerBound))
+  }
+
+  static func check(_ index: IntervalIndex<Int>, _ model: [Entry], _ rng: inout SplitMix64, seed: UInt64) {
+    #expect(index.count == model.count, "seed \(seed)")
+    let all = index.all
+    if let bad = model.indices.first(where: { all[$0].0 != model[$0].range || all[$0].1 != model[$0].value }) {
+      Issue.record("seed \(seed): entry \(bad) is \(all[bad]), expected \(model[bad])")
+      return
+    }
+    guard !model.isEmpty || rng.next() % 2 == 0 else { return }
+    let top = (model.last?.range.upperBound ?? 10) + 20
+    for _ in 0..<8 {
+      let x = Int(rng.next() % UInt64(top + 10)) - 5
+      let after = model.firstIndex { $0.range.lowerBound > x } ?? model.count
+      #expect(index.firstIndex(startingAfter: x) == after, "seed \(seed) after \(x)")
+      let atLeast = model.firstIndex { $0.range.lowerBound >= x } ?? model.count
+      #expect(index.firstIndex(startingAtLeast: x) == atLeast, "seed \(seed) atLeast \(x)")
+      let length = rng.next() % 3 == 0 ? 0 : Int(rng.next() % 60)
+      let q = x..<(x + length)
+      let expected = model.indices.filter { overlaps(model[$0].range, q) }
+      #expect(index.indices(overlapping: q) == expected, "seed \(seed) overlapping \(q)")
+      if !model.isEmpty {
+        let i = Int(rng.next() % UInt64(model.count))
+        #expect(index[i].range == model[i].range && index[i].value == model[i].value, "seed \(seed) [\(i)]")
+      }
+    }
+  }
+
+  @Test func randomRotorsQueriesAndEdits() {
+    var seeds = SplitMix64(seed: 0x1D3)
+    for _ in 0..<1500 {
+      let seed = seeds.next()
+      var rng = SplitMix64(seed: seed)
+      var next = 0
+      var model = Self.randomEntries(&rng, next: &next)
+      var index = IntervalIndex(sorted: model.map { ($0.range, $0.value) })
+      Self.check(index, model, &rng, seed: seed)
+      for _ in 0..<6 {
+        let top = (model.last?.range.upperBound ?? 10) + 20
+        switch rng.next() % 3 {
+        case 0:
+          // A text edit: replace a..<b with `inserted` positions.
+          let a = Int(rng.next() % UInt64(top))
+          let b = a + (rng.next() % 2 == 0 ? 0 : Int(rng.next() % 40))
+          let inserted = rng.next() % 2 == 0 ? 0 : Int(rng.next() % 40)
+          let d = inserted - (b - a)
+          model = model.map { e in
+            let p = e.range.lowerBound
+            let start = p <= a ? p : (p >= b ? p + d : a)
+            var end = start
+            if !e.range.isEmpty {
+              let q = e.range.upperBound
+              end = max(start, q < a ? q : (q >= b ? q + d : a + inserted))
+            }
+            return (start..<end, e.value)
+          }
+          index.remap(replacing: a..<b, insertedCount: inserted)
+        case 1:
+          // Shift a suffix forward.
+          let p = Int(rng.next() % UInt64(top))
+          let d = Int(rng.next() % 50)
+          model = model.map { $0.range.lowerBound >= p ? (($0.range.lowerBound + d)..<($0.range.upperBound + d), $0.value) : $0 }
+          index.shift(startingAtLeast: p, by: d)
+        default:
+          // Replace the entries starting in lo..<hi by new ones.
+          let lo = Int(rng.next() % UInt64(top))
+          let hi = lo + Int(rng.next() % 300)
+          var fresh: [Entry] = []
+          var s = lo
+          for _ in 0..<Int(rng.next() % 150) {
+            s += Int(rng.next() % 3)
+            if s >= hi { break }
+            fresh.append((s..<(s + Int(rng.next() % 20)), next))
+            next += 1
+          }
+          let at = model.firstIndex { $0.range.lowerBound >= lo } ?? model.count
+          model.removeAll { $0.range.lowerBound >= lo && $0.range.lowerBound < hi }
+          model.insert(contentsOf: fresh, at: at)
+          index.replace(startingIn: lo..<hi, with: fresh.map { ($0.range, $0.value) })
+        }
+        Self.check(index, model, &rng, seed: seed)
+      }
+    }
+  }
+
+  @Test func nestedIntervalsStabbing() {
+    // 1000 nested intervals [i, 2000 - i): every caret inside sees the right ones.
+    let model = (0..<1000).map { ($0..<(2000 - $0), $0) }
+    let index = IntervalIndex(sorted: model)
+    for p in stride(from: 0, to: 2000, by: 37) {
+      let expected = model.indices.filter { model[$0].0.contains(p) }
+      #expect(index.indices(overlapping: p..<p) == expected)
+    }
+  }
+}

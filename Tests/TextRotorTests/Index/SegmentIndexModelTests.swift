@@ -1,0 +1,92 @@
+import Testing
+
+@testable import TextRotor
+
+/// `SegmentIndex` (pieces over compact chunks) against a plain array, with random window
+/// replacements and shifts, as edits make them.
+@Suite struct SegmentIndexModelTests {
+  typealias Segment = SegmentStore.Segment
+
+  static func store(_ segments: [Segment], rng: inout SplitMix64) -> SegmentStore {
+    var store = SegmentStore()
+    var chunk = SegmentStore.Chunk(origin: segments.first?.start ?? 0)
+    for s in segments {
+      if rng.next() % 50 == 0 {
+        store.append(chunk)
+        chunk = SegmentStore.Chunk(origin: chunk.lastEnd)
+      }
+      chunk.append(start: s.start, end: s.end, status: s.status)
+    }
+    store.append(chunk)
+    return store
+  }
+
+  static func segments(from start: Int, to end: Int, _ rng: inout SplitMix64) -> [Segment] {
+    var result: [Segment] = []
+    var p = start
+    while p < end {
+      let gap = rng.next() % 5 == 0 ? Int(rng.next() % 4) : 0
+      let length = rng.next() % 10 == 0 ? 0 : 1 + Int(rng.next() % 9)
+      let s = p + gap
+      guard s + length <= end else { break }
+      result.append(Segment(start: s, end: s + length, status: SegmentStatus(rawValue: UInt8(rng.next() % 5))!))
+      p = s + length
+    }
+    return result
+  }
+
+  static func check(_ index: SegmentIndex, _ model: [Segment], _ rng: inout SplitMix64, seed: UInt64) {
+    let segments = index.segments
+    #expect(segments.count == model.count, "seed \(seed)")
+    if let bad = zip(segments, model).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
+      Issue.record("seed \(seed): entry \(bad.offset) is \(bad.element.0), expected \(bad.element.1)")
+      return
+    }
+    let top = (model.last?.end ?? 0) + 10
+    for _ in 0..<10 {
+      let x = Int(rng.next() % UInt64(top + 5)) - 3
+      #expect(index.firstIndex(startingAfter: x) == (model.firstIndex { $0.start > x } ?? model.count), "seed \(seed)")
+      #expect(index.firstIndex(endingAfter: x) == (model.firstIndex { $0.end > x } ?? model.count), "seed \(seed)")
+      let q = x..<(x + (rng.next() % 3 == 0 ? 0 : Int(rng.next() % 50)))
+      let expected = model.indices.filter { IntervalIndexModelTests.overlaps(model[$0].range, q) }
+      #expect(Array(index.indices(overlapping: q)) == expected, "seed \(seed) overlapping \(q)")
+      if !model.isEmpty {
+        let i = Int(rng.next() % UInt64(model.count))
+        #expect(index[i] == model[i], "seed \(seed)")
+      }
+    }
+  }
+
+  @Test func randomReplacementsAndShifts() {
+    var seeds = SplitMix64(seed: 0x5E6)
+    for _ in 0..<400 {
+      let seed = seeds.next()
+      var rng = SplitMix64(seed: seed)
+      var model = Self.segments(from: 0, to: Int(rng.next() % 3000), &rng)
+      var index = SegmentIndex(Self.store(model, rng: &rng))
+      Self.check(index, model, &rng, seed: seed)
+      for _ in 0..<12 {
+        let top = (model.last?.end ?? 0) + 5
+        // A window between segment boundaries: lo at a segment start (or past the end), hi likewise.
+        var i0 = Int(rng.next() % UInt64(model.count + 1))
+        var i1 = min(model.count, i0 + Int(rng.next() % 40))
+        // Window bounds are starts: take the first of the entries sharing one.
+        while i0 > 0 && i0 < model.count && model[i0 - 1].start == model[i0].start { i0 -= 1 }
+        while i1 > i0 && i1 < model.count && model[i1 - 1].start == model[i1].start { i1 -= 1 }
+        let lo = i0 < model.count ? model[i0].start : top
+        let hi = i1 < model.count ? model[i1].start : max(lo, top)
+        let newLength = Int(rng.next() % 60)
+        let delta = newLength - (hi - lo)
+        let fresh = Self.segments(from: lo, to: lo + newLength, &rng)
+        // The new window's segments, stored relative to 0 and moved by `lo`.
+        let relative = fresh.map { Segment(start: $0.start - lo, end: $0.end - lo, status: $0.status) }
+        var tail = Array(model[i1...])
+        tail = tail.map { Segment(start: $0.start + delta, end: $0.end + delta, status: $0.status) }
+        model = Array(model[..<i0]) + fresh + tail
+        index.replace(
+          startingIn: lo..<hi, movingLaterBy: delta, with: Self.store(relative, rng: &rng), storeDelta: lo)
+        Self.check(index, model, &rng, seed: seed)
+      }
+    }
+  }
+}
