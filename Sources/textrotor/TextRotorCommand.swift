@@ -7,7 +7,7 @@ struct TextRotorCommand: ParsableCommand {
     commandName: "textrotor",
     abstract: "Rotor entries (characters, words, sentences, lines, paragraphs, matches) for large texts.",
     discussion: "Exit status: 0 something found or printed, 1 nothing found, 2 an error.",
-    subcommands: [SegmentCommand.self, NextCommand.self, PrevCommand.self, StatsCommand.self]
+    subcommands: [SegmentCommand.self, FindCommand.self, NextCommand.self, PrevCommand.self, StatsCommand.self]
   )
 
   /// Runs the command; exits as grep does: 0 found, 1 nothing found, 2 error (usage errors too).

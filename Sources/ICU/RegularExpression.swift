@@ -1,0 +1,183 @@
+internal import CICU
+
+/// An ICU regular expression matched over UTF-8 bytes (`uregex_openUText` + `uregex_setUText` on a
+/// UTF-8 `UText`), so every index it reports is a 64-bit UTF-8 byte offset into the text, with no
+/// conversion to UTF-16.
+///
+/// Each match operation is bounded: `timeLimit` (ICU's `uregex_setTimeLimit`, in steps of the match
+/// engine, roughly milliseconds) and `stackLimit` (bytes of backtracking memory) turn a catastrophic
+/// pattern such as `(a+)+$` into an ``ICUError`` (`isTimeOut` / `isStackOverflow`) instead of a hang.
+///
+/// Not thread-safe: use one per thread (``copy()``).
+public final class RegularExpression: @unchecked Sendable {
+  public struct Options: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// `UREGEX_CASE_INSENSITIVE`: full Unicode case folding of literal text (so `STRASSE` matches
+    /// `straße`); sets and properties fold simply (`[a-z]` does not match `ß`).
+    public static let caseInsensitive = Options(rawValue: UREGEX_CASE_INSENSITIVE.rawValue)
+    /// `UREGEX_MULTILINE`: `^` and `$` also match at line starts and ends.
+    public static let multiline = Options(rawValue: UREGEX_MULTILINE.rawValue)
+    /// `UREGEX_DOTALL`: `.` matches line terminators too.
+    public static let dotAll = Options(rawValue: UREGEX_DOTALL.rawValue)
+  }
+
+  /// Steps of ICU's match engine one match may take by default (about a few seconds).
+  public static let defaultTimeLimit = 3000
+  /// Bytes of backtracking stack one match may use by default (ICU's own default, 8 MB).
+  public static let defaultStackLimit = 8 << 20
+
+  public let pattern: String
+  public let options: Options
+  public let timeLimit: Int
+  public let stackLimit: Int
+  private let regex: OpaquePointer
+  private var text: UnsafeMutablePointer<UText>?
+  /// Keeps the bytes given to `setText` alive while ICU reads them.
+  private var owner: ByteStorage?
+  private var starts = [Int64](repeating: 0, count: 256)
+  private var ends = [Int64](repeating: 0, count: 256)
+
+  /// Compiles `pattern`. An invalid pattern throws an ``ICUError`` whose description says where it
+  /// is wrong (line, column and the text before it, from ICU's `UParseError`).
+  public init(
+    _ pattern: String, options: Options = [], timeLimit: Int = defaultTimeLimit,
+    stackLimit: Int = defaultStackLimit
+  ) throws(ICUError) {
+    var status = U_ZERO_ERROR
+    var parseError = UParseError()
+    let patternBytes = ByteStorage(pattern)
+    var patternText = cicu_utext_openUTF8(patternBytes.pointer(at: 0), Int64(patternBytes.count), &status)
+    defer { if let t = patternText { patternText = cicu_utext_close(t) } }
+    try ICUError.check(status, "opening the pattern's text")
+    let opened = cicu_uregex_openUText(patternText, options.rawValue, &parseError, &status)
+    if cicu_isFailure(status) != 0 {
+      throw ICUError(status, Self.describe(parseError, in: pattern))
+    }
+    guard let opened else { throw ICUError(U_MEMORY_ALLOCATION_ERROR, "compiling the regular expression") }
+    self.regex = opened
+    self.pattern = pattern
+    self.options = options
+    self.timeLimit = timeLimit
+    self.stackLimit = stackLimit
+    try configureLimits()
+  }
+
+  private init(cloning other: RegularExpression) throws(ICUError) {
+    var status = U_ZERO_ERROR
+    let cloned = cicu_uregex_clone(other.regex, &status)
+    try ICUError.check(status, "cloning a regular expression")
+    guard let cloned else { throw ICUError(U_MEMORY_ALLOCATION_ERROR, "cloning a regular expression") }
+    regex = cloned
+    pattern = other.pattern
+    options = other.options
+    timeLimit = other.timeLimit
+    stackLimit = other.stackLimit
+    try configureLimits()
+  }
+
+  deinit {
+    cicu_uregex_close(regex)
+    if let text { _ = cicu_utext_close(text) }
+  }
+
+  /// A new matcher for the same pattern, without text.
+  public func copy() throws(ICUError) -> RegularExpression { try RegularExpression(cloning: self) }
+
+  private func configureLimits() throws(ICUError) {
+    var status = U_ZERO_ERROR
+    cicu_uregex_setTimeLimit(regex, Int32(clamping: timeLimit), &status)
+    cicu_uregex_setStackLimit(regex, Int32(clamping: stackLimit), &status)
+    try ICUError.check(status, "setting the regular expression's limits")
+  }
+
+  /// "invalid regular expression at line 1, column 4 (after `a(b`)".
+  private static func describe(_ error: UParseError, in pattern: String) -> String {
+    var message = "invalid regular expression '\(pattern)'"
+    if error.offset >= 0 {
+      let column = Int(error.offset) + 1
+      message += error.line > 1 ? " at line \(error.line), column \(column)" : " at column \(column)"
+      let context = withUnsafeBytes(of: error.preContext) { raw in
+        let units = raw.bindMemory(to: UInt16.self).prefix { $0 != 0 }
+        return String(decoding: units, as: UTF16.self)
+      }
+      if !context.isEmpty { message += " (after '\(context)')" }
+    }
+    return message
+  }
+
+  /// Points the matcher at all of `bytes` (UTF-8; ill-formed sequences read as U+FFFD). Offsets are
+  /// byte offsets into `bytes`. Bounds are transparent (look-around and `\b` see past a region) and
+  /// not anchoring (`^`/`$` match only at real line or text edges).
+  public func setText(_ bytes: ByteStorage) throws(ICUError) {
+    var status = U_ZERO_ERROR
+    text = cicu_utext_reopenUTF8(text, bytes.pointer(at: 0), Int64(bytes.count), &status)
+    try ICUError.check(status, "opening a UTF-8 text")
+    cicu_uregex_setUText(regex, text, &status)
+    cicu_uregex_useTransparentBounds(regex, 1, &status)
+    cicu_uregex_useAnchoringBounds(regex, 0, &status)
+    try ICUError.check(status, "setting the regular expression's text")
+    owner = bytes
+  }
+
+  /// Limits the search to `range` and starts it at `range.lowerBound`.
+  public func setRegion(_ range: Range<Int>) throws(ICUError) {
+    var status = U_ZERO_ERROR
+    cicu_uregex_setRegion64(regex, Int64(range.lowerBound), Int64(range.upperBound), &status)
+    try ICUError.check(status, "setting the search region")
+  }
+
+  /// The next match in the region (`uregex_findNext`), or nil.
+  public func next() throws(ICUError) -> Range<Int>? {
+    var status = U_ZERO_ERROR
+    guard cicu_uregex_findNext(regex, &status) != 0 else {
+      try check(status)
+      return nil
+    }
+    let start = cicu_uregex_start64(regex, 0, &status)
+    let end = cicu_uregex_end64(regex, 0, &status)
+    try check(status)
+    return Int(start)..<Int(end)
+  }
+
+  /// Calls `body` with the next matches of the region, a batch at a time (one C call per batch),
+  /// until `body` returns false or the region has no more matches.
+  public func forEachMatch(_ body: (Range<Int>) throws(ICUError) -> Bool) throws(ICUError) {
+    let capacity = Int32(starts.count)
+    while true {
+      var status = U_ZERO_ERROR
+      let n = starts.withUnsafeMutableBufferPointer { s in
+        ends.withUnsafeMutableBufferPointer { e in
+          Int(cicu_uregex_findBatch(regex, s.baseAddress, e.baseAddress, capacity, &status))
+        }
+      }
+      for k in 0..<n where try !body(Int(starts[k])..<Int(ends[k])) { return }
+      try check(status)
+      if n < Int(capacity) { return }
+    }
+  }
+
+  private func check(_ status: UErrorCode) throws(ICUError) {
+    if cicu_isFailure(status) == 0 { return }
+    if status == U_REGEX_TIME_OUT {
+      throw ICUError(status, "the regular expression '\(pattern)' ran past its time limit (catastrophic backtracking?)")
+    }
+    if status == U_REGEX_STACK_OVERFLOW {
+      throw ICUError(status, "the regular expression '\(pattern)' ran past its backtracking stack limit")
+    }
+    throw ICUError(status, "matching the regular expression '\(pattern)'")
+  }
+
+  /// `text` with every ASCII character that is not a letter or digit escaped, so that the pattern
+  /// matches `text` literally.
+  public static func escapedLiteral(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if scalar.isASCII && !(scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) {
+        out.append("\\")
+      }
+      out.unicodeScalars.append(scalar)
+    }
+    return out
+  }
+}

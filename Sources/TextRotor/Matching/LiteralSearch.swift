@@ -1,0 +1,103 @@
+import ICU
+
+/// Search for a literal over the UTF-8 bytes with the vectorised byte search.
+///
+/// Case-sensitive literals are exact byte matches. An ASCII literal without case matches ASCII
+/// letters of either case; since ICU's full case folding also lets a few non-ASCII characters match
+/// ASCII (`ß` = `ss`, `ſ` = `s`, `K` = `k`, `ﬁ` = `fi`, …; ``FoldingExceptions``), the lines holding
+/// one of them are searched by ICU instead (`exceptions`), which keeps the result equal to ICU's.
+struct LiteralSearch {
+  let needle: BytePattern
+  /// The ICU search (literal quoted, case-insensitive) for lines holding a folding exception.
+  let exceptions: RegexSearch?
+
+  func run(_ bytes: ByteStorage, range: Range<Int>, _ visit: MatchVisitor) throws(ICUError) {
+    guard let exceptions else {
+      try runBytes(bytes, range, visit)
+      return
+    }
+    var position = range.lowerBound
+    while position < range.upperBound {
+      guard let special = FoldingExceptions.first(in: bytes, range: position..<range.upperBound) else {
+        try runBytes(bytes, position..<range.upperBound, visit)
+        return
+      }
+      let start = LineBounds.start(of: special, in: bytes, floor: position)
+      let end = LineBounds.end(of: special, in: bytes, limit: range.upperBound)
+      if start > position, try runBytes(bytes, position..<start, visit) { return }
+      if try exceptions.searchLine(bytes, start..<end, range: range, visit) { return }
+      position = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
+    }
+  }
+
+  /// Returns true when the visitor stopped.
+  @discardableResult
+  private func runBytes(_ bytes: ByteStorage, _ range: Range<Int>, _ visit: MatchVisitor) throws(ICUError) -> Bool {
+    var starts: [Int] = []
+    starts.reserveCapacity(1024)
+    var position = range.lowerBound
+    while position < range.upperBound {
+      starts.removeAll(keepingCapacity: true)
+      let resumeAt = bytes.occurrences(of: needle, in: position..<range.upperBound, limit: 1024, into: &starts)
+      var restarted = false
+      for s in starts {
+        switch try visit(s..<(s + needle.count)) {
+        case .next: continue
+        case .stop: return true
+        case .resume(let p):
+          position = p
+          restarted = true
+        }
+        break
+      }
+      if !restarted { position = resumeAt }
+    }
+    return false
+  }
+
+  /// How many matches lie in `range` (no word filter).
+  func count(_ bytes: ByteStorage, range: Range<Int>) throws(ICUError) -> Int {
+    if exceptions == nil { return bytes.occurrenceCount(of: needle, in: range) }
+    var n = 0
+    try run(bytes, range: range) { _ in
+      n += 1
+      return .next
+    }
+    return n
+  }
+}
+
+/// The characters whose full case folding holds ASCII letters (by ICU 72's data; a test checks the
+/// list against ICU): U+00DF ß, U+0130 İ, U+0149 ŉ, U+017F ſ, U+01F0 ǰ, U+1E96…U+1E9A, U+1E9E ẞ,
+/// U+212A K (Kelvin), U+FB00…U+FB06 (ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ).
+enum FoldingExceptions {
+  static let scalars: [UInt32] =
+    [0xDF, 0x130, 0x149, 0x17F, 0x1F0] + Array(0x1E96...0x1E9A) + [0x1E9E, 0x212A] + Array(0xFB00...0xFB06)
+
+  private static let leadBytes: [UInt8] = [0xC3, 0xC4, 0xC5, 0xC7, 0xE1, 0xE2, 0xEF]
+
+  /// The offset of the first exception character in `range`, or nil.
+  static func first(in bytes: ByteStorage, range: Range<Int>) -> Int? {
+    var position = range.lowerBound
+    while let lead = bytes.firstIndex(ofAnyNonASCII: leadBytes, in: position..<range.upperBound) {
+      if isException(bytes, at: lead, limit: range.upperBound) { return lead }
+      position = lead + 1
+    }
+    return nil
+  }
+
+  private static func isException(_ bytes: ByteStorage, at i: Int, limit: Int) -> Bool {
+    guard i + 1 < limit else { return false }
+    let b1 = bytes[i + 1]
+    switch bytes[i] {
+    case 0xC3: return b1 == 0x9F
+    case 0xC4: return b1 == 0xB0
+    case 0xC5: return b1 == 0x89 || b1 == 0xBF
+    case 0xC7: return b1 == 0xB0
+    case 0xE1: return i + 2 < limit && b1 == 0xBA && ((0x96...0x9A).contains(bytes[i + 2]) || bytes[i + 2] == 0x9E)
+    case 0xE2: return i + 2 < limit && b1 == 0x84 && bytes[i + 2] == 0xAA
+    case 0xEF: return i + 2 < limit && b1 == 0xAC && (0x80...0x86).contains(bytes[i + 2])
+    default: return false
+    }
+  }
+}

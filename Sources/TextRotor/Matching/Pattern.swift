@@ -1,0 +1,72 @@
+/// What a pattern rotor (`matches`) searches for: a literal string or an ICU regular expression.
+///
+/// - Matches are the leftmost, non-overlapping occurrences, in text order, as UTF-8 byte ranges.
+/// - Matching is line-oriented, as ripgrep's default: a match never spans a line terminator (LF,
+///   CR or CRLF), and `^`/`$` match at the start and end of every line. A literal may not contain a
+///   line terminator.
+/// - `ignoreCase` uses Unicode case folding as ICU's `UREGEX_CASE_INSENSITIVE` does: **full** case
+///   folding for literal text, so `STRASSE` matches `straße`, `ss` matches `ß` and `st` matches
+///   `ﬆ` (ripgrep folds simply and does not); sets and properties in a regex fold simply (`[a-z]`
+///   does not match `ß`). An ASCII literal is searched over the bytes, with ICU used only on the
+///   lines holding one of the few characters whose folding is ASCII (`ß`, `ſ`, `K` (Kelvin),
+///   `ﬀ`…), so the result is the same as ICU's.
+/// - `wholeWord`: a match counts only when it starts and ends on an ICU word boundary (UAX #29) of
+///   its line; when a candidate fails, the search goes on from its next character.
+public struct Pattern: Sendable, Hashable, CustomStringConvertible {
+  public enum Syntax: String, Sendable, Hashable {
+    /// The text is matched as is.
+    case literal
+    /// The text is an ICU regular expression (https://unicode-org.github.io/icu/userguide/strings/regexp.html).
+    case regex
+  }
+
+  public var text: String
+  public var syntax: Syntax
+  public var ignoreCase: Bool
+  public var wholeWord: Bool
+  /// Steps of ICU's regex engine one match may take (roughly milliseconds) before the search fails
+  /// with a time-out error.
+  public var timeLimit: Int
+
+  public init(
+    _ text: String, syntax: Syntax = .literal, ignoreCase: Bool = false, wholeWord: Bool = false,
+    timeLimit: Int = 3000
+  ) {
+    self.text = text
+    self.syntax = syntax
+    self.ignoreCase = ignoreCase
+    self.wholeWord = wholeWord
+    self.timeLimit = timeLimit
+  }
+
+  public static func literal(_ text: String, ignoreCase: Bool = false, wholeWord: Bool = false) -> Pattern {
+    Pattern(text, syntax: .literal, ignoreCase: ignoreCase, wholeWord: wholeWord)
+  }
+
+  public static func regex(_ text: String, ignoreCase: Bool = false, wholeWord: Bool = false) -> Pattern {
+    Pattern(text, syntax: .regex, ignoreCase: ignoreCase, wholeWord: wholeWord)
+  }
+
+  public var description: String {
+    var flags: [String] = []
+    if syntax == .regex { flags.append("regex") }
+    if ignoreCase { flags.append("ignore-case") }
+    if wholeWord { flags.append("word") }
+    return flags.isEmpty ? "'\(text)'" : "'\(text)' (\(flags.joined(separator: ", ")))"
+  }
+}
+
+/// A pattern that cannot be searched for: an invalid regular expression (the message says where)
+/// or a literal holding a line terminator.
+public struct PatternError: Error, CustomStringConvertible, Sendable {
+  public let message: String
+  /// ICU's error, when ICU rejected the pattern.
+  public let icuError: ICUError?
+
+  public init(_ message: String, icuError: ICUError? = nil) {
+    self.message = message
+    self.icuError = icuError
+  }
+
+  public var description: String { message }
+}

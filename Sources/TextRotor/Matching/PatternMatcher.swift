@@ -1,0 +1,122 @@
+import ICU
+
+/// Finds the matches of a ``Pattern`` in UTF-8 bytes: the sorted, non-overlapping, leftmost byte
+/// ranges, never spanning a line terminator (see ``Pattern`` for the exact rules).
+///
+/// How it searches:
+/// - a literal (case-sensitive, or ASCII without case): a vectorised byte search on two rare bytes of
+///   the literal (AVX2/SSE2), no conversion of the text to `String` or UTF-16;
+/// - a non-ASCII literal without case: ICU, the literal quoted, `UREGEX_CASE_INSENSITIVE`;
+/// - a regex: ICU over a UTF-8 `UText` (64-bit byte offsets); when the pattern holds a literal every
+///   match must contain (`foo\d+` holds `foo`), only the lines holding it are given to ICU.
+///
+/// Not thread-safe (it holds ICU matchers): use one per thread.
+public final class PatternMatcher {
+  public let pattern: Pattern
+
+  enum Engine {
+    case literal(LiteralSearch)
+    case regex(RegexSearch)
+  }
+
+  /// Which engine to use: `automatic` picks the fast paths; `icu` runs ICU line by line (the
+  /// reference the fast paths are tested against).
+  enum Strategy { case automatic, icu }
+
+  let engine: Engine
+  private let words: WordBoundaries?
+
+  public convenience init(_ pattern: Pattern) throws(PatternError) {
+    try self.init(pattern, strategy: .automatic)
+  }
+
+  init(_ pattern: Pattern, strategy: Strategy) throws(PatternError) {
+    self.pattern = pattern
+    let text = pattern.text
+    if pattern.syntax == .literal && (text.contains("\n") || text.contains("\r")) {
+      throw PatternError("the literal \(pattern) holds a line terminator, which a line-oriented search never matches")
+    }
+    func compile(_ source: String, _ options: RegularExpression.Options) throws(PatternError) -> RegularExpression {
+      do {
+        return try RegularExpression(source.isEmpty ? "(?:)" : source, options: options, timeLimit: pattern.timeLimit)
+      } catch {
+        throw PatternError(error.description, icuError: error)
+      }
+    }
+    var options: RegularExpression.Options = [.multiline]
+    if pattern.ignoreCase { options.insert(.caseInsensitive) }
+    let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+
+    switch (pattern.syntax, strategy) {
+    case (.literal, .automatic) where !text.isEmpty && (!pattern.ignoreCase || isASCII):
+      let needle = BytePattern(Array(text.utf8), asciiCaseInsensitive: pattern.ignoreCase)
+      var exceptions: RegexSearch? = nil
+      if needle.asciiCaseInsensitive {
+        let regex = try compile(RegularExpression.escapedLiteral(text), options)
+        exceptions = RegexSearch(regex, mode: .lineByLine)
+      }
+      engine = .literal(LiteralSearch(needle: needle, exceptions: exceptions))
+    case (.literal, .automatic):
+      engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .whole))
+    case (.literal, .icu):
+      engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
+    case (.regex, .automatic):
+      let regex = try compile(text, options)
+      if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), literal.utf8.count >= 2 {
+        engine = .regex(RegexSearch(regex, mode: .prefiltered(BytePattern(Array(literal.utf8)))))
+      } else {
+        engine = .regex(RegexSearch(regex, mode: .whole))
+      }
+    case (.regex, .icu):
+      engine = .regex(RegexSearch(try compile(text, options), mode: .lineByLine))
+    }
+    do {
+      words = pattern.wholeWord ? try WordBoundaries() : nil
+    } catch {
+      throw PatternError(error.description, icuError: error)
+    }
+  }
+
+  /// Calls `body` with each match in `range` (all of `bytes` by default), in order, until it
+  /// returns false. Lines are those of `range`. Throws when ICU fails, e.g. a regex past its time
+  /// limit.
+  public func forEachMatch(
+    in bytes: ByteStorage, range: Range<Int>? = nil, _ body: (Range<Int>) -> Bool
+  ) throws(ICUError) {
+    let range = range ?? 0..<bytes.count
+    precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
+    let words = self.words
+    func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
+      if let words, try !words.accepts(m, in: bytes, range: range) {
+        return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
+      }
+      return body(m) ? .next : .stop
+    }
+    switch engine {
+    case .literal(let search): try search.run(bytes, range: range, visit)
+    case .regex(let search): try search.run(bytes, range: range, visit)
+    }
+  }
+
+  /// The matches in `range` (all of `bytes` by default), sorted.
+  public func matches(in bytes: ByteStorage, range: Range<Int>? = nil) throws(ICUError) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    try forEachMatch(in: bytes, range: range) {
+      result.append($0)
+      return true
+    }
+    return result
+  }
+
+  /// How many matches lie in `range` (all of `bytes` by default).
+  public func count(in bytes: ByteStorage, range: Range<Int>? = nil) throws(ICUError) -> Int {
+    let range = range ?? 0..<bytes.count
+    if words == nil, case .literal(let search) = engine { return try search.count(bytes, range: range) }
+    var n = 0
+    try forEachMatch(in: bytes, range: range) { _ in
+      n += 1
+      return true
+    }
+    return n
+  }
+}

@@ -1,0 +1,151 @@
+import ICU
+
+/// Line-oriented ICU regex search over UTF-8 bytes.
+///
+/// Without a prefilter, the expression runs over the whole range at once in multiline mode (one
+/// `uregex_findNext` loop, as fast as ICU goes); a match that would span a line terminator is
+/// searched again inside its first line, so no match crosses lines. Region bounds are transparent,
+/// so look-around and `\b` see the neighbouring text, and `^`/`$` match only at real line edges.
+///
+/// With a prefilter (a literal every match must contain), only the lines holding that literal, found
+/// by the vectorised byte search, are given to ICU.
+final class RegexSearch {
+  enum Mode {
+    /// One findNext loop over the whole range; crossing matches are re-searched in their line.
+    case whole
+    /// Only lines containing the literal.
+    case prefiltered(BytePattern)
+    /// Every line on its own (the plain reference path; used by tests).
+    case lineByLine
+  }
+
+  let regex: RegularExpression
+  let mode: Mode
+  private weak var textOwner: ByteStorage?
+
+  init(_ regex: RegularExpression, mode: Mode) {
+    self.regex = regex
+    self.mode = mode
+  }
+
+  private func bind(_ bytes: ByteStorage) throws(ICUError) {
+    if textOwner !== bytes {
+      try regex.setText(bytes)
+      textOwner = bytes
+    }
+  }
+
+  /// Reports every match in `range` (lines are those of the range), in order.
+  func run(_ bytes: ByteStorage, range: Range<Int>, _ visit: MatchVisitor) throws(ICUError) {
+    try bind(bytes)
+    switch mode {
+    case .whole: try runWhole(bytes, range: range, visit)
+    case .prefiltered(let literal): try runPrefiltered(bytes, range: range, literal: literal, visit)
+    case .lineByLine:
+      for line in LineScanner(bytes, range: range) {
+        if try searchLine(bytes, line.content, range: range, visit) { return }
+      }
+    }
+  }
+
+  /// Searches `line` (a line, or the rest of one from some offset). Returns true when the visitor stopped.
+  func searchLine(
+    _ bytes: ByteStorage, _ line: Range<Int>, range: Range<Int>, _ visit: MatchVisitor
+  ) throws(ICUError) -> Bool {
+    try bind(bytes)
+    var start = line.lowerBound
+    while true {
+      try regex.setRegion(start..<line.upperBound)
+      var resume: Int? = nil
+      var stopped = false
+      try regex.forEachMatch { (m) throws(ICUError) -> Bool in
+        if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
+        switch try visit(m) {
+        case .next: return true
+        case .resume(let p):
+          resume = p
+          return false
+        case .stop:
+          stopped = true
+          return false
+        }
+      }
+      if stopped { return true }
+      guard let r = resume, r <= line.upperBound else { return false }
+      start = r
+    }
+  }
+
+  /// Bytes per `uregex_findNext` region in whole-text mode: ICU's time limit counts the steps of one
+  /// find, scanning included, so a long text is searched in line-aligned chunks of about this size.
+  var chunkSize = 1 << 20
+
+  private func runWhole(_ bytes: ByteStorage, range: Range<Int>, _ visit: MatchVisitor) throws(ICUError) {
+    var chunkStart = range.lowerBound
+    while true {
+      var chunkEnd = range.upperBound
+      if range.upperBound - chunkStart > chunkSize {
+        let lineEnd = LineBounds.end(of: chunkStart + chunkSize, in: bytes, limit: range.upperBound)
+        chunkEnd = LineBounds.nextStart(after: lineEnd, in: bytes, limit: range.upperBound)
+      }
+      if try runChunk(bytes, chunkStart..<chunkEnd, range: range, visit) { return }
+      if chunkEnd >= range.upperBound { return }
+      chunkStart = chunkEnd
+    }
+  }
+
+  /// Searches `chunk` (whole lines). Returns true when the visitor stopped.
+  private func runChunk(
+    _ bytes: ByteStorage, _ chunk: Range<Int>, range: Range<Int>, _ visit: MatchVisitor
+  ) throws(ICUError) -> Bool {
+    // An empty match at the end of a chunk that is not the range's end is the next chunk's.
+    let lastEmpty = chunk.upperBound == range.upperBound ? chunk.upperBound : chunk.upperBound - 1
+    var position = chunk.lowerBound
+    while position <= chunk.upperBound {
+      try regex.setRegion(position..<chunk.upperBound)
+      var crossing: Range<Int>? = nil
+      var resume: Int? = nil
+      var stopped = false
+      try regex.forEachMatch { (m) throws(ICUError) -> Bool in
+        if m.isEmpty {
+          if m.lowerBound > lastEmpty || !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
+        } else if LineBounds.containsTerminator(m, in: bytes) {
+          crossing = m
+          return false
+        }
+        switch try visit(m) {
+        case .next: return true
+        case .resume(let p):
+          resume = p
+          return false
+        case .stop:
+          stopped = true
+          return false
+        }
+      }
+      if stopped { return true }
+      if let m = crossing {
+        let end = LineBounds.end(of: m.lowerBound, in: bytes, limit: chunk.upperBound)
+        if try searchLine(bytes, m.lowerBound..<end, range: range, visit) { return true }
+        if end >= chunk.upperBound { return false }
+        position = LineBounds.nextStart(after: end, in: bytes, limit: chunk.upperBound)
+        continue
+      }
+      guard let r = resume else { return false }
+      position = r
+    }
+    return false
+  }
+
+  private func runPrefiltered(
+    _ bytes: ByteStorage, range: Range<Int>, literal: BytePattern, _ visit: MatchVisitor
+  ) throws(ICUError) {
+    var position = range.lowerBound
+    while position < range.upperBound, let hit = bytes.firstIndex(of: literal, in: position..<range.upperBound) {
+      let start = LineBounds.start(of: hit, in: bytes, floor: position)
+      let end = LineBounds.end(of: hit, in: bytes, limit: range.upperBound)
+      if try searchLine(bytes, start..<end, range: range, visit) { return }
+      position = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
+    }
+  }
+}

@@ -1,0 +1,147 @@
+/// The longest literal every match of an ICU regular expression must contain, found by a
+/// conservative reading of the pattern: only its top level (outside groups and sets) counts, and a
+/// pattern with alternation, `\Q`, or inline flags has none. Used to prefilter lines with the
+/// vectorised byte search before ICU runs.
+enum RequiredLiteral {
+  static func of(_ pattern: String) -> String? {
+    let s = Array(pattern.unicodeScalars)
+    if s.contains("|") { return nil }
+    enum Token { case literal(Unicode.Scalar), other, optionalQuantifier, requiredQuantifier }
+    var tokens: [Token] = []
+    var i = 0
+    func isHex(_ c: Unicode.Scalar) -> Bool { c.properties.isASCIIHexDigit }
+    while i < s.count {
+      let c = s[i]
+      switch c {
+      case "\\":
+        guard i + 1 < s.count else { return nil }
+        let e = s[i + 1]
+        i += 2
+        if e.isASCII && (e.properties.isAlphabetic || ("0"..."9").contains(e)) {
+          switch e {
+          case "Q", "E": return nil
+          case "x":
+            if i < s.count && s[i] == "{" {
+              while i < s.count && s[i] != "}" { i += 1 }
+              i += 1
+            } else {
+              var k = 0
+              while k < 2 && i < s.count && isHex(s[i]) { i += 1; k += 1 }
+            }
+          case "u": i += 4
+          case "U": i += 8
+          case "c": i += 1
+          case "0":
+            var k = 0
+            while k < 3 && i < s.count && ("0"..."7").contains(s[i]) { i += 1; k += 1 }
+          case "1"..."9":
+            while i < s.count && ("0"..."9").contains(s[i]) { i += 1 }
+          case "p", "P", "N", "k":
+            if i < s.count && (s[i] == "{" || s[i] == "<") {
+              let close: Unicode.Scalar = s[i] == "{" ? "}" : ">"
+              while i < s.count && s[i] != close { i += 1 }
+              i += 1
+            }
+          default: break
+          }
+          tokens.append(.other)
+        } else {
+          tokens.append(.literal(e))
+        }
+      case "[":
+        i = skipSet(s, from: i)
+        tokens.append(.other)
+      case "(":
+        if i + 1 < s.count && s[i + 1] == "?" {
+          guard i + 2 < s.count, [":", "=", "!", "<", ">"].contains(s[i + 2]) else { return nil }
+          if s[i + 2] == "<" && !(i + 3 < s.count && (s[i + 3] == "=" || s[i + 3] == "!")) { return nil }
+        }
+        var depth = 0
+        while i < s.count {
+          if s[i] == "\\" {
+            i += 2
+            continue
+          }
+          if s[i] == "[" {
+            i = skipSet(s, from: i)
+            continue
+          }
+          if s[i] == "(" { depth += 1 }
+          if s[i] == ")" {
+            depth -= 1
+            if depth == 0 { break }
+          }
+          i += 1
+        }
+        i += 1
+        tokens.append(.other)
+      case "?", "*":
+        i += 1
+        if i < s.count && (s[i] == "?" || s[i] == "+") { i += 1 }
+        tokens.append(.optionalQuantifier)
+      case "+":
+        i += 1
+        if i < s.count && (s[i] == "?" || s[i] == "+") { i += 1 }
+        tokens.append(.requiredQuantifier)
+      case "{":
+        var j = i + 1
+        var digits = ""
+        while j < s.count && ("0"..."9").contains(s[j]) {
+          digits.unicodeScalars.append(s[j])
+          j += 1
+        }
+        while j < s.count && s[j] != "}" { j += 1 }
+        i = j + 1
+        if i < s.count && (s[i] == "?" || s[i] == "+") { i += 1 }
+        tokens.append((Int(digits) ?? 0) == 0 ? .optionalQuantifier : .requiredQuantifier)
+      case ".", "^", "$", ")", "]", "}":
+        i += 1
+        tokens.append(.other)
+      default:
+        i += 1
+        tokens.append(.literal(c))
+      }
+    }
+    var best = ""
+    var run = ""
+    func close() {
+      if run.utf8.count > best.utf8.count { best = run }
+      run = ""
+    }
+    for (k, token) in tokens.enumerated() {
+      let nextToken: Token? = k + 1 < tokens.count ? tokens[k + 1] : nil
+      switch token {
+      case .literal(let c):
+        switch nextToken {
+        case .optionalQuantifier?: close()
+        case .requiredQuantifier?:
+          run.unicodeScalars.append(c)
+          close()
+        default: run.unicodeScalars.append(c)
+        }
+      default: close()
+      }
+    }
+    close()
+    if best.contains("\n") || best.contains("\r") { return nil }
+    return best.isEmpty ? nil : best
+  }
+
+  /// The index after the set starting at `from` (`[`), with nested sets and escapes.
+  private static func skipSet(_ s: [Unicode.Scalar], from: Int) -> Int {
+    var i = from + 1
+    var depth = 1
+    if i < s.count && s[i] == "^" { i += 1 }
+    if i < s.count && s[i] == "]" { i += 1 }
+    while i < s.count && depth > 0 {
+      if s[i] == "\\" {
+        i += 2
+        continue
+      }
+      if s[i] == "[" { depth += 1 }
+      if s[i] == "]" { depth -= 1 }
+      i += 1
+    }
+    return i
+  }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+@Suite("textrotor find")
+struct FindCommandTests {
+  static func file(_ text: String) throws -> String { try CLI.temporaryFile(Array(text.utf8)) }
+
+  @Test("human output: LINE:COLUMN:TEXT, PATH: with several files, no color off a terminal")
+  func humanOutput() throws {
+    let a = try Self.file("hello Important world\nno\nImportant Important\n")
+    let b = try Self.file("nothing\n")
+    defer { for p in [a, b] { try? FileManager.default.removeItem(atPath: p) } }
+    let one = try CLI.run(["find", "--pattern", "Important", a])
+    #expect(one.status == 0)
+    #expect(one.stderr.isEmpty)
+    #expect(one.lines == ["1:7:hello Important world", "3:1:Important Important"])
+    let two = try CLI.run(["find", "--pattern", "Important", a, b])
+    #expect(two.lines == ["\(a):1:7:hello Important world", "\(a):3:1:Important Important"])
+    #expect(!two.stdout.contains("\u{1B}["), "no ANSI colors when stdout is not a terminal")
+    let none = try CLI.run(["find", "--pattern", "absent", a, b])
+    #expect(none.status == 1)
+    #expect(none.stdout.isEmpty)
+  }
+
+  @Test("--count, -i, -w, --regex and --position-encoding")
+  func options() throws {
+    let a = try Self.file("Straße STRASSE strasse\ncat concat Cat\nfoo12 foo x\n")
+    let b = try Self.file("x\n")
+    defer { for p in [a, b] { try? FileManager.default.removeItem(atPath: p) } }
+    #expect(try CLI.run(["find", "--pattern", "strasse", "--count", a]).stdout == "1\n")
+    #expect(try CLI.run(["find", "-e", "strasse", "-i", "--count", a]).stdout == "3\n")
+    #expect(try CLI.run(["find", "-e", "cat", "-i", "-w", "--count", a, b]).stdout == "\(a):2\n\(b):0\n")
+    #expect(try CLI.run(["find", "--regex", "--pattern", #"foo\d+"#, a]).lines == ["3:1:foo12 foo x"])
+    // "Straße " is 8 bytes, 7 UTF-16 units: STRASSE starts at byte 8 (column 9), unit 7 (column 8).
+    #expect(try CLI.run(["find", "-e", "STRASSE", a]).lines == ["1:9:Straße STRASSE strasse"])
+    #expect(try CLI.run(["find", "-e", "STRASSE", "--position-encoding", "utf-16", a]).lines == ["1:8:Straße STRASSE strasse"])
+  }
+
+  @Test("errors: unreadable file reported, others searched, exit 2; bad regex; catastrophic regex")
+  func errors() throws {
+    let a = try Self.file("Important\n")
+    let slow = try Self.file(String(repeating: "a", count: 5000) + "b\n")
+    defer { for p in [a, slow] { try? FileManager.default.removeItem(atPath: p) } }
+    let missing = try CLI.run(["find", "--pattern", "Important", "/nonexistent/x.txt", a])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("/nonexistent/x.txt: No such file or directory"))
+    #expect(missing.lines == ["\(a):1:1:Important"])
+    let invalid = try CLI.run(["find", "--regex", "--pattern", "ab(c", a])
+    #expect(invalid.status == 2)
+    #expect(invalid.stderr.contains("column"))
+    #expect(invalid.stderr.contains("U_REGEX_MISMATCHED_PAREN"))
+    let start = Date()
+    let catastrophic = try CLI.run(["find", "--regex", "--pattern", "(a+)+$", slow])
+    #expect(catastrophic.status == 2)
+    #expect(catastrophic.stderr.contains("time limit"))
+    #expect(Date().timeIntervalSince(start) < 20)
+  }
+
+  @Test("standard input, empty pattern, binary files and --text")
+  func inputsAndBinary() throws {
+    let fromStdin = try CLI.run(["find", "--pattern", "b", "-"], stdin: Data("abc\nxyz\nb\n".utf8))
+    #expect(fromStdin.lines == ["1:2:abc", "3:1:b"])
+    let empty = try CLI.run(["find", "--pattern", "", "--count", "-"], stdin: Data("ab\n\ncd\n".utf8))
+    #expect(empty.stdout == "7\n", "an empty pattern matches at every position of every line, as rg")
+    let binary = try CLI.temporaryFile(Array("x Imp".utf8) + [0] + Array("ortant y\nImportant\n".utf8), suffix: ".bin")
+    defer { try? FileManager.default.removeItem(atPath: binary) }
+    let result = try CLI.run(["find", "--pattern", "Important", binary])
+    #expect(result.status == 0)
+    #expect(result.stdout == "binary file matches (found \"\\0\" byte around offset 5)\n")
+    #expect(try CLI.run(["find", "--pattern", "Important", "--text", binary]).lines == ["2:1:Important"])
+    #expect(try CLI.run(["find", "--pattern", "Important", "--count", binary]).stdout == "1\n")
+  }
+
+  @Test("--json: ripgrep's begin/match/end/summary messages")
+  func jsonShape() throws {
+    let a = try Self.file("hello Important world\nno\nImportant Important\n")
+    defer { try? FileManager.default.removeItem(atPath: a) }
+    let result = try CLI.run(["find", "--pattern", "Important", "--json", a])
+    #expect(result.status == 0)
+    let messages = try result.lines.map(CLI.jsonObject)
+    #expect(messages.map { $0["type"] as? String } == ["begin", "match", "match", "end", "summary"])
+    let match = try #require(messages[2]["data"] as? [String: Any])
+    #expect((match["path"] as? [String: Any])?["text"] as? String == a)
+    #expect((match["lines"] as? [String: Any])?["text"] as? String == "Important Important\n")
+    #expect(match["line_number"] as? Int == 3)
+    #expect(match["absolute_offset"] as? Int == 25)
+    let submatches = try #require(match["submatches"] as? [[String: Any]])
+    #expect(submatches.map { $0["start"] as? Int } == [0, 10])
+    #expect(submatches.map { $0["end"] as? Int } == [9, 19])
+    #expect(submatches.map { ($0["match"] as? [String: Any])?["text"] as? String } == ["Important", "Important"])
+    let end = try #require(messages[3]["data"] as? [String: Any])
+    #expect(end.keys.contains("binary_offset"))
+    let stats = try #require(end["stats"] as? [String: Any])
+    for key in ["elapsed", "searches", "searches_with_match", "bytes_searched", "bytes_printed", "matched_lines", "matches"] {
+      #expect(stats[key] != nil, "end.stats.\(key)")
+    }
+    #expect(stats["matches"] as? Int == 3)
+    #expect(stats["matched_lines"] as? Int == 2)
+    let summary = try #require(messages[4]["data"] as? [String: Any])
+    #expect(summary["elapsed_total"] != nil)
+    #expect((summary["stats"] as? [String: Any])?["matches"] as? Int == 3)
+  }
+
+  /// Runs `rg` with `arguments`; fails the test (and says how to install it) when it is missing.
+  static func ripgrep(_ arguments: [String]) throws -> String {
+    let rg = ["/usr/bin/rg", "/usr/local/bin/rg", "/bin/rg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    guard let rg else {
+      Issue.record("ripgrep (rg) is needed for this test: apt-get install ripgrep")
+      throw CLIError.notAnObject("rg missing")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: rg)
+    process.arguments = arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The absolute byte ranges of every submatch in `rg --json`-shaped output.
+  static func matchOffsets(_ json: String, shift: Int = 0) throws -> [[Int]] {
+    var result: [[Int]] = []
+    for line in json.split(separator: "\n") {
+      let object = try CLI.jsonObject(String(line))
+      guard object["type"] as? String == "match", let data = object["data"] as? [String: Any],
+        let base = data["absolute_offset"] as? Int, let subs = data["submatches"] as? [[String: Any]]
+      else { continue }
+      for s in subs { result.append([shift + base + (s["start"] as! Int), shift + base + (s["end"] as! Int)]) }
+    }
+    return result
+  }
+
+  @Test("differential: find --json and rg --json report the same match offsets on the corpora")
+  func differentialAgainstRipgrep() throws {
+    var files = ((try? FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("Corpora").path)) ?? [])
+      .filter { $0.hasSuffix(".txt") }.sorted().map { CLI.corpus($0) }
+    // Files of our own too, so the test means something while the corpora are being written.
+    let own = try Self.file("the cat\r\nThe other cat, the end.\nthethe\n\n  the\tthe")
+    defer { try? FileManager.default.removeItem(atPath: own) }
+    files.append(own)
+    // rg counts only LF as a line end; offsets of matches are the same either way.
+    let literals = ["the", "e", "Important", "ing", "é", "的", "а", "  ", "line", "."]
+    var compared = 0
+    for path in files {
+      // rg strips a byte order mark and counts offsets after it; ours are the file's.
+      let bom = (FileManager.default.contents(atPath: path)?.starts(with: [0xEF, 0xBB, 0xBF]) ?? false) ? 3 : 0
+      for literal in literals {
+        let ours = try CLI.run(["find", "--json", "--pattern", literal, path])
+        #expect(ours.status <= 1, "\(path): \(ours.stderr)")
+        let theirs = try Self.ripgrep(["--json", "--text", "--fixed-strings", "--no-config", "-e", literal, path])
+        #expect(try Self.matchOffsets(ours.stdout) == Self.matchOffsets(theirs, shift: bom), "'\(literal)' in \(path)")
+        compared += 1
+      }
+      // Case-insensitive ASCII and a regex with a literal inside.
+      for (args, rgArgs) in [
+        (["-i", "--pattern", "the"], ["-i", "-e", "the"]),
+        (["--regex", "--pattern", #"th\w+"#], ["-e", #"th\w+"#]),
+        (["-w", "--pattern", "the"], ["-w", "--fixed-strings", "-e", "the"]),
+      ] {
+        let ours = try CLI.run(["find", "--json"] + args + [path])
+        let theirs = try Self.ripgrep(["--json", "--text", "--no-config"] + rgArgs + [path])
+        #expect(try Self.matchOffsets(ours.stdout) == Self.matchOffsets(theirs, shift: bom), "\(args) in \(path)")
+      }
+    }
+    #expect(compared >= literals.count)
+  }
+}

@@ -1,0 +1,134 @@
+import ICU
+import Testing
+@testable import TextRotor
+
+/// A naive model: leftmost non-overlapping byte matches of `needle`, optionally ASCII-caseless.
+func naiveMatches(_ text: [UInt8], _ needle: [UInt8], asciiCaseless: Bool = false) -> [Range<Int>] {
+  func lower(_ b: UInt8) -> UInt8 { asciiCaseless && (0x41...0x5A).contains(b) ? b | 0x20 : b }
+  var result: [Range<Int>] = []
+  var i = 0
+  guard !needle.isEmpty else { return [] }
+  while i + needle.count <= text.count {
+    var ok = true
+    for k in 0..<needle.count where lower(text[i + k]) != lower(needle[k]) {
+      ok = false
+      break
+    }
+    if ok {
+      result.append(i..<(i + needle.count))
+      i += needle.count
+    } else {
+      i += 1
+    }
+  }
+  return result
+}
+
+func matches(_ pattern: Pattern, _ text: String, strategy: PatternMatcher.Strategy = .automatic) throws -> [Range<Int>] {
+  try PatternMatcher(pattern, strategy: strategy).matches(in: ByteStorage(text))
+}
+
+@Suite("Matching: literals")
+struct LiteralMatchingTests {
+  @Test("the vectorised literal search equals a naive model on random texts")
+  func randomLiterals() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    let alphabet: [UInt8] = Array("aab ab\nbaAB".utf8) + [0xC3, 0xA9]
+    for _ in 0..<300 {
+      let length = Int.random(in: 0..<300, using: &random)
+      let text = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
+      let needleLength = Int.random(in: 1...5, using: &random)
+      let needle = (0..<needleLength).map { _ in Array("abAB ".utf8).randomElement(using: &random)! }
+      let bytes = ByteStorage(text)
+      let caseless = Bool.random(using: &random)
+      let pattern = BytePattern(needle, asciiCaseInsensitive: caseless)
+      var starts: [Int] = []
+      _ = bytes.occurrences(of: pattern, in: 0..<bytes.count, into: &starts)
+      let expected = naiveMatches(text, needle, asciiCaseless: caseless)
+      #expect(starts == expected.map(\.lowerBound), "seed \(seed), needle \(needle), text \(text)")
+      #expect(bytes.occurrenceCount(of: pattern, in: 0..<bytes.count) == expected.count, "seed \(seed)")
+      // A sub-range.
+      let lo = Int.random(in: 0...length, using: &random)
+      let hi = Int.random(in: lo...length, using: &random)
+      var sub: [Int] = []
+      _ = bytes.occurrences(of: pattern, in: lo..<hi, into: &sub)
+      #expect(sub == naiveMatches(Array(text[lo..<hi]), needle, asciiCaseless: caseless).map { $0.lowerBound + lo }, "seed \(seed)")
+    }
+  }
+
+  @Test("long texts exercise the 32-byte blocks and their tails")
+  func longTexts() throws {
+    var random = SeededRandom(seed: 42)
+    for needle in ["Important", "the", "x", "abcdefghijklmnopqrstuvwxyz0123456789abcdefghij"] {
+      var text = (0..<5000).map { _ in Array("the quick brown fox Imp ortant ".utf8).randomElement(using: &random)! }
+      for _ in 0..<20 {
+        let at = Int.random(in: 0..<(text.count - needle.utf8.count), using: &random)
+        text.replaceSubrange(at..<(at + needle.utf8.count), with: needle.utf8)
+      }
+      text += Array(needle.utf8)
+      let got = try PatternMatcher(.literal(needle)).matches(in: ByteStorage(text))
+      #expect(got == naiveMatches(text, Array(needle.utf8)))
+    }
+  }
+
+  @Test("literal fast path equals the ICU path", arguments: [
+    ("Important", "Important, important! IMPORTANT.\nimPortant"),
+    ("aa", "aaaaa\naaa"),
+    ("é", "café CAFÉ caf\u{E9}e"),
+    ("a.b", "a.b axb a.b"),
+  ])
+  func literalEqualsICU(pattern: String, text: String) throws {
+    for ignoreCase in [false, true] {
+      for word in [false, true] {
+        let p = Pattern.literal(pattern, ignoreCase: ignoreCase, wholeWord: word)
+        #expect(try matches(p, text) == matches(p, text, strategy: .icu), "\(p)")
+      }
+    }
+  }
+
+  @Test("ignore case: ASCII, and ICU's full case folding (STRASSE matches straße)")
+  func ignoreCase() throws {
+    #expect(try matches(.literal("important", ignoreCase: true), "Important IMPORTANT x") == [0..<9, 10..<19])
+    // ß folds to ss: the ASCII fast path hands such lines to ICU.
+    let text = "Die Straße\nSTRASSE\nstrasse ſtraſſe\nkelvin \u{212A}ELVIN"
+    let got = try matches(.literal("strasse", ignoreCase: true), text)
+    #expect(got == (try matches(.literal("strasse", ignoreCase: true), text, strategy: .icu)))
+    #expect(got.count == 4)
+    #expect(try matches(.literal("kelvin", ignoreCase: true), text).count == 2)
+    #expect(try matches(.literal("STRAßE", ignoreCase: true), text).count == 4)
+    #expect(try matches(.literal("Straße"), text) == [4..<11])
+  }
+
+  @Test("the folding-exception list is exactly ICU's characters whose full folding holds ASCII")
+  func foldingExceptions() throws {
+    let folding = try CaseFolding()
+    var found: [UInt32] = []
+    for v in UInt32(0x80)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(v) else { continue }
+      if try folding.fold(String(scalar)).unicodeScalars.contains(where: \.isASCII) { found.append(v) }
+    }
+    #expect(found == FoldingExceptions.scalars)
+    // And ICU's case-insensitive matching does match each through its ASCII part.
+    #expect(try matches(.literal("ss", ignoreCase: true), "\u{DF}", strategy: .icu).count == 1)
+    #expect(try matches(.literal("k", ignoreCase: true), "\u{212A}").count == 1)
+    #expect(try matches(.literal("fi", ignoreCase: true), "\u{FB01}").count == 1)
+  }
+
+  @Test("--word: matches must start and end on ICU word boundaries")
+  func wholeWord() throws {
+    let text = "cat concat cat's cat_x caté cat\ncat"
+    #expect(try matches(.literal("cat", wholeWord: true), text) == [0..<3, 29..<32, 33..<36])
+    // A rejected candidate does not hide a later one that overlaps it.
+    #expect(try matches(.literal("aa", wholeWord: true), "aaa aa") == [4..<6])
+    #expect(try matches(.literal("Cat", ignoreCase: true, wholeWord: true), text).count == 3)
+  }
+
+  @Test("a literal holding a line terminator is rejected; an empty one matches every position")
+  func edgeCases() throws {
+    #expect(throws: PatternError.self) { try PatternMatcher(.literal("a\nb")) }
+    #expect(try matches(.literal(""), "ab\n\ncd\n") == [0..<0, 1..<1, 2..<2, 3..<3, 4..<4, 5..<5, 6..<6])
+    #expect(try matches(.literal(""), "") == [])
+    #expect(try matches(.literal("x"), "") == [])
+  }
+}

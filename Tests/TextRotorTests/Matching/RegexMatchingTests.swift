@@ -1,0 +1,105 @@
+import Testing
+@testable import TextRotor
+
+@Suite("Matching: regular expressions")
+struct RegexMatchingTests {
+  @Test("matches are byte ranges and never cross lines")
+  func lineOriented() throws {
+    let text = "foo12 bar\r\nfoo3\rxfoo\nnaïve foo45"
+    #expect(try matches(.regex(#"foo\d+"#), text) == [0..<5, 11..<15, 28..<33])
+    // \s would match the terminators: a line-oriented search keeps each match inside its line.
+    #expect(try matches(.regex(#"o\s+\w"#), "foo \nbar foo  x\n") == [11..<15])
+    #expect(try matches(.regex(#"^\w+$"#), "ab\ncd ef\r\ngh") == [0..<2, 10..<12])
+    #expect(try matches(.regex("x$"), "ax\r\nbx\rcx") == [1..<2, 5..<6, 8..<9])
+  }
+
+  @Test("fast paths (whole text, literal prefilter) equal the plain ICU path", arguments: [
+    #"foo\d+"#, #"o\s+\w"#, #"\bfo+\b"#, "^", "$", "", #"\s"#, "(ab|cd)+", "a*", #"[^x]+"#, #"ba(r|z)\d?"#,
+    #"x(?=\n)"#, #"(?<=\n)b"#, #"b\w{2,}z"#, "é+", #"foo\.bar"#, #"\p{L}+"#, #"(?i)FOO"#,
+  ])
+  func fastPathsEqualICU(regex: String) throws {
+    var random = SeededRandom(seed: SeededRandom.seedFromEnvironment())
+    let pieces = ["foo", "12", " ", "\n", "\r\n", "\r", "bar", "baz", "x", "é", "ab", "cd", "foo.bar", "z", "\t"]
+    for _ in 0..<40 {
+      let text = (0..<Int.random(in: 0..<40, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+      for ignoreCase in [false, true] {
+        for word in [false, true] {
+          let p = Pattern.regex(regex, ignoreCase: ignoreCase, wholeWord: word)
+          let fast = try matches(p, text)
+          let plain = try matches(p, text, strategy: .icu)
+          #expect(fast == plain, "\(p) on \(text.debugDescription), seed \(random.seed)")
+          // Whole-text mode in tiny line-aligned chunks.
+          let chunked = try PatternMatcher(p)
+          if case .regex(let search) = chunked.engine { search.chunkSize = 3 }
+          #expect(try chunked.matches(in: ByteStorage(text)) == plain, "chunked \(p) on \(text.debugDescription)")
+        }
+      }
+    }
+  }
+
+  @Test("the required literal of a pattern", arguments: [
+    (#"foo\d+"#, "foo"), (#"a?bcd"#, "bcd"), (#"ab+c"#, "ab"), ("(foo)bar", "bar"), ("a|b", nil),
+    (#"\x41BC"#, "BC"), ("x{0,3}yz", "yz"), (#"[abc]+def"#, "def"), ("(?i)abc", nil), (#"\Qabc\E"#, nil),
+    (#"foo\.bar"#, "foo.bar"), ("a{2}bc", "bc"),
+  ] as [(String, String?)])
+  func requiredLiteral(pattern: String, literal: String?) {
+    #expect(RequiredLiteral.of(pattern) == literal)
+  }
+
+  @Test("a catastrophic pattern ends with a time-out error instead of hanging")
+  func catastrophic() throws {
+    let text = String(repeating: "a", count: 40) + "b\n"
+    var pattern = Pattern.regex("(a+)+$")
+    pattern.timeLimit = 50
+    let matcher = try PatternMatcher(pattern)
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      _ = try matcher.matches(in: ByteStorage(text))
+      Issue.record("expected a time-out")
+    } catch {
+      #expect(error.isTimeOut || error.isStackOverflow)
+      #expect(error.description.contains("time limit"))
+    }
+    #expect(clock.now - start < .seconds(10))
+  }
+
+  @Test("an invalid pattern says where it is wrong")
+  func invalid() throws {
+    do {
+      _ = try PatternMatcher(.regex("ab(c"))
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.icuError != nil)
+      #expect(error.description.contains("column"), "\(error)")
+      #expect(error.description.contains("U_REGEX_MISMATCHED_PAREN"), "\(error)")
+    }
+  }
+
+  @Test("offsets are UTF-8 bytes over a 64-bit UText, in a sub-range too")
+  func subRange() throws {
+    let text = "ééé foo1 ééé foo2"
+    let bytes = ByteStorage(text)
+    let matcher = try PatternMatcher(.regex(#"foo\d"#))
+    #expect(try matcher.matches(in: bytes) == [7..<11, 19..<23])
+    #expect(try matcher.matches(in: bytes, range: 8..<bytes.count) == [19..<23])
+    #expect(try matcher.count(in: bytes) == 2)
+  }
+}
+
+@Suite("Matching: the matches rotor")
+struct MatchesRotorTests {
+  @Test("rotor(matching:) lists the matches of every element in document order")
+  func documentRotor() throws {
+    let document = RotorDocument(elements: [
+      TextElement(id: "a", text: "An Important note, not important."),
+      TextElement(id: "b", text: "Nothing here"),
+      TextElement(id: "c", text: "IMPORTANT\nimportant!"),
+    ])
+    let rotor = try document.rotor(matching: .literal("important", ignoreCase: true))
+    #expect(rotor.count == 4)
+    #expect(rotor.map(\.label) == ["Important", "important", "IMPORTANT", "important"])
+    let words = try document.rotor(matching: .regex(#"\bno\w*"#), named: "no")
+    #expect(words.count == 2)
+  }
+}
