@@ -14,9 +14,12 @@ extension RotorDocument {
   /// Replaces `range` of element `id`'s text with `text`.
   public func replace(_ range: Range<String.Index>, in id: ID, with text: String) {
     let e = table.index(of: id)
-    var newText = table.texts[e]
     let a = table.utf8Offset(element: e, range.lowerBound)
     let b = table.utf8Offset(element: e, range.upperBound)
+    // Take the text out of the table so that, unless a rotor snapshot still holds it, the edit
+    // happens in place instead of copying the whole text.
+    var newText = table.texts[e]
+    table.texts[e] = ""
     let inserted = text.utf8.count
     newText.replaceSubrange(range, with: text)
     newText.makeContiguousUTF8()
