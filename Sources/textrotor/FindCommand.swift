@@ -36,23 +36,10 @@ struct FindCommand: ExitStatusCommand {
       """
   )
 
-  @Option(name: [.customShort("e"), .long], help: "The text to find (with --regex, an ICU regular expression).")
-  var pattern: String
-
-  @Flag(name: .long, help: "Read the pattern as an ICU regular expression.")
-  var regex = false
-
-  @Flag(name: [.customShort("i"), .long], help: "Match without case (Unicode full case folding: STRASSE matches straße).")
-  var ignoreCase = false
-
-  @Flag(name: [.customShort("w"), .long], help: "Only matches that start and end on word boundaries.")
-  var word = false
+  @OptionGroup var patternOptions: PatternOptions
 
   @Flag(name: [.customShort("a"), .long], help: "Search binary files as text.")
   var text = false
-
-  @Option(name: .long, help: "Steps of ICU's regex engine one match may take (about milliseconds).")
-  var timeLimit: Int = 3000
 
   @OptionGroup var output: OutputOptions
 
@@ -60,19 +47,11 @@ struct FindCommand: ExitStatusCommand {
   var files: [String] = ["-"]
 
   func validate() throws {
-    if timeLimit < 1 { throw ValidationError("--time-limit must be at least 1.") }
+    if patternOptions.pattern == nil { throw ValidationError("Missing expected argument '--pattern <pattern>'.") }
   }
 
   mutating func runWithStatus() -> Int32 {
-    let pattern = Pattern(
-      self.pattern, syntax: regex ? .regex : .literal, ignoreCase: ignoreCase, wholeWord: word, timeLimit: timeLimit)
-    let matcher: PatternMatcher
-    do {
-      matcher = try PatternMatcher(pattern)
-    } catch {
-      StandardOutput.error(error.description)
-      return 2
-    }
+    guard let matcher = patternOptions.matcher() else { return 2 }
     let several = files.count > 1
     let output = self.output
     let searchBinary = text

@@ -16,6 +16,8 @@ struct NavigationOptions: ParsableArguments {
   @Option(name: .long, help: "A UTF-8 byte offset into the file (0 ... file size).")
   var at: Int
 
+  @OptionGroup var patternOptions: PatternOptions
+
   @Flag(name: .long, help: "With --rotor words: skip segments that are not words (spaces, punctuation).")
   var wordsOnly = false
 
@@ -37,8 +39,11 @@ struct NavigationOptions: ParsableArguments {
   func validate() throws {
     if at < 0 { throw ValidationError("--at must be a byte offset of 0 or more, not \(at).") }
     if wordsOnly && rotor != .words { throw ValidationError("--words-only goes with --rotor words.") }
-    if rotor == .matches {
-      throw ValidationError("--rotor matches needs a pattern search, which this build of next/prev does not have yet.")
+    if rotor == .matches && patternOptions.pattern == nil {
+      throw ValidationError("--rotor matches needs --pattern.")
+    }
+    if rotor != .matches && patternOptions.pattern != nil {
+      throw ValidationError("--pattern goes with --rotor matches.")
     }
   }
 
@@ -46,16 +51,25 @@ struct NavigationOptions: ParsableArguments {
 
   /// Finds and prints the entry; returns grep's exit status.
   func run(_ direction: Direction) -> Int32 {
-    Inputs(paths: [file], validateUTF8: false).run { name, bytes in
+    var matcher: PatternMatcher? = nil
+    if rotor == .matches {
+      guard let made = patternOptions.matcher() else { return 2 }
+      matcher = made
+    }
+    return Inputs(paths: [file], validateUTF8: false).run { name, bytes in
       try Self.check(offset: at, in: bytes)
       let elementRanges = elements.ranges(in: bytes)
-      guard let rotor = rotor.systemRotor,
-        let (element, entry) = try find(direction, rotor, bytes, elementRanges)
-      else { return .nothingFound }
+      let found: (element: Int, range: Range<Int>)?
+      if let matcher {
+        found = try findMatch(direction, matcher, bytes, elementRanges)
+      } else {
+        found = try findSegment(direction, rotor.systemRotor!, bytes, elementRanges)
+      }
+      guard let found else { return .nothingFound }
       var printer = EntryPrinter(
         rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges,
         encoding: positionEncoding, json: json, showPath: false, threads: Segmenter.availableCores)
-      printer.print(entry.range, element: element)
+      printer.print(found.range, element: found.element)
       return .found
     }
   }
@@ -74,27 +88,44 @@ struct NavigationOptions: ParsableArguments {
     }
   }
 
-  private func find(_ direction: Direction, _ rotor: SystemRotor, _ bytes: ByteStorage, _ elements: [Range<Int>])
-    throws -> (Int, SegmentStore.Segment)?
+  private func findSegment(_ direction: Direction, _ rotor: SystemRotor, _ bytes: ByteStorage, _ elements: [Range<Int>])
+    throws -> (element: Int, range: Range<Int>)?
   {
     let segmenter = Segmenter(locale: locale)
-    // The element holding `at`, then the following (or preceding) ones in document order.
-    let first = elements.firstIndex { $0.upperBound >= at } ?? elements.count
-    let order: [Int] =
-      direction == .next ? Array(first..<elements.count) : Array((0..<Swift.min(first + 1, elements.count)).reversed())
-    for e in order {
-      var position = at
-      while true {
-        let found =
-          direction == .next
-          ? try segmenter.entry(after: position, in: bytes, element: elements[e], rotor: rotor)
-          : try segmenter.entry(before: position, in: bytes, element: elements[e], rotor: rotor)
-        guard let found else { break }
-        if !wordsOnly || found.status.isWord { return (e, found) }
-        position = found.start
-      }
+    var position = at
+    while true {
+      let found =
+        direction == .next
+        ? try FileNavigation.entry(after: position, rotor: rotor, in: bytes, elements: elements, segmenter: segmenter)
+        : try FileNavigation.entry(before: position, rotor: rotor, in: bytes, elements: elements, segmenter: segmenter)
+      guard let found else { return nil }
+      if !wordsOnly || found.status.isWord { return (found.element, found.range) }
+      position = found.range.lowerBound
     }
-    return nil
+  }
+
+  private func findMatch(_ direction: Direction, _ matcher: PatternMatcher, _ bytes: ByteStorage, _ elements: [Range<Int>])
+    throws -> (element: Int, range: Range<Int>)?
+  {
+    // Matches never span a line, so they never span an element: search the file's text, then name
+    // the element holding the match (skipping matches outside every element, e.g. in a blank line).
+    let content = TextFacts.byteOrderMarkLength(bytes)..<bytes.count
+    var position = at
+    while true {
+      let found =
+        direction == .next
+        ? try FileNavigation.match(after: position, of: matcher, in: bytes, range: content)
+        : try FileNavigation.match(before: position, of: matcher, in: bytes, range: content)
+      guard let found else { return nil }
+      var lo = 0
+      var hi = elements.count
+      while lo < hi {  // the first element ending at or after the match
+        let mid = (lo + hi) / 2
+        if elements[mid].upperBound >= found.upperBound { hi = mid } else { lo = mid + 1 }
+      }
+      if lo < elements.count && elements[lo].lowerBound <= found.lowerBound { return (lo, found) }
+      position = found.lowerBound
+    }
   }
 }
 
@@ -107,7 +138,7 @@ struct NextCommand: ExitStatusCommand {
   static let configuration = CommandConfiguration(
     commandName: "next",
     abstract: "Print the first entry of a rotor that starts after a byte offset.",
-    discussion: "Only the lines around the offset are segmented, so the answer comes at once on any file size."
+    discussion: "Only the lines around the offset are segmented or searched, so the answer comes at once on any file size."
   )
   @OptionGroup var options: NavigationOptions
   mutating func runWithStatus() -> Int32 { options.run(.next) }
@@ -117,7 +148,7 @@ struct PrevCommand: ExitStatusCommand {
   static let configuration = CommandConfiguration(
     commandName: "prev",
     abstract: "Print the last entry of a rotor that starts before a byte offset.",
-    discussion: "Only the lines around the offset are segmented, so the answer comes at once on any file size."
+    discussion: "Only the lines around the offset are segmented or searched, so the answer comes at once on any file size."
   )
   @OptionGroup var options: NavigationOptions
   mutating func runWithStatus() -> Int32 { options.run(.previous) }

@@ -84,3 +84,52 @@ struct NavigateCommandTests {
     #expect(rotors["paragraphs"]?["entries"] as? Int == 2)
   }
 }
+
+@Suite("textrotor next / prev --rotor matches")
+struct NavigateMatchesTests {
+  @Test("next/prev on matches agree with find --json at every offset, also with --elements lines")
+  func everyOffset() throws {
+    let text = "Important: a.\nnothing\r\nImportant Important\n\nnot important\nImportant"
+    let path = try CLI.temporaryFile(Array(text.utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let find = try CLI.run(["find", "--pattern", "Important", "--json", path])
+    let starts: [Int] = try find.lines.compactMap { line -> [Int]? in
+      let o = try CLI.jsonObject(line)
+      guard o["type"] as? String == "match", let data = o["data"] as? [String: Any],
+        let base = data["absolute_offset"] as? Int, let subs = data["submatches"] as? [[String: Any]]
+      else { return nil }
+      return subs.map { base + ($0["start"] as! Int) }
+    }.flatMap { $0 }
+    #expect(starts == [0, 23, 33, 58])
+    for elements in ["whole", "lines"] {
+      for offset in 0...text.utf8.count {
+        let next = try CLI.run(
+          ["next", "--rotor", "matches", "--pattern", "Important", "--elements", elements, "--at", "\(offset)", "--json", path])
+        if let expected = starts.first(where: { $0 > offset }) {
+          let o = try CLI.jsonObject(try #require(next.lines.first))
+          #expect(o["start"] as? Int == expected, "next at \(offset)")
+          #expect(o["label"] as? String == "Important")
+          #expect(o["rotor"] as? String == "matches")
+        } else {
+          #expect(next.status == 1, "next at \(offset)")
+        }
+        let prev = try CLI.run(
+          ["prev", "--rotor", "matches", "--pattern", "Important", "--elements", elements, "--at", "\(offset)", "--json", path])
+        if let expected = starts.last(where: { $0 < offset }) {
+          let o = try CLI.jsonObject(try #require(prev.lines.first))
+          #expect(o["start"] as? Int == expected, "prev at \(offset)")
+        } else {
+          #expect(prev.status == 1, "prev at \(offset)")
+        }
+      }
+    }
+    let lines = try CLI.run(["next", "--rotor", "matches", "--pattern", "Important", "--elements", "lines", "--at", "1", "--json", path])
+    #expect(try CLI.jsonObject(try #require(lines.lines.first))["element"] as? Int == 2)
+  }
+
+  @Test("--rotor matches without --pattern, and --pattern with another rotor, are usage errors")
+  func usage() throws {
+    #expect(try CLI.run(["next", "--rotor", "matches", "--at", "0", "x"]).status == 2)
+    #expect(try CLI.run(["next", "--rotor", "words", "--pattern", "a", "--at", "0", "x"]).status == 2)
+  }
+}
