@@ -15,6 +15,9 @@ public struct Segmenter: Sendable {
   public var pieceSize: Int
   /// Called after each piece with the bytes segmented so far and the total (from any thread).
   public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+  /// Whether words and characters use the native ASCII fast path where the locale allows it (its
+  /// output is identical to ICU's; see `FastPath`). Off by default when `TEXTROTOR_NO_FAST_PATH` is set.
+  public var useFastPaths: Bool = Segmenter.fastPathsByDefault
 
   public init(locale: String = "", threads: Int = 1, pieceSize: Int = 1 << 20) {
     self.locale = locale
@@ -43,7 +46,7 @@ public struct Segmenter: Sendable {
       let total = units.reduce(0) { $0 + $1.byteCount }
       var done = 0
       for unit in units {
-        store.append(try Self.run(iterator, bytes, unit, rotor))
+        store.append(try Self.run(iterator, bytes, unit, rotor, fastPaths: useFastPaths))
         done += unit.byteCount
         progress?(done, total)
       }
@@ -52,12 +55,14 @@ public struct Segmenter: Sendable {
     let results = ParallelResults(count: units.count)
     let total = units.reduce(0) { $0 + $1.byteCount }
     let progress = self.progress
+    let fastPaths = useFastPaths
     let workers = min(threads, units.count)
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       do {
         let iterator = try prototype.copy()
         while let i = results.claim() {
-          let done = results.store(try Self.run(iterator, bytes, units[i], rotor), at: i, bytes: units[i].byteCount)
+          let chunk = try Self.run(iterator, bytes, units[i], rotor, fastPaths: fastPaths)
+          let done = results.store(chunk, at: i, bytes: units[i].byteCount)
           progress?(done, total)
         }
       } catch {
@@ -110,9 +115,12 @@ public struct Segmenter: Sendable {
     return hardLimit - 4  // no space in the last MiB: a cut that may split a character
   }
 
-  static func run(_ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor)
-    throws(ICUError) -> SegmentStore.Chunk
-  {
+  static func run(
+    _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor, fastPaths: Bool = false
+  ) throws(ICUError) -> SegmentStore.Chunk {
+    if fastPaths && FastPath.applies(to: rotor, locale: iterator.locale) {
+      return try FastPath.run(iterator, bytes, unit, rotor)
+    }
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound)
     let withStatus = rotor == .words || rotor == .linebreaks
     var batch = BoundaryBatch(wantsStatus: withStatus)

@@ -1,0 +1,103 @@
+import Glibc
+import ICU
+
+/// Native segmentation of ASCII text whose output is identical to ICU's, for words and characters.
+///
+/// Each span is cut at *safe points* (see ``AsciiSegmenter``): offsets where every UAX #29 rule and
+/// ICU's rules put a boundary whatever surrounds them, and no rule looks across. ICU's forward
+/// iteration restarts its state machine at each boundary, so segmenting the pieces between safe
+/// points independently gives ICU's boundaries and rule statuses. Pieces of pure ASCII are
+/// segmented here; *islands* (pieces holding any non-ASCII byte) are handed to ICU as before.
+///
+/// Identity with ICU is proven differentially by `FastPathTests` (exhaustive short strings, random
+/// mixed texts, every corpus file, per enabled locale).
+enum FastPath {
+  /// Languages whose ICU 72 word and character rules for ASCII are root's (checked by the tests).
+  /// Swedish and Finnish are not here: CLDR keeps ':' as MidLetter for them.
+  static let languages: Set<String> = [
+    "", "root", "en", "de", "fr", "es", "it", "pt", "nl", "ru", "uk", "pl", "el", "th", "ja", "zh", "ko",
+  ]
+
+  /// Whether the fast path gives ICU's exact result for `rotor` under `locale`. Conservative: a
+  /// listed language with optional script/region subtags, and no keywords (`@...`), Unicode
+  /// extensions (`-u-`) or POSIX variant (`en_US_POSIX` uses word_POSIX.txt, where '.' differs).
+  static func applies(to rotor: SystemRotor, locale: String) -> Bool {
+    guard rotor == .words || rotor == .characters else { return false }
+    return supports(locale: locale)
+  }
+
+  static func supports(locale: String) -> Bool {
+    var subtags: [Substring] = []
+    for part in locale.split(separator: "_", omittingEmptySubsequences: false) {
+      subtags.append(contentsOf: part.split(separator: "-", omittingEmptySubsequences: false))
+    }
+    let language = subtags.first.map { $0.lowercased() } ?? ""
+    guard languages.contains(language) else { return false }
+    for subtag in subtags.dropFirst() {
+      // Scripts (Latn, 4 letters) and regions (US, 2 letters; 419, 3 digits) only.
+      let isScript = subtag.count == 4 && subtag.utf8.allSatisfy(isLetter)
+      let isRegion = (subtag.count == 2 && subtag.utf8.allSatisfy(isLetter))
+        || (subtag.count == 3 && subtag.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+      guard isScript || isRegion else { return false }
+    }
+    return true
+  }
+
+  private static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+
+  /// The default of ``Segmenter/useFastPaths``: on, unless the environment variable
+  /// `TEXTROTOR_NO_FAST_PATH` is set to anything but "" or "0" (for benchmarks and comparisons).
+  static let enabledByDefault: Bool = {
+    guard let value = getenv("TEXTROTOR_NO_FAST_PATH") else { return true }
+    let text = String(cString: value)
+    return text.isEmpty || text == "0"
+  }()
+
+  /// Segments the spans of `unit` into one chunk: ASCII pieces natively, islands with `iterator`.
+  static func run(_ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit, _ rotor: SystemRotor)
+    throws(ICUError) -> SegmentStore.Chunk
+  {
+    switch rotor {
+    case .words: return try run(AsciiWordSegmenter.self, iterator, bytes, unit)
+    default: return try run(AsciiGraphemeSegmenter.self, iterator, bytes, unit)
+    }
+  }
+
+  private static func run<S: AsciiSegmenter>(
+    _: S.Type, _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit
+  ) throws(ICUError) -> SegmentStore.Chunk {
+    var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound)
+    var islands = IslandSegmenter(iterator: iterator, bytes: bytes, withStatus: S.hasStatus)
+    try bytes.withUnsafeBytes { (text: UnsafeBufferPointer<UInt8>) throws(ICUError) in
+      for span in unit.spans {
+        var position = span.lowerBound
+        for island in Islands<S>(text, span: span) {
+          S.segment(text, position..<island.lowerBound, into: &chunk)
+          try islands.segment(island, into: &chunk)
+          position = island.upperBound
+        }
+        S.segment(text, position..<span.upperBound, into: &chunk)
+      }
+    }
+    return chunk
+  }
+}
+
+/// A native segmenter of pure-ASCII text between safe points.
+protocol AsciiSegmenter {
+  /// Whether segments carry ICU rule statuses (words).
+  static var hasStatus: Bool { get }
+  /// The last safe point in `floor...limit`, where `text[limit]` is the first non-ASCII byte after
+  /// `floor` (a safe point or a span start) and everything before it in the range is ASCII.
+  static func lastSafePoint(_ text: UnsafeBufferPointer<UInt8>, floor: Int, limit: Int) -> Int
+  /// The first safe point after `offset` (a non-ASCII byte's offset), or `end`.
+  static func nextSafePoint(_ text: UnsafeBufferPointer<UInt8>, after offset: Int, end: Int) -> Int
+  /// Appends ICU's segments of `range` (pure ASCII, between safe points or span ends).
+  static func segment(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into chunk: inout SegmentStore.Chunk)
+}
+
+extension Segmenter {
+  /// Whether `.words` and `.characters` use the native ASCII fast path (identical output, see
+  /// `FastPath`) when the locale allows it. Defaults to true unless `TEXTROTOR_NO_FAST_PATH` is set.
+  public static var fastPathsByDefault: Bool { FastPath.enabledByDefault }
+}

@@ -1,0 +1,273 @@
+import Glibc
+import Testing
+
+@testable import TextRotor
+
+/// Differential proof that the native ASCII fast path gives ICU's output: every test segments the
+/// same text twice, with `useFastPaths` on and off (the pure ICU path), and requires the same
+/// boundaries and statuses.
+@Suite struct FastPathTests {
+  static let rotors: [SystemRotor] = [.words, .characters]
+  /// Locales the fast path is enabled for, each verified here (exhaustively for root).
+  static let locales = ["", "en", "en_US", "en_GB", "de", "de_DE", "fr", "es", "it", "pt_BR", "nl", "ru", "uk", "pl",
+    "el", "th", "ja", "zh", "zh_Hant_TW", "ko"]
+
+  /// One character each: every ASCII word-break class, and some non-ASCII kinds.
+  static let asciiAlphabet: [[UInt8]] = [
+    "a", "Z", "@", "1", "_", ".", ",", ":", ";", "'", "\"", " ", "\t", "-", "\r", "\n", "\u{0B}",
+  ].map { Array($0.utf8) }
+  static let otherAlphabet: [[UInt8]] = [
+    "é",  // precomposed letter
+    "\u{0301}",  // combining acute (Extend)
+    "😀",  // Extended_Pictographic
+    "中",  // Han (dictionary)
+    "\u{00A0}",  // no-break space
+    "\u{200D}",  // ZWJ
+  ].map { Array($0.utf8) }
+
+  /// Segments of `elements` of `bytes`, with or without the fast path.
+  static func segments(
+    _ bytes: ByteStorage, _ elements: [Range<Int>], _ rotor: SystemRotor, locale: String, fast: Bool,
+    pieceSize: Int = 1 << 20
+  ) throws -> [SegmentStore.Segment] {
+    var segmenter = Segmenter(locale: locale, threads: 1, pieceSize: pieceSize)
+    segmenter.useFastPaths = fast
+    return try segmenter.segment(bytes, elements: elements, rotor: rotor).segments
+  }
+
+  static func escaped(_ bytes: ArraySlice<UInt8>) -> String {
+    var s = ""
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+      if scalar.value < 0x20 || scalar.value >= 0x7F {
+        s += "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        s.unicodeScalars.append(scalar)
+      }
+    }
+    return s
+  }
+
+  /// Compares the two paths over `elements`; on a difference records the first element that
+  /// differs (its text and both segmentations). Returns whether they agreed.
+  @discardableResult
+  static func compare(
+    _ text: [UInt8], _ elements: [Range<Int>], _ rotor: SystemRotor, locale: String, context: String,
+    pieceSize: Int = 1 << 20
+  ) throws -> Bool {
+    let bytes = ByteStorage(text)
+    let icu = try segments(bytes, elements, rotor, locale: locale, fast: false, pieceSize: pieceSize)
+    let fast = try segments(bytes, elements, rotor, locale: locale, fast: true, pieceSize: pieceSize)
+    if icu == fast { return true }
+    let k = (0..<min(icu.count, fast.count)).first { icu[$0] != fast[$0] } ?? min(icu.count, fast.count)
+    let at = k < icu.count ? icu[k].start : fast[k].start
+    let element = elements.first { $0.contains(at) } ?? elements.first { $0.upperBound == at } ?? (0..<text.count)
+    // A window of the element around the first difference.
+    let window = max(element.lowerBound, at - 40)..<min(element.upperBound, at + 40)
+    func show(_ list: [SegmentStore.Segment]) -> String {
+      list.filter { window.contains($0.start) }
+        .map { "[\(escaped(text[$0.start..<$0.end]))]\($0.status)" }.joined(separator: " ")
+    }
+    Issue.record(
+      """
+      \(context): \(rotor) locale '\(locale)' differs at \(at) in element \(element), around "\(escaped(text[window]))"
+        ICU:  \(show(icu))
+        fast: \(show(fast))
+      """)
+    return false
+  }
+
+  /// All strings of length `1...length` over `alphabet`, concatenated; one element each.
+  static func allStrings(_ alphabet: [[UInt8]], upTo length: Int) -> ([UInt8], [Range<Int>]) {
+    var text: [UInt8] = []
+    var elements: [Range<Int>] = []
+    var digits: [Int] = []
+    for n in 1...length {
+      digits = Array(repeating: 0, count: n)
+      while true {
+        let start = text.count
+        for d in digits { text += alphabet[d] }
+        elements.append(start..<text.count)
+        var i = n - 1
+        while i >= 0 {
+          digits[i] += 1
+          if digits[i] < alphabet.count { break }
+          digits[i] = 0
+          i -= 1
+        }
+        if i < 0 { break }
+      }
+    }
+    return (text, elements)
+  }
+
+  @Test(arguments: rotors)
+  func exhaustiveASCII(rotor: SystemRotor) throws {
+    let (text, elements) = Self.allStrings(Self.asciiAlphabet, upTo: 5)
+    #expect(elements.count == 1_508_597)
+    try Self.compare(text, elements, rotor, locale: "", context: "all ASCII strings up to length 5")
+  }
+
+  /// Every ASCII byte, in all strings up to length 3.
+  @Test(arguments: rotors)
+  func exhaustiveAllASCIIBytes(rotor: SystemRotor) throws {
+    let (text, elements) = Self.allStrings((0..<128).map { [UInt8($0)] }, upTo: 3)
+    #expect(elements.count == 2_113_664)
+    try Self.compare(text, elements, rotor, locale: "", context: "all ASCII byte strings up to length 3")
+  }
+
+  @Test(arguments: rotors)
+  func exhaustiveMixed(rotor: SystemRotor) throws {
+    let (text, elements) = Self.allStrings(Self.asciiAlphabet + Self.otherAlphabet, upTo: 4)
+    #expect(elements.count == 292_560)
+    try Self.compare(text, elements, rotor, locale: "", context: "all mixed strings up to length 4")
+  }
+
+  /// Every enabled locale, on shorter exhaustive strings.
+  @Test(arguments: locales)
+  func exhaustivePerLocale(locale: String) throws {
+    let (ascii, asciiElements) = Self.allStrings(Self.asciiAlphabet, upTo: 4)
+    let (mixed, mixedElements) = Self.allStrings(Self.asciiAlphabet + Self.otherAlphabet, upTo: 3)
+    // ICU 72 has no locale tailoring of grapheme clusters: the shorter strings suffice for them.
+    try Self.compare(ascii, asciiElements, .words, locale: locale, context: "ASCII strings up to length 4")
+    for rotor in Self.rotors {
+      try Self.compare(mixed, mixedElements, rotor, locale: locale, context: "mixed strings up to length 3")
+    }
+  }
+
+  /// Pieces random texts are made of: ASCII words, numbers and punctuation, and non-ASCII text of
+  /// many kinds (combining marks, emoji sequences, flags, CJK, Thai, Hebrew with quotes, Katakana).
+  static let pieces: [String] = [
+    "the", "Quick", "brown", "fox's", "U.S.A.", "e.g.", "can't", "snake_case", "_x", "__init__", "a1", "1a", "x86_64",
+    "3.14", "1,000,000", "12;34", "1'000", "v1.2.3", "a.b.c", "a:b", "foo.", "'quoted'", "\"dq\"", "(", ")", "-", "--",
+    "/", "http://example.com/a_b?c=1&d=2", "user@example.com", "@", "a@.b", "#", "$5", "100%", "...", ",", ";", ":", "!", "?", "'", "\"", "_", ".",
+    " ", " ", " ", "  ", "    ", "\t", "\n", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{7F}", "\u{01}",
+    "café", "cafe\u{0301}", "e\u{0301}\u{0302}", "\u{0301}", "naïve", "Straße", "Ελληνικά", "русский", "Ω",
+    "😀", "👍🏽", "👨‍👩‍👧", "🇫🇷🇩🇪", "🇫", "\u{200D}", "\u{200B}", "\u{00AD}", "\u{FEFF}", "\u{2060}",
+    "中文", "日本語", "ひらがな", "カタカナ", "ｶﾀｶﾅ", "한국어", "ภาษาไทย", "ສະບາຍດີ", "ཀ",
+    "עברית", "ש\"ב", "א'", "مرحبا", "\u{00A0}", "\u{2009}", "\u{3000}", "\u{2019}", "\u{201C}", "\u{2014}",
+    "１２３", "٣", "\u{FF0E}", "\u{FE55}", "\u{0085}", "\u{2028}", "\u{2029}", "\u{1F1E6}", "ǅ", "a\u{0308}",
+    "\u{0915}\u{094D}\u{0937}", "\u{1100}\u{1161}\u{11A8}",
+  ]
+
+  static let firstNonASCIIPiece = pieces.firstIndex(of: "café")!
+
+  static func randomText(_ rng: inout SeededRandom, asciiBias: Bool) -> [UInt8] {
+    var text: [UInt8] = []
+    let count = Int.random(in: 1...120, using: &rng)
+    for _ in 0..<count {
+      if asciiBias && Int.random(in: 0..<10, using: &rng) < 8 {
+        // Mostly ASCII: a piece from the first part of the list.
+        text += Array(pieces[Int.random(in: 0..<firstNonASCIIPiece, using: &rng)].utf8)
+      } else {
+        text += Array(pieces.randomElement(using: &rng)!.utf8)
+      }
+      if Int.random(in: 0..<40, using: &rng) == 0 {
+        text.append(UInt8.random(in: 0x80...0xFF, using: &rng))  // ill-formed UTF-8
+      }
+    }
+    return text
+  }
+
+  @Test func randomMixedTexts() throws {
+    var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
+    let seed = rng.seed
+    var failures = 0
+    for round in 0..<6000 where failures < 5 {
+      let text = Self.randomText(&rng, asciiBias: round % 2 == 0)
+      // Sometimes several elements, sometimes tiny pieces (many spans per work unit).
+      var elements = [0..<text.count]
+      if round % 3 == 1 && text.count > 2 {
+        let cut = Int.random(in: 1..<text.count, using: &rng)
+        elements = [0..<cut, cut..<text.count]
+      }
+      let pieceSize = round % 5 == 0 ? 8 : 1 << 20
+      let locale = round % 4 == 0 ? Self.locales.randomElement(using: &rng)! : ""
+      for rotor in Self.rotors {
+        let context = "random text \(round) (TEXTROTOR_SEED=\(seed))"
+        if try !Self.compare(text, elements, rotor, locale: locale, context: context, pieceSize: pieceSize) {
+          failures += 1
+        }
+      }
+    }
+  }
+
+  /// Long random texts: a long ASCII stretch with islands far apart and close together.
+  @Test func randomLongTexts() throws {
+    var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
+    let seed = rng.seed
+    for round in 0..<20 {
+      var text: [UInt8] = []
+      while text.count < 200_000 {
+        text += Self.randomText(&rng, asciiBias: true)
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+          text += Array(repeating: UInt8(ascii: "x"), count: Int.random(in: 0..<600, using: &rng))
+        }
+      }
+      for rotor in Self.rotors {
+        try Self.compare(
+          text, [0..<text.count], rotor, locale: "", context: "long random text \(round) (TEXTROTOR_SEED=\(seed))",
+          pieceSize: 1 << 16)
+      }
+    }
+  }
+
+  /// Every file of Corpora/ (and the generated English 1 MB and multilingual corpora when built).
+  @Test func corpora() throws {
+    let root = Fixtures.packageRoot + "/Corpora"
+    var paths = Self.files(in: root).map { root + "/" + $0 }
+    for name in ["english-1mb.txt", "multilingual-20mb.txt"] {
+      let path = root + "/generated/" + name
+      if access(path, R_OK) == 0 { paths.append(path) }
+    }
+    #expect(paths.count >= 20)
+    for path in paths {
+      let file = try ByteStorage.contentsOf(path: path)
+      let text = file.copyBytes(0..<file.count)
+      // Every enabled locale on the hand-written files; root for the generated megabytes.
+      for locale in text.count > 100_000 ? [""] : Self.locales {
+        for rotor in Self.rotors {
+          try Self.compare(text, [0..<text.count], rotor, locale: locale, context: path)
+        }
+      }
+    }
+  }
+
+  static func files(in directory: String) -> [String] {
+    guard let dir = opendir(directory) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name.hasSuffix(".txt") || name.hasSuffix(".bin") { names.append(name) }
+    }
+    return names.sorted()
+  }
+
+  @Test func localePolicy() {
+    for locale in Self.locales { #expect(FastPath.supports(locale: locale), "\(locale)") }
+    for locale in [
+      "en_US_POSIX", "en-US-POSIX", "en@lb=strict", "ja@lw=phrase", "de@ss=standard", "sv", "fi_FI", "en-u-ss-standard",
+      "en_US.UTF-8", "xx", "POSIX",
+    ] {
+      #expect(!FastPath.supports(locale: locale), "\(locale)")
+    }
+    #expect(!FastPath.applies(to: .sentences, locale: ""))
+    #expect(!FastPath.applies(to: .linebreaks, locale: ""))
+  }
+
+  /// The fast path is what segments by default, and ICU's statuses come through it.
+  @Test func statuses() throws {
+    let text = "a 1 _ __ a1 1a 1_ _1 a_ 1.5 a.b a12 1__ 1.5_ a_1 1.a a:b"
+    let bytes = ByteStorage(text)
+    let found = try Segmenter().segment(bytes, elements: [0..<bytes.count], rotor: .words).segments
+      .filter { bytes[$0.start] != 0x20 }.map { "\(bytes.string($0.range)):\($0.status)" }
+    #expect(
+      found == [
+        "a:letter", "1:number", "_:none", "__:letter", "a1:number", "1a:letter", "1_:number", "_1:number",
+        "a_:letter", "1.5:number", "a.b:letter", "a12:number", "1__:letter", "1.5_:number", "a_1:number", "1:number",
+        ".:none", "a:letter", "a:letter", "::none", "b:letter",
+      ])
+  }
+}
