@@ -2,10 +2,13 @@
 /// status each, about one byte per short segment.
 ///
 /// Entries are kept in chunks (one per segmented piece of text, so chunks can be built in parallel
-/// and replaced after an edit). Inside a chunk each entry is a LEB128 varint
-/// `length << 4 | status << 1 | hasGap`, followed by a varint gap (bytes skipped since the previous
-/// entry's end) when `hasGap` is set; every 64th entry has a checkpoint (absolute position and byte
-/// offset) so that random access decodes at most 63 entries.
+/// and replaced after an edit). Inside a chunk each entry is a LEB128 varint head, in one of three
+/// layouts chosen by what the rotor needs (``Chunk/Layout``): `length` (segments that cover the
+/// text and carry no status: characters, sentences), `length << 3 | status` (words, line-break
+/// segments) or `length << 4 | status << 1 | hasGap` followed by a varint gap (bytes skipped since
+/// the previous entry's end) when `hasGap` is set (lines, paragraphs, anything else). So a
+/// grapheme or a short word takes one byte. Every 64th entry has a checkpoint (absolute position
+/// and byte offset) so that random access decodes at most 63 entries.
 public struct SegmentStore: Sendable {
   public struct Segment: Equatable, Hashable, Sendable {
     public var start: Int
@@ -23,7 +26,18 @@ public struct SegmentStore: Sendable {
 
   /// One independently built piece.
   public struct Chunk: Sendable {
+    /// How entries are encoded (see ``SegmentStore``).
+    public enum Layout: UInt8, Sendable {
+      /// Contiguous segments without status: the head is the length.
+      case plain
+      /// Contiguous segments with a status: `length << 3 | status`.
+      case status
+      /// Anything: `length << 4 | status << 1 | hasGap`, then the gap.
+      case general
+    }
+
     static let blockSize = 64
+    public let layout: Layout
     fileprivate(set) var encoded: [UInt8] = []
     /// Per block of 64 entries: the end of the entry before the block (the first entry's base).
     fileprivate(set) var blockBases: [Int] = []
@@ -35,24 +49,63 @@ public struct SegmentStore: Sendable {
     /// End of the last entry (or `origin`).
     public fileprivate(set) var lastEnd: Int
 
-    public init(origin: Int) {
+    public init(origin: Int, layout: Layout = .general) {
       self.origin = origin
       self.lastEnd = origin
+      self.layout = layout
     }
 
-    /// Appends a segment; segments must come in order and must not overlap.
+    /// Appends a segment; segments must come in order and must not overlap. In the `plain` and
+    /// `status` layouts they must also be contiguous (`start == lastEnd`), and `plain` keeps no status.
     public mutating func append(start: Int, end: Int, status: SegmentStatus = .none) {
       precondition(start >= lastEnd && end >= start, "segments must be sorted and disjoint")
       if count % Self.blockSize == 0 {
         blockBases.append(lastEnd)
         blockBytes.append(encoded.count)
       }
-      let gap = start - lastEnd
-      let head = UInt64(end - start) << 4 | UInt64(status.rawValue) << 1 | (gap > 0 ? 1 : 0)
-      Self.putVarint(head, into: &encoded)
-      if gap > 0 { Self.putVarint(UInt64(gap), into: &encoded) }
+      let length = UInt64(end - start)
+      switch layout {
+      case .plain:
+        precondition(start == lastEnd && status == .none, "a plain chunk holds contiguous segments without status")
+        Self.putVarint(length, into: &encoded)
+      case .status:
+        precondition(start == lastEnd, "a status chunk holds contiguous segments")
+        Self.putVarint(length << 3 | UInt64(status.rawValue), into: &encoded)
+      case .general:
+        let gap = start - lastEnd
+        Self.putVarint(length << 4 | UInt64(status.rawValue) << 1 | (gap > 0 ? 1 : 0), into: &encoded)
+        if gap > 0 { Self.putVarint(UInt64(gap), into: &encoded) }
+      }
       lastEnd = end
       count += 1
+    }
+
+    /// Appends one-byte segments covering `range` (ASCII graphemes) in one pass.
+    public mutating func appendSingleByteSegments(_ range: Range<Int>) {
+      guard !range.isEmpty else { return }
+      if range.lowerBound != lastEnd {
+        append(start: range.lowerBound, end: range.lowerBound + 1)
+      }
+      var remaining = range.upperBound - lastEnd
+      let head: UInt8 =
+        switch layout {
+        case .plain: 1
+        case .status: 1 << 3
+        case .general: 1 << 4
+        }
+      encoded.reserveCapacity(encoded.count + remaining)
+      while remaining > 0 {
+        let inBlock = count % Self.blockSize
+        if inBlock == 0 {
+          blockBases.append(lastEnd)
+          blockBytes.append(encoded.count)
+        }
+        let take = Swift.min(remaining, Self.blockSize - inBlock)
+        encoded.append(contentsOf: repeatElement(head, count: take))
+        count += take
+        lastEnd += take
+        remaining -= take
+      }
     }
 
     @inline(__always) static func putVarint(_ value: UInt64, into bytes: inout [UInt8]) {
@@ -86,10 +139,22 @@ public struct SegmentStore: Sendable {
       return try encoded.withUnsafeBufferPointer { bytes in
         while index < to {
           let head = Self.getVarint(bytes, &cursor)
-          if head & 1 != 0 { position += Int(Self.getVarint(bytes, &cursor)) }
-          let end = position + Int(head >> 4)
+          let end: Int
+          let rawStatus: UInt8
+          switch layout {
+          case .plain:
+            end = position + Int(head)
+            rawStatus = 0
+          case .status:
+            end = position + Int(head >> 3)
+            rawStatus = UInt8(truncatingIfNeeded: head) & 7
+          case .general:
+            if head & 1 != 0 { position += Int(Self.getVarint(bytes, &cursor)) }
+            end = position + Int(head >> 4)
+            rawStatus = UInt8(truncatingIfNeeded: head >> 1) & 7
+          }
           if index >= from {
-            let status = SegmentStatus(rawValue: UInt8(truncatingIfNeeded: head >> 1) & 7) ?? .none
+            let status = SegmentStatus(rawValue: rawStatus) ?? .none
             if try !body(Segment(start: position, end: end, status: status)) { return false }
           }
           position = end

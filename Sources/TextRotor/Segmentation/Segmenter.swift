@@ -76,6 +76,13 @@ public struct Segmenter: Sendable {
   struct WorkUnit: Sendable {
     var spans: [Range<Int>]
     var byteCount: Int { spans.reduce(0) { $0 + $1.count } }
+
+    /// The chunk layout for `rotor`'s segments of this unit: the compact contiguous layouts only
+    /// when the spans follow each other with no gap (one element cut into pieces).
+    func layout(for rotor: SystemRotor) -> SegmentStore.Chunk.Layout {
+      for k in spans.indices.dropFirst() where spans[k - 1].upperBound != spans[k].lowerBound { return .general }
+      return rotor.chunkLayout
+    }
   }
 
   /// Groups elements (cut at hard line breaks when longer than `pieceSize`) into units of about
@@ -121,7 +128,7 @@ public struct Segmenter: Sendable {
     if fastPaths && FastPath.applies(to: rotor, locale: iterator.locale) {
       return try FastPath.run(iterator, bytes, unit, rotor)
     }
-    var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound)
+    var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: unit.layout(for: rotor))
     let withStatus = rotor == .words || rotor == .linebreaks
     var batch = BoundaryBatch(wantsStatus: withStatus)
     for span in unit.spans {

@@ -30,6 +30,15 @@ public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringC
     }
   }
 
+  /// How the rotor's segments are encoded: one byte for a short segment.
+  var chunkLayout: SegmentStore.Chunk.Layout {
+    switch self {
+    case .characters, .sentences: .plain
+    case .words, .linebreaks: .status
+    case .lines, .paragraphs: .general
+    }
+  }
+
   /// Whether the rotor's segments cover each element's text exactly.
   public var coversText: Bool { breakKind != nil }
 }

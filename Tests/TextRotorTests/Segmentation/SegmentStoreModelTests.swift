@@ -16,28 +16,62 @@ import TextRotor
     default: count = Int(rng.next() % 300)
     }
     let origin = Int(rng.next() % 1000)
+    // The compact layouts hold contiguous segments (plain: without status).
+    let layouts: [SegmentStore.Chunk.Layout] = [.general, .status, .plain]
+    let layout = layouts[Int(rng.next() % 3)]
     var position = origin
     var model: [Segment] = []
     for _ in 0..<count {
       let gapKind = rng.next() % 10
-      let gap = gapKind < 6 ? 0 : gapKind < 9 ? Int(rng.next() % 20) : Int(rng.next() % 100_000)
+      var gap = gapKind < 6 ? 0 : gapKind < 9 ? Int(rng.next() % 20) : Int(rng.next() % 100_000)
+      if layout != .general { gap = 0 }
       let lengthKind = rng.next() % 10
       let length = lengthKind == 0 ? 0 : lengthKind < 8 ? Int(rng.next() % 12) : Int(rng.next() % 50_000)
-      let status = SegmentStatus.allCases[Int(rng.next() % UInt64(SegmentStatus.allCases.count))]
+      var status = SegmentStatus.allCases[Int(rng.next() % UInt64(SegmentStatus.allCases.count))]
+      if layout == .plain { status = .none }
       let start = position + gap
       model.append(Segment(start: start, end: start + length, status: status))
       position = start + length
     }
+    // Runs of one-byte segments without status sometimes go in with the bulk append.
+    if rng.next() % 2 == 0 {
+      for _ in 0..<Int(rng.next() % 4) {
+        let at = model.isEmpty ? 0 : Int(rng.next() % UInt64(model.count + 1))
+        let start = at == 0 ? origin : model[at - 1].end
+        let run = Int(rng.next() % 200)
+        let inserted = (0..<run).map { Segment(start: start + $0, end: start + $0 + 1) }
+        for k in at..<model.count {
+          model[k].start += run
+          model[k].end += run
+        }
+        model.insert(contentsOf: inserted, at: at)
+      }
+    }
     var chunks: [SegmentStore.Chunk] = []
-    var chunk = SegmentStore.Chunk(origin: origin)
-    for segment in model {
+    var chunk = SegmentStore.Chunk(origin: origin, layout: layout)
+    var i = 0
+    while i < model.count {
       if rng.next() % 40 == 0 {
         chunks.append(chunk)
         // Sometimes an empty chunk, which the store must skip.
-        if rng.next() % 3 == 0 { chunks.append(SegmentStore.Chunk(origin: chunk.lastEnd)) }
-        chunk = SegmentStore.Chunk(origin: chunk.lastEnd)
+        if rng.next() % 3 == 0 { chunks.append(SegmentStore.Chunk(origin: chunk.lastEnd, layout: layout)) }
+        chunk = SegmentStore.Chunk(origin: chunk.lastEnd, layout: layout)
       }
+      // A run of one-byte segments without status: append it in bulk.
+      var j = i
+      while j < model.count && model[j].end - model[j].start == 1 && model[j].status == .none
+        && (j == i || model[j].start == model[j - 1].end)
+      {
+        j += 1
+      }
+      if j - i > 1 && rng.next() % 2 == 0 {
+        chunk.appendSingleByteSegments(model[i].start..<model[j - 1].end)
+        i = j
+        continue
+      }
+      let segment = model[i]
       chunk.append(start: segment.start, end: segment.end, status: segment.status)
+      i += 1
     }
     chunks.append(chunk)
     return (SegmentStore(chunks: chunks), model)

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Extended grapheme clusters of ASCII text: every byte is a cluster, except CR LF (GB3).
 ///
 /// Safe points: an offset between two ASCII bytes that are not CR LF (no ASCII character is
@@ -6,6 +8,14 @@
 /// LF whatever follows). An offset between an ASCII letter and a non-ASCII byte is not safe: a
 /// combining mark (GB9) joins the letter.
 enum AsciiGraphemeSegmenter: AsciiSegmenter {
+  /// The first offset of `byte` in `range` of `text` (memchr).
+  @inline(__always) private static func memchrIndex(_ text: UnsafeBufferPointer<UInt8>, _ byte: UInt8, _ range: Range<Int>) -> Int? {
+    guard let base = text.baseAddress, !range.isEmpty,
+      let hit = memchr(base + range.lowerBound, Int32(byte), range.count)
+    else { return nil }
+    return UnsafeRawPointer(hit) - UnsafeRawPointer(base)
+  }
+
   static var hasStatus: Bool { false }
 
   @inline(__always) private static func isControl(_ c: UInt8) -> Bool { c < 0x20 || c == 0x7F }
@@ -31,11 +41,15 @@ enum AsciiGraphemeSegmenter: AsciiSegmenter {
   static func segment(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into chunk: inout SegmentStore.Chunk) {
     var i = range.lowerBound
     let end = range.upperBound
+    // Runs without CR are one segment per byte, appended in bulk; a CR LF pair is one segment (a
+    // pair never straddles `end`: ends are safe points or span ends).
     while i < end {
-      // A CR LF pair never straddles `end`: ends are safe points or span ends.
-      let length = text[i] == 0x0D && i + 1 < end && text[i + 1] == 0x0A ? 2 : 1
-      chunk.append(start: i, end: i + length)
-      i += length
+      let cr = memchrIndex(text, 0x0D, i..<end) ?? end
+      chunk.appendSingleByteSegments(i..<cr)
+      guard cr < end else { break }
+      let length = cr + 1 < end && text[cr + 1] == 0x0A ? 2 : 1
+      chunk.append(start: cr, end: cr + length)
+      i = cr + length
     }
   }
 }

@@ -58,15 +58,16 @@ enum FastPath {
     throws(ICUError) -> SegmentStore.Chunk
   {
     switch rotor {
-    case .words: return try run(AsciiWordSegmenter.self, iterator, bytes, unit)
-    default: return try run(AsciiGraphemeSegmenter.self, iterator, bytes, unit)
+    case .words: return try run(AsciiWordSegmenter.self, iterator, bytes, unit, unit.layout(for: rotor))
+    default: return try run(AsciiGraphemeSegmenter.self, iterator, bytes, unit, unit.layout(for: rotor))
     }
   }
 
   private static func run<S: AsciiSegmenter>(
-    _: S.Type, _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit
+    _: S.Type, _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit,
+    _ layout: SegmentStore.Chunk.Layout
   ) throws(ICUError) -> SegmentStore.Chunk {
-    var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound)
+    var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: layout)
     var islands = IslandSegmenter(iterator: iterator, bytes: bytes, withStatus: S.hasStatus)
     try bytes.withUnsafeBytes { (text: UnsafeBufferPointer<UInt8>) throws(ICUError) in
       for span in unit.spans {
