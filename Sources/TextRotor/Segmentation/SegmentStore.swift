@@ -211,10 +211,15 @@ public struct SegmentStore: Sendable {
     /// Bytes of memory this chunk holds (its buffers' capacities).
     var memoryBytes: Int { encoded.capacity + (blockBases.capacity + blockBytes.capacity) * 8 }
 
+    /// Drops the spare capacity of the buffers (`Array(array)` would share the old buffer, so copy
+    /// through a buffer pointer) when it is worth it.
     mutating func shrink() {
-      encoded = Array(encoded)
-      blockBases = Array(blockBases)
-      blockBytes = Array(blockBytes)
+      func exact<T>(_ a: inout [T]) {
+        if a.capacity > a.count + a.count / 16 + 16 { a = a.withUnsafeBufferPointer { Array($0) } }
+      }
+      exact(&encoded)
+      exact(&blockBases)
+      exact(&blockBytes)
     }
   }
 
