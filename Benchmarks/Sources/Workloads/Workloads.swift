@@ -1,0 +1,150 @@
+// The textrotor work the benchmarks measure, behind an API of standard-library types only.
+//
+// Why a separate module: a Swift file that imports both Foundation (package-benchmark does) and
+// TextRotor does not compile on Linux today — the system ICU headers behind TextRotor's CICU module
+// and the ICU copy inside Foundation (_FoundationICU) define `enum UErrorCode` differently. This
+// module imports TextRotor implementation-only, so the benchmark target never sees CICU.
+@_implementationOnly import TextRotor
+import Glibc
+
+/// The repository's root, from this file's path (Benchmarks/Sources/Workloads/…).
+private let repositoryRoot: String = {
+  var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+  parts.removeLast(4)
+  return parts.joined(separator: "/")
+}()
+
+/// Where the generated corpora are: $TEXTROTOR_CORPORA, or Corpora/generated.
+public let corporaFolder: String = {
+  if let dir = getenv("TEXTROTOR_CORPORA") { return String(cString: dir) }
+  return repositoryRoot + "/Corpora/generated"
+}()
+
+public let availableCores = Segmenter.availableCores
+
+/// A loaded text; what the functions below work on.
+public struct Text: Sendable {
+  let id: Int
+  public let byteCount: Int
+}
+
+/// A words index built over a text.
+public struct WordsIndex: Sendable {
+  let id: Int
+  public let entryCount: Int
+  public let textSize: Int
+}
+
+private final class Registry: @unchecked Sendable {
+  static let shared = Registry()
+  private let lock = Mutex()
+  private var texts: [ByteStorage] = []
+  private var stores: [SegmentStore] = []
+
+  func add(_ text: ByteStorage) -> Int { lock.with { texts.append(text); return texts.count - 1 } }
+  func add(_ store: SegmentStore) -> Int { lock.with { stores.append(store); return stores.count - 1 } }
+  func text(_ i: Int) -> ByteStorage { lock.with { texts[i] } }
+  func store(_ i: Int) -> SegmentStore { lock.with { stores[i] } }
+}
+
+private final class Mutex: @unchecked Sendable {
+  private var m = pthread_mutex_t()
+  init() { pthread_mutex_init(&m, nil) }
+  func with<R>(_ body: () throws -> R) rethrows -> R {
+    pthread_mutex_lock(&m)
+    defer { pthread_mutex_unlock(&m) }
+    return try body()
+  }
+}
+
+/// Loads the generated corpus `name` (memory-mapped), or its first `slice` bytes up to the end of
+/// a line (copied into memory). Stops with a clear message when the corpus is missing.
+public func loadCorpus(_ name: String, slice: Int? = nil) -> Text {
+  let path = corporaFolder + "/" + name
+  let bytes: ByteStorage
+  do {
+    bytes = try ByteStorage.contentsOf(path: path)
+  } catch {
+    fatalError(
+      """
+      \(error)
+      The benchmark corpora are generated, not committed: run `Corpora/generate` in the repository \
+      root (\(repositoryRoot)) first, then run the benchmarks again.
+      """)
+  }
+  var text = bytes
+  if let slice, bytes.count > slice {
+    let end = bytes.firstIndex(of: 0x0A, in: slice..<bytes.count).map { $0 + 1 } ?? bytes.count
+    text = ByteStorage(bytes.copyBytes(0..<end))
+  }
+  // Touch every page once so that the first measured run does not pay for reading the file.
+  var sum: UInt8 = 0
+  var i = 0
+  while i < text.count {
+    sum &+= text[i]
+    i += 4096
+  }
+  if sum == 1 { print("", terminator: "") }
+  return Text(id: Registry.shared.add(text), byteCount: text.count)
+}
+
+/// Segments `text` into the rotor named `rotor` (characters, words, sentences, lines, paragraphs,
+/// linebreaks) with `threads` threads. Returns the number of entries and the index's bytes.
+public func segment(_ text: Text, rotor: String, threads: Int) -> (count: Int, memoryBytes: Int) {
+  guard let kind = SystemRotor(rawValue: rotor) else { fatalError("no rotor named \(rotor)") }
+  let bytes = Registry.shared.text(text.id)
+  do {
+    let store = try Segmenter(threads: threads)
+      .segment(bytes, elements: ElementKind.whole.ranges(in: bytes), rotor: kind)
+    return (store.count, store.memoryBytes)
+  } catch {
+    fatalError("segmenting into \(rotor): \(error)")
+  }
+}
+
+/// Builds the words index of `text` with every core.
+public func buildWordsIndex(_ text: Text) -> WordsIndex {
+  let bytes = Registry.shared.text(text.id)
+  do {
+    let store = try Segmenter(threads: availableCores)
+      .segment(bytes, elements: ElementKind.whole.ranges(in: bytes), rotor: .words)
+    return WordsIndex(id: Registry.shared.add(store), entryCount: store.count, textSize: bytes.count)
+  } catch {
+    fatalError("segmenting into words: \(error)")
+  }
+}
+
+/// A fixed pseudo-random sequence of positions (the same every run).
+public struct Positions: Sendable {
+  var state: UInt64
+  public init(seed: UInt64 = 0x9E37_79B9_7F4A_7C15) { state = seed }
+  public mutating func next(below n: Int) -> Int {
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return Int((state >> 33) % UInt64(n))
+  }
+}
+
+/// `calls` times: the first entry starting after a random position (`next --at N`), as
+/// `SegmentStore.firstIndex(startingAfter:)` and the subscript answer it. Returns a checksum.
+public func nextEntries(_ index: WordsIndex, calls: Int, positions: inout Positions) -> Int {
+  let store = Registry.shared.store(index.id)
+  var sum = 0
+  for _ in 0..<calls {
+    let at = positions.next(below: index.textSize)
+    let i = store.firstIndex(startingAfter: at)
+    if i < store.count { sum &+= store[i].start }
+  }
+  return sum
+}
+
+/// `calls` times: the last entry starting before a random position (`prev --at N`).
+public func previousEntries(_ index: WordsIndex, calls: Int, positions: inout Positions) -> Int {
+  let store = Registry.shared.store(index.id)
+  var sum = 0
+  for _ in 0..<calls {
+    let at = positions.next(below: index.textSize)
+    let i = store.firstIndex(startingAfter: at - 1) - 1
+    if i >= 0 { sum &+= store[i].start }
+  }
+  return sum
+}
