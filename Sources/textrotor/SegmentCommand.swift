@@ -64,22 +64,16 @@ struct SegmentCommand: ExitStatusCommand {
       let elementRanges = elements.ranges(in: bytes)
       let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
       segmenter.progress = bar?.callback
-      let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
-      bar?.finish()
-      let keep: (SegmentStore.Segment) -> Bool = wordsOnly ? { $0.status.isWord } : { _ in true }
       if output.count {
-        var n = 0
-        if wordsOnly {
-          store.forEach {
-            if $0.status.isWord { n += 1 }
-            return true
-          }
-        } else {
-          n = store.count
-        }
+        let counted = try segmenter.count(bytes, elements: elementRanges, rotor: rotor)
+        bar?.finish()
+        let n = wordsOnly ? counted.words : counted.entries
         StandardOutput.shared.write(several ? "\(name):\(n)\n" : "\(n)\n")
         return n > 0 ? .found : .nothingFound
       }
+      let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
+      bar?.finish()
+      let keep: (SegmentStore.Segment) -> Bool = wordsOnly ? { $0.status.isWord } : { _ in true }
       var printer = EntryPrinter(
         rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges,
         encoding: output.positionEncoding, json: output.json, showPath: several)

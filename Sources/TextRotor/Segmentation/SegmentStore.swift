@@ -34,6 +34,9 @@ public struct SegmentStore: Sendable {
       case status
       /// Anything: `length << 4 | status << 1 | hasGap`, then the gap.
       case general
+      /// Nothing is stored: the chunk only counts its entries (and those tagged as words), for
+      /// callers that want the number and not the index.
+      case counting
     }
 
     static let blockSize = 64
@@ -44,6 +47,8 @@ public struct SegmentStore: Sendable {
     /// Per block: where its first entry starts in `encoded`.
     fileprivate(set) var blockBytes: [Int] = []
     public fileprivate(set) var count = 0
+    /// Entries whose status ``SegmentStatus/isWord``.
+    public fileprivate(set) var wordCount = 0
     /// Where decoding starts (the lower bound of the text this chunk covers).
     public let origin: Int
     /// End of the last entry (or `origin`).
@@ -59,6 +64,12 @@ public struct SegmentStore: Sendable {
     /// `status` layouts they must also be contiguous (`start == lastEnd`), and `plain` keeps no status.
     public mutating func append(start: Int, end: Int, status: SegmentStatus = .none) {
       precondition(start >= lastEnd && end >= start, "segments must be sorted and disjoint")
+      if layout == .counting {
+        count += 1
+        if status.isWord { wordCount += 1 }
+        lastEnd = end
+        return
+      }
       if count % Self.blockSize == 0 {
         blockBases.append(lastEnd)
         blockBytes.append(encoded.count)
@@ -71,6 +82,7 @@ public struct SegmentStore: Sendable {
       case .status:
         precondition(start == lastEnd, "a status chunk holds contiguous segments")
         Self.putVarint(length << 3 | UInt64(status.rawValue), into: &encoded)
+      case .counting: break
       case .general:
         let gap = start - lastEnd
         Self.putVarint(length << 4 | UInt64(status.rawValue) << 1 | (gap > 0 ? 1 : 0), into: &encoded)
@@ -83,6 +95,11 @@ public struct SegmentStore: Sendable {
     /// Appends one-byte segments covering `range` (ASCII graphemes) in one pass.
     public mutating func appendSingleByteSegments(_ range: Range<Int>) {
       guard !range.isEmpty else { return }
+      if layout == .counting {
+        count += range.count
+        lastEnd = range.upperBound
+        return
+      }
       if range.lowerBound != lastEnd {
         append(start: range.lowerBound, end: range.lowerBound + 1)
       }
@@ -92,6 +109,7 @@ public struct SegmentStore: Sendable {
         case .plain: 1
         case .status: 1 << 3
         case .general: 1 << 4
+        case .counting: 0
         }
       encoded.reserveCapacity(encoded.count + remaining)
       while remaining > 0 {
@@ -142,6 +160,7 @@ public struct SegmentStore: Sendable {
           let end: Int
           let rawStatus: UInt8
           switch layout {
+          case .counting: preconditionFailure("a counting chunk stores no entries")
           case .plain:
             end = position + Int(head)
             rawStatus = 0
@@ -243,6 +262,9 @@ public struct SegmentStore: Sendable {
   }
 
   public var count: Int { entryOffsets.last! }
+
+  /// Entries tagged as words (letters, numbers, kana, ideographs).
+  public var wordCount: Int { chunks.reduce(0) { $0 + $1.wordCount } }
 
   /// Bytes of memory held by the store.
   public var memoryBytes: Int { chunks.reduce(entryOffsets.capacity * 8) { $0 + $1.memoryBytes } }

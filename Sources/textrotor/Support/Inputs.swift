@@ -53,7 +53,7 @@ struct Inputs {
 
   /// Invalid UTF-8 is read as U+FFFD (offsets stay the file's); say where it starts.
   static func warnIfInvalidUTF8(_ bytes: ByteStorage, name: String) {
-    if let bad = bytes.firstInvalidUTF8(in: 0..<bytes.count) {
+    if let bad = TextFacts.firstInvalidUTF8(bytes) {
       StandardOutput.error(
         "\(name): invalid UTF-8 at byte \(bad) (0x\(String(bytes[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD")
     }
