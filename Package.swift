@@ -30,6 +30,7 @@ let package = Package(
     ),
     .testTarget(name: "TextRotorTests", dependencies: ["TextRotor", "ICU"]),
     .testTarget(name: "CLITests", dependencies: ["textrotor"]),
+    .testTarget(name: "InteropTests", dependencies: ["TextRotor"]),
   ],
   swiftLanguageModes: [.v6]
 )

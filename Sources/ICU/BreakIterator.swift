@@ -1,4 +1,4 @@
-internal import CICU
+@_implementationOnly import CICU
 
 /// The four kinds of ICU break iterator.
 public enum BreakKind: Sendable, Hashable {
@@ -41,7 +41,8 @@ public final class BreakIterator: @unchecked Sendable {
   public let kind: BreakKind
   public let locale: String
   private let iterator: OpaquePointer
-  private var text: UnsafeMutablePointer<UText>?
+  /// The `UText *` over the bytes, kept opaque so that no stored property names a CICU type.
+  private var text: OpaquePointer?
   /// Keeps the bytes given to `setText` alive while ICU reads them.
   private var owner: AnyObject?
 
@@ -70,7 +71,7 @@ public final class BreakIterator: @unchecked Sendable {
 
   deinit {
     cicu_ubrk_close(iterator)
-    if let text { _ = cicu_utext_close(text) }
+    if let text { _ = cicu_utext_close(UnsafeMutablePointer<UText>(text)) }
   }
 
   /// A new iterator with the same rules and locale and no text (ICU's `ubrk_clone`).
@@ -85,9 +86,10 @@ public final class BreakIterator: @unchecked Sendable {
     }
     let start = bytes.pointer(at: range.lowerBound)
     var status = U_ZERO_ERROR
-    text = cicu_utext_reopenUTF8(text, start, Int64(range.count), &status)
+    let reopened = cicu_utext_reopenUTF8(text.map(UnsafeMutablePointer<UText>.init), start, Int64(range.count), &status)
+    text = reopened.map(OpaquePointer.init)
     try ICUError.check(status, "opening a UTF-8 text")
-    cicu_ubrk_setUText(iterator, text, &status)
+    cicu_ubrk_setUText(iterator, reopened, &status)
     try ICUError.check(status, "setting the break iterator's text")
     owner = bytes
   }

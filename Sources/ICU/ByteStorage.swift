@@ -1,4 +1,4 @@
-internal import CICU
+@_implementationOnly import CICU
 import Dispatch
 import Glibc
 import Synchronization

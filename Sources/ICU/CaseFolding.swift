@@ -1,4 +1,4 @@
-internal import CICU
+@_implementationOnly import CICU
 
 /// Unicode case folding by ICU (`ucasemap_utf8FoldCase`, default options, no Turkic dotless-i
 /// mapping): **full** folding, so `ß` folds to `ss` and `ﬁ` to `fi`, as ICU's case-insensitive

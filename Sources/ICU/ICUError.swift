@@ -1,4 +1,4 @@
-internal import CICU
+@_implementationOnly import CICU
 
 /// An ICU call failed. `name` is ICU's own name for the code (`U_ILLEGAL_ARGUMENT_ERROR`, ...).
 public struct ICUError: Error, CustomStringConvertible, Equatable, Sendable {

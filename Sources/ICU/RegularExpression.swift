@@ -1,4 +1,4 @@
-internal import CICU
+@_implementationOnly import CICU
 
 /// An ICU regular expression matched over UTF-8 bytes (`uregex_openUText` + `uregex_setUText` on a
 /// UTF-8 `UText`), so every index it reports is a 64-bit UTF-8 byte offset into the text, with no
@@ -32,7 +32,8 @@ public final class RegularExpression: @unchecked Sendable {
   public let timeLimit: Int
   public let stackLimit: Int
   private let regex: OpaquePointer
-  private var text: UnsafeMutablePointer<UText>?
+  /// The `UText *` over the bytes, kept opaque so that no stored property names a CICU type.
+  private var text: OpaquePointer?
   /// Keeps the bytes given to `setText` alive while ICU reads them.
   private var owner: ByteStorage?
   private var starts = [Int64](repeating: 0, count: 256)
@@ -78,7 +79,7 @@ public final class RegularExpression: @unchecked Sendable {
 
   deinit {
     cicu_uregex_close(regex)
-    if let text { _ = cicu_utext_close(text) }
+    if let text { _ = cicu_utext_close(UnsafeMutablePointer<UText>(text)) }
   }
 
   /// A new matcher for the same pattern, without text.
@@ -111,9 +112,11 @@ public final class RegularExpression: @unchecked Sendable {
   /// not anchoring (`^`/`$` match only at real line or text edges).
   public func setText(_ bytes: ByteStorage) throws(ICUError) {
     var status = U_ZERO_ERROR
-    text = cicu_utext_reopenUTF8(text, bytes.pointer(at: 0), Int64(bytes.count), &status)
+    let reopened = cicu_utext_reopenUTF8(
+      text.map(UnsafeMutablePointer<UText>.init), bytes.pointer(at: 0), Int64(bytes.count), &status)
+    text = reopened.map(OpaquePointer.init)
     try ICUError.check(status, "opening a UTF-8 text")
-    cicu_uregex_setUText(regex, text, &status)
+    cicu_uregex_setUText(regex, reopened, &status)
     cicu_uregex_useTransparentBounds(regex, 1, &status)
     cicu_uregex_useAnchoringBounds(regex, 0, &status)
     try ICUError.check(status, "setting the regular expression's text")
