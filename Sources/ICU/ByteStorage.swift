@@ -192,7 +192,17 @@ public final class ByteStorage: @unchecked Sendable {
     var i = range.lowerBound
     let end = range.upperBound
     while i < end {
-      // Eight ASCII bytes at a time.
+      // ASCII runs 32 bytes at a time, then 8.
+      if end - i >= 32 {
+        let p = UnsafeRawPointer(b.baseAddress! + i)
+        let any =
+          p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+          | p.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        if any & 0x8080_8080_8080_8080 == 0 {
+          i += 32
+          continue
+        }
+      }
       if end - i >= 8 {
         let word = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
         if word & 0x8080_8080_8080_8080 == 0 {

@@ -92,6 +92,13 @@ public struct SegmentStore: Sendable {
       count += 1
     }
 
+    /// Counts `entries` more contiguous segments ending at `end`, in a counting chunk.
+    mutating func addCounted(_ entries: Int, through end: Int) {
+      precondition(layout == .counting && end >= lastEnd)
+      count += entries
+      lastEnd = end
+    }
+
     /// Appends one-byte segments covering `range` (ASCII graphemes) in one pass.
     public mutating func appendSingleByteSegments(_ range: Range<Int>) {
       guard !range.isEmpty else { return }

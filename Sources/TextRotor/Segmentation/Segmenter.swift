@@ -152,13 +152,19 @@ public struct Segmenter: Sendable {
       return try FastPath.run(iterator, bytes, unit, rotor)
     }
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: unit.layout(for: rotor))
-    let withStatus = rotor == .words || rotor == .linebreaks
+    // Counting needs a status only to count words; line-break segments keep theirs when stored.
+    let withStatus = rotor == .words || (rotor == .linebreaks && !unit.counting)
     var batch = BoundaryBatch(wantsStatus: withStatus)
     for span in unit.spans {
       try iterator.setText(bytes, range: span)
       var previous = span.lowerBound
       let base = span.lowerBound
       while iterator.nextBatch(&batch) {
+        if unit.counting && !withStatus {
+          previous = base + Int(batch.offsets[batch.count - 1])
+          chunk.addCounted(batch.count, through: previous)
+          continue
+        }
         for k in 0..<batch.count {
           let end = base + Int(batch.offsets[k])
           let status: SegmentStatus
