@@ -21,11 +21,7 @@ struct NavigationOptions: ParsableArguments {
   @Flag(name: .long, help: "With --rotor words: skip segments that are not words (spaces, punctuation).")
   var wordsOnly = false
 
-  @Option(name: .long, help: "Locale for ICU's rules, e.g. th, ja, de (default: root).")
-  var locale = ""
-
-  @Option(name: .long, help: "whole (the file is one element), lines or paragraphs.")
-  var elements: ElementKind = .whole
+  @OptionGroup var text: TextOptions
 
   @Flag(name: .long, help: "Print the entry as a JSON Lines object.")
   var json = false
@@ -58,7 +54,7 @@ struct NavigationOptions: ParsableArguments {
     }
     return Inputs(paths: [file], validateUTF8: false).run { name, bytes in
       try Self.check(offset: at, in: bytes)
-      let elementRanges = elements.ranges(in: bytes)
+      let elementRanges = text.elements.ranges(in: bytes)
       let found: (element: Int, range: Range<Int>)?
       if let matcher {
         found = try findMatch(direction, matcher, bytes, elementRanges)
@@ -91,7 +87,7 @@ struct NavigationOptions: ParsableArguments {
   private func findSegment(_ direction: Direction, _ rotor: SystemRotor, _ bytes: ByteStorage, _ elements: [Range<Int>])
     throws -> (element: Int, range: Range<Int>)?
   {
-    let segmenter = Segmenter(locale: locale)
+    let segmenter = Segmenter(locale: text.locale)
     var position = at
     while true {
       let found =

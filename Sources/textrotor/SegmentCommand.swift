@@ -34,11 +34,7 @@ struct SegmentCommand: ExitStatusCommand {
   @Flag(name: .long, help: "With --by word: only segments ICU tags as letters, numbers, kana or ideographs.")
   var wordsOnly = false
 
-  @Option(name: .long, help: "Locale for ICU's rules, e.g. th, ja, de (default: root).")
-  var locale = ""
-
-  @Option(name: .long, help: "whole (the file is one element), lines or paragraphs.")
-  var elements: ElementKind = .whole
+  @OptionGroup var text: TextOptions
 
   @Option(name: .long, help: "Threads to segment with (default: all cores).")
   var threads: Int = Segmenter.availableCores
@@ -55,10 +51,10 @@ struct SegmentCommand: ExitStatusCommand {
 
   mutating func runWithStatus() -> Int32 {
     let rotor = by.rotor
-    var segmenter = Segmenter(locale: locale, threads: threads)
+    var segmenter = Segmenter(locale: text.locale, threads: threads)
     let several = files.count > 1
     let wordsOnly = self.wordsOnly
-    let elements = self.elements
+    let elements = text.elements
     let output = self.output
     return Inputs(paths: files).run { name, bytes in
       let elementRanges = elements.ranges(in: bytes)

@@ -13,11 +13,7 @@ struct StatsCommand: ExitStatusCommand {
       """
   )
 
-  @Option(name: .long, help: "Locale for ICU's rules, e.g. th, ja, de (default: root).")
-  var locale = ""
-
-  @Option(name: .long, help: "whole (the file is one element), lines or paragraphs.")
-  var elements: ElementKind = .whole
+  @OptionGroup var text: TextOptions
 
   @Option(name: .long, help: "Threads to segment with (default: all cores).")
   var threads: Int = Segmenter.availableCores
@@ -29,8 +25,8 @@ struct StatsCommand: ExitStatusCommand {
   var files: [String] = ["-"]
 
   mutating func runWithStatus() -> Int32 {
-    var segmenter = Segmenter(locale: locale, threads: threads)
-    let elements = self.elements
+    var segmenter = Segmenter(locale: text.locale, threads: threads)
+    let elements = text.elements
     let json = self.json
     return Inputs(paths: files).run { name, bytes in
       let elementRanges = elements.ranges(in: bytes)

@@ -10,13 +10,13 @@ import Testing
     "日本語", "カナ", "Hello, world. ", "\t",
   ]
 
-  static func randomText(_ rng: inout SplitMix64, max: Int = 12) -> String {
+  static func randomText(_ rng: inout SeededRandom, max: Int = 12) -> String {
     var s = ""
     for _ in 0..<Int(rng.next() % UInt64(max + 1)) { s += pieces[Int(rng.next() % UInt64(pieces.count))] }
     return s
   }
 
-  static func randomIndex(in text: String, _ rng: inout SplitMix64) -> String.Index {
+  static func randomIndex(in text: String, _ rng: inout SeededRandom) -> String.Index {
     let scalars = text.unicodeScalars
     let n = scalars.count
     return scalars.index(scalars.startIndex, offsetBy: Int(rng.next() % UInt64(n + 1)))
@@ -39,10 +39,10 @@ import Testing
   }
 
   @Test func randomEditsMatchRebuild() throws {
-    var seeds = SplitMix64(seed: 0xED17)
+    var seeds = SeededRandom(seed: 0xED17)
     for _ in 0..<250 {
       let seed = seeds.next()
-      var rng = SplitMix64(seed: seed)
+      var rng = SeededRandom(seed: seed)
       var nextID = 0
       var elements: [TextElement<Int>] = []
       for _ in 0..<(1 + Int(rng.next() % 5)) {

@@ -6,7 +6,7 @@ import TextRotor
 @Suite(.enabled(if: timingEnabled)) struct RotorTimingTests {
   static func text(bytes: Int) -> String {
     let words = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while", "rotors", "turn"]
-    var rng = SplitMix64(seed: 42)
+    var rng = SeededRandom(seed: 42)
     var s = ""
     s.reserveCapacity(bytes + 100)
     var sentence = 0
@@ -29,7 +29,7 @@ import TextRotor
     var built = clock.measure { _ = try? document.rotor(.words) }
     let words = try document.rotor(.words)
     print("words rotor of \(text.utf8.count) bytes: \(words.count) entries, built in \(built)")
-    var rng = SplitMix64(seed: 7)
+    var rng = SeededRandom(seed: 7)
     let n = 1_000_000
     let offsets = (0..<n).map { _ in Int(rng.next() % UInt64(text.utf8.count)) }
     var sum = 0
@@ -55,7 +55,7 @@ import TextRotor
       for kind in SystemRotor.allCases { _ = try? document.rotor(kind) }
     }
     print("all other system rotors built in \(built)")
-    var editRng = SplitMix64(seed: 9)
+    var editRng = SeededRandom(seed: 9)
     let edits = 200
     let edit = clock.measure {
       for _ in 0..<edits {

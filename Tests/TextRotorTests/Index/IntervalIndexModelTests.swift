@@ -7,7 +7,7 @@ import Testing
 @Suite struct IntervalIndexModelTests {
   typealias Entry = (range: Range<Int>, value: Int)
 
-  static func randomEntries(_ rng: inout SplitMix64, next: inout Int) -> [Entry] {
+  static func randomEntries(_ rng: inout SeededRandom, next: inout Int) -> [Entry] {
     let count: Int
     switch rng.next() % 6 {
     case 0: count = [0, 1, 63, 64, 65, 128, 129][Int(rng.next() % 7)]
@@ -31,7 +31,7 @@ import Testing
     return r.lowerBound < hi && (r.upperBound > q.lowerBound || (r.isEmpty && r.lowerBound >= q.lowerBound))
   }
 
-  static func check(_ index: IntervalIndex<Int>, _ model: [Entry], _ rng: inout SplitMix64, seed: UInt64) {
+  static func check(_ index: IntervalIndex<Int>, _ model: [Entry], _ rng: inout SeededRandom, seed: UInt64) {
     #expect(index.count == model.count, "seed \(seed)")
     let all = index.all
     if let bad = model.indices.first(where: { all[$0].0 != model[$0].range || all[$0].1 != model[$0].value }) {
@@ -58,10 +58,10 @@ import Testing
   }
 
   @Test func randomRotorsQueriesAndEdits() {
-    var seeds = SplitMix64(seed: 0x1D3)
+    var seeds = SeededRandom(seed: 0x1D3)
     for _ in 0..<1500 {
       let seed = seeds.next()
-      var rng = SplitMix64(seed: seed)
+      var rng = SeededRandom(seed: seed)
       var next = 0
       var model = Self.randomEntries(&rng, next: &next)
       var index = IntervalIndex(sorted: model.map { ($0.range, $0.value) })

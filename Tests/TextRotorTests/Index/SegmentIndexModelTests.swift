@@ -7,7 +7,7 @@ import Testing
 @Suite struct SegmentIndexModelTests {
   typealias Segment = SegmentStore.Segment
 
-  static func store(_ segments: [Segment], rng: inout SplitMix64) -> SegmentStore {
+  static func store(_ segments: [Segment], rng: inout SeededRandom) -> SegmentStore {
     var store = SegmentStore()
     var chunk = SegmentStore.Chunk(origin: segments.first?.start ?? 0)
     for s in segments {
@@ -21,7 +21,7 @@ import Testing
     return store
   }
 
-  static func segments(from start: Int, to end: Int, _ rng: inout SplitMix64) -> [Segment] {
+  static func segments(from start: Int, to end: Int, _ rng: inout SeededRandom) -> [Segment] {
     var result: [Segment] = []
     var p = start
     while p < end {
@@ -35,7 +35,7 @@ import Testing
     return result
   }
 
-  static func check(_ index: SegmentIndex, _ model: [Segment], _ rng: inout SplitMix64, seed: UInt64) {
+  static func check(_ index: SegmentIndex, _ model: [Segment], _ rng: inout SeededRandom, seed: UInt64) {
     let segments = index.segments
     #expect(segments.count == model.count, "seed \(seed)")
     if let bad = zip(segments, model).enumerated().first(where: { $0.element.0 != $0.element.1 }) {
@@ -58,10 +58,10 @@ import Testing
   }
 
   @Test func randomReplacementsAndShifts() {
-    var seeds = SplitMix64(seed: 0x5E6)
+    var seeds = SeededRandom(seed: 0x5E6)
     for _ in 0..<400 {
       let seed = seeds.next()
-      var rng = SplitMix64(seed: seed)
+      var rng = SeededRandom(seed: seed)
       var model = Self.segments(from: 0, to: Int(rng.next() % 3000), &rng)
       var index = SegmentIndex(Self.store(model, rng: &rng))
       Self.check(index, model, &rng, seed: seed)

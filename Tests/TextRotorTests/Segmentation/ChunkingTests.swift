@@ -15,7 +15,7 @@ import TextRotor
   ]
   static let lineEnds = ["\n", "\r\n", "\r", "\n\n", "\r\n\r\n", " \n", "\t\r\n", "\r\r", "\n\r"]
 
-  static func randomText(_ rng: inout SplitMix64) -> String {
+  static func randomText(_ rng: inout SeededRandom) -> String {
     var text = ""
     let parts = Int(rng.next() % 120)
     for _ in 0..<parts {
@@ -31,7 +31,7 @@ import TextRotor
 
   @Test func randomTextsGiveTheSameSegments() throws {
     for seed in UInt64(1)...300 {
-      var rng = SplitMix64(seed: seed)
+      var rng = SeededRandom(seed: seed)
       let text = Self.randomText(&rng)
       let bytes = ByteStorage(text)
       let pieceSize = rng.next() % 2 == 0 ? 64 : Int(rng.next() % 100) + 1
@@ -60,7 +60,7 @@ import TextRotor
 
   /// A sanity check that the random texts do get cut: many chunks for a small piece size.
   @Test func piecesAreReallyCut() throws {
-    var rng = SplitMix64(seed: 99)
+    var rng = SeededRandom(seed: 99)
     var text = ""
     while text.utf8.count < 4000 { text += Self.randomText(&rng) + "\n" }
     let bytes = ByteStorage(text)

@@ -7,7 +7,7 @@ import TextRotor
 
   /// A random list of sorted, disjoint segments (with gaps, empty segments and every status), cut
   /// into random chunks (some empty).
-  static func randomStore(_ rng: inout SplitMix64) -> (SegmentStore, [Segment]) {
+  static func randomStore(_ rng: inout SeededRandom) -> (SegmentStore, [Segment]) {
     let sizes = [0, 1, 2, 63, 64, 65, 127, 128, 129]
     let count: Int
     switch rng.next() % 8 {
@@ -81,7 +81,7 @@ import TextRotor
     let base: UInt64 = 0x5EED_0000
     for iteration in 0..<2000 {
       let seed = base + UInt64(iteration)
-      var rng = SplitMix64(seed: seed)
+      var rng = SeededRandom(seed: seed)
       let (store, model) = Self.randomStore(&rng)
       var failed = false
       func check(_ ok: Bool, _ what: @autoclosure () -> String) {
@@ -188,7 +188,7 @@ import TextRotor
   @Test func randomTexts() {
     let alphabet: [UInt8] = [0x61, 0x62, 0x0D, 0x0A, 0x20, 0x09, 0xC3, 0xA9]
     for seed in UInt64(1)...2000 {
-      var rng = SplitMix64(seed: seed)
+      var rng = SeededRandom(seed: seed)
       let n = Int(rng.next() % 40)
       let raw = (0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] }
       let bytes = ByteStorage(raw)

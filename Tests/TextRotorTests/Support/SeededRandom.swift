@@ -1,4 +1,4 @@
-/// A seeded random number generator (SplitMix64) for model-based tests: a failing test prints its
+/// A seeded random number generator (SeededRandom) for model-based tests: a failing test prints its
 /// seed, and `SeededRandom(seed:)` with that seed replays it.
 struct SeededRandom: RandomNumberGenerator {
   private(set) var state: UInt64
