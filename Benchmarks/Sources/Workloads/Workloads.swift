@@ -4,7 +4,7 @@
 // TextRotor does not compile on Linux today — the system ICU headers behind TextRotor's CICU module
 // and the ICU copy inside Foundation (_FoundationICU) define `enum UErrorCode` differently. This
 // module imports TextRotor implementation-only, so the benchmark target never sees CICU.
-@_implementationOnly import TextRotor
+import TextRotor
 import Glibc
 
 /// The repository's root, from this file's path (Benchmarks/Sources/Workloads/…).
@@ -147,4 +147,138 @@ public func previousEntries(_ index: WordsIndex, calls: Int, positions: inout Po
     if i >= 0 { sum &+= store[i].start }
   }
   return sum
+}
+
+// MARK: Documents: editing and viewport queries
+
+/// A ``RotorDocument`` read from a generated corpus, with system rotors built.
+public struct Document: Sendable {
+  let id: Int
+  public let elementCount: Int
+  public let byteCount: Int
+  /// Entries in all its system rotors when it was built.
+  public let entryCount: Int
+}
+
+private final class Documents: @unchecked Sendable {
+  static let shared = Documents()
+  private let lock = Mutex()
+  private var documents: [RotorDocument<Int>] = []
+  func add(_ d: RotorDocument<Int>) -> Int { lock.with { documents.append(d); return documents.count - 1 } }
+  func get(_ i: Int) -> RotorDocument<Int> { lock.with { documents[i] } }
+}
+
+/// Reads the generated corpus `name` as a document whose elements are `elements` (whole, lines,
+/// paragraphs) and builds the system rotors `rotors` (all of them by default) with every core.
+public func loadDocument(_ name: String, elements: String, rotors: [String]? = nil) -> Document {
+  guard let kind = ElementKind(rawValue: elements) else { fatalError("no element kind \(elements)") }
+  let path = corporaFolder + "/" + name
+  do {
+    let document = try RotorDocument<Int>(
+      contentsOf: path, elements: kind, segmenter: Segmenter(threads: availableCores))
+    var entries = 0
+    for rotor in rotors?.map({ SystemRotor(rawValue: $0)! }) ?? SystemRotor.allCases {
+      entries += try document.rotor(rotor).count
+    }
+    let bytes = (0..<document.elementCount).reduce(0) { $0 + document.text(of: $1).utf8.count }
+    return Document(
+      id: Documents.shared.add(document), elementCount: document.elementCount, byteCount: bytes,
+      entryCount: entries)
+  } catch {
+    fatalError("""
+      reading \(path) as a document: \(error)
+      The benchmark corpora are generated, not committed: run `Corpora/generate` first.
+      """)
+  }
+}
+
+/// One-character edits at pseudo-random places, each followed by its undo: an odd `step` types an
+/// "x" at a random position of the document, an even one deletes it again, so the text stays
+/// the same however many edits run. Every system rotor the document has built is updated by
+/// each edit (``RotorDocument/replace(_:in:with:)``). Returns a checksum.
+public final class Editor: @unchecked Sendable {
+  let document: RotorDocument<Int>
+  var positions = Positions(seed: 7)
+  /// Where the last "x" was typed (element, UTF-8 offset), while it is there.
+  var typed: (element: Int, offset: Int)?
+
+  public init(_ document: Document) { self.document = Documents.shared.get(document.id) }
+
+  public func edit() -> Int {
+    if let (element, offset) = typed {
+      let start = document.position(in: element, utf8Offset: offset)
+      let end = document.position(in: element, utf8Offset: offset + 1)
+      document.replace(start.index..<end.index, in: element, with: "")
+      typed = nil
+      return offset
+    }
+    let (element, offset) = randomPlace()
+    document.insert("x", at: document.position(in: element, utf8Offset: offset).index, in: element)
+    typed = (element, offset)
+    return offset
+  }
+
+  /// A random element and a UTF-8 offset in it on a scalar boundary. The element's text is not
+  /// kept (a second reference would make the next edit copy it).
+  private func randomPlace() -> (Int, Int) {
+    let element = positions.next(below: document.elementCount)
+    return document.element(element)!.text.utf8.withContiguousStorageIfAvailable { text -> (Int, Int) in
+      var offset = positions.next(below: text.count + 1)
+      while offset < text.count && text[offset] & 0xC0 == 0x80 { offset -= 1 }
+      return (element, offset)
+    }!
+  }
+}
+
+/// Viewport queries on one system rotor of a document: the entries overlapping `size` bytes from
+/// a pseudo-random document offset.
+public final class Viewport: @unchecked Sendable {
+  let rotor: Rotor<Int>
+  let byteCount: Int
+  var positions = Positions(seed: 11)
+
+  public init(_ document: Document, rotor: String) {
+    let d = Documents.shared.get(document.id)
+    do {
+      self.rotor = try d.rotor(SystemRotor(rawValue: rotor)!)
+    } catch {
+      fatalError("\(error)")
+    }
+    byteCount = document.byteCount
+  }
+
+  public var entryCount: Int { rotor.count }
+
+  public enum Detail: Sendable {
+    /// Only the entries' indices (`Rotor.indices(overlappingDocumentRange:)`).
+    case indices
+    /// And each entry's element and byte range (`Rotor.location(at:)`): what drawing needs.
+    case locations
+    /// And each entry as a `RotorEntry` with its label (a `String`) and `String.Index` range.
+    case entries
+  }
+
+  /// A checksum of what the queries returned, so that no work is optimised away.
+  public private(set) var checksum = 0
+
+  /// `queries` queries; returns the number of entries returned in all.
+  public func query(_ queries: Int, size: Int, detail: Detail) -> Int {
+    var returned = 0
+    var sum = 0
+    for _ in 0..<queries {
+      let a = positions.next(below: byteCount - size)
+      let indices = rotor.indices(overlappingDocumentRange: a..<(a + size))
+      returned += indices.count
+      switch detail {
+      case .indices:
+        sum &+= indices.first ?? 0
+      case .locations:
+        for i in indices { sum &+= rotor.location(at: i)!.utf8Range.upperBound }
+      case .entries:
+        for i in indices { sum &+= rotor[i].label.utf8.count }
+      }
+    }
+    checksum &+= sum
+    return returned
+  }
 }
