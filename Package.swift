@@ -11,15 +11,17 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
-    // ICU's C API. Its names are macros over versioned symbols (ubrk_open -> ubrk_open_72), so
-    // shim.h re-exports what we use as `static inline` functions with stable names.
+    // The system ICU: only ICU's include and link flags, from pkg-config. No Swift imports it.
     .systemLibrary(
       name: "CICU",
       pkgConfig: "icu-i18n",
       providers: [.apt(["libicu-dev"])]
     ),
+    // ICU's C API behind a header of plain C types (no ICU header, so no clash with Foundation's
+    // bundled ICU in a client that imports both), and the byte-scanning kernels.
+    .target(name: "CICUShim", dependencies: ["CICU"]),
     // The one layer that touches ICU handles and unsafe pointers. It imports no Foundation.
-    .target(name: "ICU", dependencies: ["CICU"]),
+    .target(name: "ICU", dependencies: ["CICUShim"]),
     .target(name: "TextRotor", dependencies: ["ICU"]),
     .executableTarget(
       name: "textrotor",

@@ -1,15 +1,15 @@
-@_implementationOnly import CICU
+import CICUShim
 
 /// The four kinds of ICU break iterator.
 public enum BreakKind: Sendable, Hashable {
   case character, word, sentence, line
 
-  var icuType: UBreakIteratorType {
+  var icuType: Int32 {
     switch self {
-    case .character: UBRK_CHARACTER
-    case .word: UBRK_WORD
-    case .sentence: UBRK_SENTENCE
-    case .line: UBRK_LINE
+    case .character: CICU_BREAK_CHARACTER
+    case .word: CICU_BREAK_WORD
+    case .sentence: CICU_BREAK_SENTENCE
+    case .line: CICU_BREAK_LINE
     }
   }
 }
@@ -41,7 +41,7 @@ public final class BreakIterator: @unchecked Sendable {
   public let kind: BreakKind
   public let locale: String
   private let iterator: OpaquePointer
-  /// The `UText *` over the bytes, kept opaque so that no stored property names a CICU type.
+  /// The `UText *` over the bytes.
   private var text: OpaquePointer?
   /// Keeps the bytes given to `setText` alive while ICU reads them.
   private var owner: AnyObject?
@@ -50,20 +50,20 @@ public final class BreakIterator: @unchecked Sendable {
   public static let maximumTextLength = Int(Int32.max)
 
   public init(_ kind: BreakKind, locale: String = "") throws(ICUError) {
-    var status = U_ZERO_ERROR
+    var status = CICU_ZERO_ERROR
     let opened = locale.withCString { cicu_ubrk_open(kind.icuType, $0, &status) }
     try ICUError.check(status, "opening the \(kind) break iterator for locale '\(locale)'")
-    guard let opened else { throw ICUError(U_MEMORY_ALLOCATION_ERROR, "opening a break iterator") }
+    guard let opened else { throw ICUError(CICU_MEMORY_ALLOCATION_ERROR, "opening a break iterator") }
     self.kind = kind
     self.locale = locale
     self.iterator = opened
   }
 
   private init(cloning other: BreakIterator) throws(ICUError) {
-    var status = U_ZERO_ERROR
+    var status = CICU_ZERO_ERROR
     let cloned = cicu_ubrk_clone(other.iterator, &status)
     try ICUError.check(status, "cloning a break iterator")
-    guard let cloned else { throw ICUError(U_MEMORY_ALLOCATION_ERROR, "cloning a break iterator") }
+    guard let cloned else { throw ICUError(CICU_MEMORY_ALLOCATION_ERROR, "cloning a break iterator") }
     kind = other.kind
     locale = other.locale
     iterator = cloned
@@ -71,7 +71,7 @@ public final class BreakIterator: @unchecked Sendable {
 
   deinit {
     cicu_ubrk_close(iterator)
-    if let text { _ = cicu_utext_close(UnsafeMutablePointer<UText>(text)) }
+    if let text { _ = cicu_utext_close(text) }
   }
 
   /// A new iterator with the same rules and locale and no text (ICU's `ubrk_clone`).
@@ -82,12 +82,12 @@ public final class BreakIterator: @unchecked Sendable {
   public func setText(_ bytes: ByteStorage, range: Range<Int>) throws(ICUError) {
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     guard range.count <= Self.maximumTextLength else {
-      throw ICUError(U_INDEX_OUTOFBOUNDS_ERROR, "a text of \(range.count) bytes is past ICU's 32-bit offsets")
+      throw ICUError(CICU_INDEX_OUTOFBOUNDS_ERROR, "a text of \(range.count) bytes is past ICU's 32-bit offsets")
     }
     let start = bytes.pointer(at: range.lowerBound)
-    var status = U_ZERO_ERROR
-    let reopened = cicu_utext_reopenUTF8(text.map(UnsafeMutablePointer<UText>.init), start, Int64(range.count), &status)
-    text = reopened.map(OpaquePointer.init)
+    var status = CICU_ZERO_ERROR
+    let reopened = cicu_utext_reopenUTF8(text, start, Int64(range.count), &status)
+    text = reopened
     try ICUError.check(status, "opening a UTF-8 text")
     cicu_ubrk_setUText(iterator, reopened, &status)
     try ICUError.check(status, "setting the break iterator's text")
@@ -100,7 +100,7 @@ public final class BreakIterator: @unchecked Sendable {
   /// The next boundary, or nil at the end of the text.
   public func next() -> Int? {
     let b = cicu_ubrk_next(iterator)
-    return b == UBRK_DONE ? nil : Int(b)
+    return b == CICU_BREAK_DONE ? nil : Int(b)
   }
 
   /// ICU's rule status of the segment that ends at the current boundary.
@@ -109,13 +109,13 @@ public final class BreakIterator: @unchecked Sendable {
   /// The first boundary after `offset`, or nil.
   public func following(_ offset: Int) -> Int? {
     let b = cicu_ubrk_following(iterator, Int32(clamping: offset))
-    return b == UBRK_DONE ? nil : Int(b)
+    return b == CICU_BREAK_DONE ? nil : Int(b)
   }
 
   /// The last boundary before `offset`, or nil.
   public func preceding(_ offset: Int) -> Int? {
     let b = cicu_ubrk_preceding(iterator, Int32(clamping: offset))
-    return b == UBRK_DONE ? nil : Int(b)
+    return b == CICU_BREAK_DONE ? nil : Int(b)
   }
 
   /// Whether `offset` is a boundary (moves the iterator there or to the next boundary).

@@ -1,4 +1,4 @@
-@_implementationOnly import CICU
+import CICUShim
 import Dispatch
 import Glibc
 import Synchronization

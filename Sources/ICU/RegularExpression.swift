@@ -1,4 +1,4 @@
-@_implementationOnly import CICU
+import CICUShim
 
 /// An ICU regular expression matched over UTF-8 bytes (`uregex_openUText` + `uregex_setUText` on a
 /// UTF-8 `UText`), so every index it reports is a 64-bit UTF-8 byte offset into the text, with no
@@ -15,11 +15,11 @@ public final class RegularExpression: @unchecked Sendable {
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// `UREGEX_CASE_INSENSITIVE`: full Unicode case folding of literal text (so `STRASSE` matches
     /// `straße`); sets and properties fold simply (`[a-z]` does not match `ß`).
-    public static let caseInsensitive = Options(rawValue: UREGEX_CASE_INSENSITIVE.rawValue)
+    public static let caseInsensitive = Options(rawValue: CICU_REGEX_CASE_INSENSITIVE)
     /// `UREGEX_MULTILINE`: `^` and `$` also match at line starts and ends.
-    public static let multiline = Options(rawValue: UREGEX_MULTILINE.rawValue)
+    public static let multiline = Options(rawValue: CICU_REGEX_MULTILINE)
     /// `UREGEX_DOTALL`: `.` matches line terminators too.
-    public static let dotAll = Options(rawValue: UREGEX_DOTALL.rawValue)
+    public static let dotAll = Options(rawValue: CICU_REGEX_DOTALL)
   }
 
   /// Steps of ICU's match engine one match may take by default (about a few seconds).
@@ -32,7 +32,7 @@ public final class RegularExpression: @unchecked Sendable {
   public let timeLimit: Int
   public let stackLimit: Int
   private let regex: OpaquePointer
-  /// The `UText *` over the bytes, kept opaque so that no stored property names a CICU type.
+  /// The `UText *` over the bytes.
   private var text: OpaquePointer?
   /// Keeps the bytes given to `setText` alive while ICU reads them.
   private var owner: ByteStorage?
@@ -45,8 +45,8 @@ public final class RegularExpression: @unchecked Sendable {
     _ pattern: String, options: Options = [], timeLimit: Int = defaultTimeLimit,
     stackLimit: Int = defaultStackLimit
   ) throws(ICUError) {
-    var status = U_ZERO_ERROR
-    var parseError = UParseError()
+    var status = CICU_ZERO_ERROR
+    var parseError = cicu_parse_error()
     let patternBytes = ByteStorage(pattern)
     var patternText = cicu_utext_openUTF8(patternBytes.pointer(at: 0), Int64(patternBytes.count), &status)
     defer { if let t = patternText { patternText = cicu_utext_close(t) } }
@@ -55,7 +55,7 @@ public final class RegularExpression: @unchecked Sendable {
     if cicu_isFailure(status) != 0 {
       throw ICUError(status, Self.describe(parseError, in: pattern))
     }
-    guard let opened else { throw ICUError(U_MEMORY_ALLOCATION_ERROR, "compiling the regular expression") }
+    guard let opened else { throw ICUError(CICU_MEMORY_ALLOCATION_ERROR, "compiling the regular expression") }
     self.regex = opened
     self.pattern = pattern
     self.options = options
@@ -65,10 +65,10 @@ public final class RegularExpression: @unchecked Sendable {
   }
 
   private init(cloning other: RegularExpression) throws(ICUError) {
-    var status = U_ZERO_ERROR
+    var status = CICU_ZERO_ERROR
     let cloned = cicu_uregex_clone(other.regex, &status)
     try ICUError.check(status, "cloning a regular expression")
-    guard let cloned else { throw ICUError(U_MEMORY_ALLOCATION_ERROR, "cloning a regular expression") }
+    guard let cloned else { throw ICUError(CICU_MEMORY_ALLOCATION_ERROR, "cloning a regular expression") }
     regex = cloned
     pattern = other.pattern
     options = other.options
@@ -79,21 +79,21 @@ public final class RegularExpression: @unchecked Sendable {
 
   deinit {
     cicu_uregex_close(regex)
-    if let text { _ = cicu_utext_close(UnsafeMutablePointer<UText>(text)) }
+    if let text { _ = cicu_utext_close(text) }
   }
 
   /// A new matcher for the same pattern, without text.
   public func copy() throws(ICUError) -> RegularExpression { try RegularExpression(cloning: self) }
 
   private func configureLimits() throws(ICUError) {
-    var status = U_ZERO_ERROR
+    var status = CICU_ZERO_ERROR
     cicu_uregex_setTimeLimit(regex, Int32(clamping: timeLimit), &status)
     cicu_uregex_setStackLimit(regex, Int32(clamping: stackLimit), &status)
     try ICUError.check(status, "setting the regular expression's limits")
   }
 
   /// "invalid regular expression at line 1, column 4 (after `a(b`)".
-  private static func describe(_ error: UParseError, in pattern: String) -> String {
+  private static func describe(_ error: cicu_parse_error, in pattern: String) -> String {
     var message = "invalid regular expression '\(pattern)'"
     if error.offset >= 0 {
       let column = Int(error.offset) + 1
@@ -111,10 +111,10 @@ public final class RegularExpression: @unchecked Sendable {
   /// byte offsets into `bytes`. Bounds are transparent (look-around and `\b` see past a region) and
   /// not anchoring (`^`/`$` match only at real line or text edges).
   public func setText(_ bytes: ByteStorage) throws(ICUError) {
-    var status = U_ZERO_ERROR
+    var status = CICU_ZERO_ERROR
     let reopened = cicu_utext_reopenUTF8(
-      text.map(UnsafeMutablePointer<UText>.init), bytes.pointer(at: 0), Int64(bytes.count), &status)
-    text = reopened.map(OpaquePointer.init)
+      text, bytes.pointer(at: 0), Int64(bytes.count), &status)
+    text = reopened
     try ICUError.check(status, "opening a UTF-8 text")
     cicu_uregex_setUText(regex, reopened, &status)
     cicu_uregex_useTransparentBounds(regex, 1, &status)
@@ -125,14 +125,14 @@ public final class RegularExpression: @unchecked Sendable {
 
   /// Limits the search to `range` and starts it at `range.lowerBound`.
   public func setRegion(_ range: Range<Int>) throws(ICUError) {
-    var status = U_ZERO_ERROR
+    var status = CICU_ZERO_ERROR
     cicu_uregex_setRegion64(regex, Int64(range.lowerBound), Int64(range.upperBound), &status)
     try ICUError.check(status, "setting the search region")
   }
 
   /// The next match in the region (`uregex_findNext`), or nil.
   public func next() throws(ICUError) -> Range<Int>? {
-    var status = U_ZERO_ERROR
+    var status = CICU_ZERO_ERROR
     guard cicu_uregex_findNext(regex, &status) != 0 else {
       try check(status)
       return nil
@@ -148,7 +148,7 @@ public final class RegularExpression: @unchecked Sendable {
   public func forEachMatch(_ body: (Range<Int>) throws(ICUError) -> Bool) throws(ICUError) {
     let capacity = Int32(starts.count)
     while true {
-      var status = U_ZERO_ERROR
+      var status = CICU_ZERO_ERROR
       let n = starts.withUnsafeMutableBufferPointer { s in
         ends.withUnsafeMutableBufferPointer { e in
           Int(cicu_uregex_findBatch(regex, s.baseAddress, e.baseAddress, capacity, &status))
@@ -160,12 +160,12 @@ public final class RegularExpression: @unchecked Sendable {
     }
   }
 
-  private func check(_ status: UErrorCode) throws(ICUError) {
+  private func check(_ status: Int32) throws(ICUError) {
     if cicu_isFailure(status) == 0 { return }
-    if status == U_REGEX_TIME_OUT {
+    if status == CICU_REGEX_TIME_OUT {
       throw ICUError(status, "the regular expression '\(pattern)' ran past its time limit (catastrophic backtracking?)")
     }
-    if status == U_REGEX_STACK_OVERFLOW {
+    if status == CICU_REGEX_STACK_OVERFLOW {
       throw ICUError(status, "the regular expression '\(pattern)' ran past its backtracking stack limit")
     }
     throw ICUError(status, "matching the regular expression '\(pattern)'")

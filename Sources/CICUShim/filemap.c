@@ -1,0 +1,44 @@
+// The SIGBUS guard for memory-mapped files (see cicu_filemap.h). One definition per process: the
+// fault counter and the page size are this file's globals.
+#include "cicu_filemap.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t cicu_sigbus_faults = 0;
+static uintptr_t cicu_page_size = 4096;
+
+static void cicu_sigbus_handler(int sig, siginfo_t *info, void *context) {
+  (void)sig; (void)context;
+  void *page = (void *)((uintptr_t)info->si_addr & ~(cicu_page_size - 1));
+  if (mmap(page, cicu_page_size, PROT_READ, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED) {
+    signal(SIGBUS, SIG_DFL);
+    raise(SIGBUS);
+    return;
+  }
+  cicu_sigbus_faults = cicu_sigbus_faults + 1;
+}
+
+void cicu_install_sigbus_guard(void) {
+  static int installed = 0;
+  if (installed) return;
+  installed = 1;
+  long size = sysconf(_SC_PAGESIZE);
+  if (size > 0) cicu_page_size = (uintptr_t)size;
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_sigaction = cicu_sigbus_handler;
+  action.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGBUS, &action, NULL);
+}
+
+long cicu_sigbus_fault_count(void) { return (long)cicu_sigbus_faults; }
+
+void *cicu_map_file(int fd, size_t length) {
+  void *p = mmap(NULL, length, PROT_READ, MAP_PRIVATE, fd, 0);
+  return p == MAP_FAILED ? NULL : p;
+}

@@ -1,0 +1,203 @@
+// Byte-scanning kernels over UTF-8 text: the vectorised literal search under textrotor's pattern
+// rotors, and the one-pass line/UTF-16 counter. Not ICU. `static inline`, so they inline into the
+// Swift code that calls them.
+#ifndef TEXTROTOR_CICU_SCAN_H
+#define TEXTROTOR_CICU_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+// MARK: byte search
+
+/// A needle prepared for search: byte i of the haystack matches when (h | masks[i]) == bytes[i]
+/// (masks[i] is 0x20 for an ASCII letter searched without case, else 0). `rare1` and `rare2` are
+/// two positions of rare bytes, compared 32 (AVX2) or 16 (SSE2) haystack positions at a time.
+typedef struct {
+  const uint8_t *bytes;
+  const uint8_t *masks;
+  int64_t length;
+  int64_t rare1;
+  int64_t rare2;
+  int caseless;
+} cicu_needle;
+
+static inline int cicu_needle_equals(const uint8_t *h, const cicu_needle *n) {
+  if (!n->caseless) return memcmp(h, n->bytes, (size_t)n->length) == 0;
+  for (int64_t i = 0; i < n->length; i++)
+    if ((uint8_t)(h[i] | n->masks[i]) != n->bytes[i]) return 0;
+  return 1;
+}
+
+static inline int64_t cicu_needle_scalar(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *n) {
+  for (int64_t i = from; i + n->length <= end; i++)
+    if (cicu_needle_equals(h + i, n)) return i;
+  return -1;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline int64_t cicu_needle_avx2(const uint8_t *h, int64_t from, int64_t end,
+                                                                      const cicu_needle *n) {
+  const __m256i v1 = _mm256_set1_epi8((char)n->bytes[n->rare1]), m1 = _mm256_set1_epi8((char)n->masks[n->rare1]);
+  const __m256i v2 = _mm256_set1_epi8((char)n->bytes[n->rare2]), m2 = _mm256_set1_epi8((char)n->masks[n->rare2]);
+  int64_t i = from;
+  // Loads read h[i + rare ..< i + rare + 32], inside the text while i + 32 + length - 1 <= end.
+  for (; i + 32 + n->length - 1 <= end; i += 32) {
+    __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + n->rare1)), m1);
+    __m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + n->rare2)), m2);
+    uint32_t mask = (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, v1), _mm256_cmpeq_epi8(b, v2)));
+    while (mask) {
+      int k = __builtin_ctz(mask);
+      if (cicu_needle_equals(h + i + k, n)) return i + k;
+      mask &= mask - 1;
+    }
+  }
+  return cicu_needle_scalar(h, i, end, n);
+}
+#endif
+
+static inline int64_t cicu_needle_sse2(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *n) {
+  int64_t i = from;
+#if defined(__x86_64__)
+  const __m128i v1 = _mm_set1_epi8((char)n->bytes[n->rare1]), m1 = _mm_set1_epi8((char)n->masks[n->rare1]);
+  const __m128i v2 = _mm_set1_epi8((char)n->bytes[n->rare2]), m2 = _mm_set1_epi8((char)n->masks[n->rare2]);
+  for (; i + 16 + n->length - 1 <= end; i += 16) {
+    __m128i a = _mm_or_si128(_mm_loadu_si128((const __m128i *)(h + i + n->rare1)), m1);
+    __m128i b = _mm_or_si128(_mm_loadu_si128((const __m128i *)(h + i + n->rare2)), m2);
+    uint32_t mask = (uint32_t)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, v1), _mm_cmpeq_epi8(b, v2)));
+    while (mask) {
+      int k = __builtin_ctz(mask);
+      if (cicu_needle_equals(h + i + k, n)) return i + k;
+      mask &= mask - 1;
+    }
+  }
+#endif
+  return cicu_needle_scalar(h, i, end, n);
+}
+
+static inline int cicu_has_avx2(void) {
+#if defined(__x86_64__)
+  static int cached = -1;
+  if (cached < 0) cached = __builtin_cpu_supports("avx2") ? 1 : 0;
+  return cached;
+#else
+  return 0;
+#endif
+}
+
+/// The first offset in from..<end where the needle starts, or -1. `h` is the start of the text.
+static inline int64_t cicu_needle_find(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *n) {
+  if (n->length <= 0 || end - from < n->length) return -1;
+#if defined(__x86_64__)
+  if (cicu_has_avx2()) return cicu_needle_avx2(h, from, end, n);
+#endif
+  return cicu_needle_sse2(h, from, end, n);
+}
+
+/// Writes up to `capacity` non-overlapping, leftmost starts of the needle in from..<end into
+/// `starts` (or only counts them when `starts` is NULL); returns how many, and in `*resume` where
+/// to continue (end when the range is exhausted).
+static inline int64_t cicu_needle_findAll(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *n,
+                                          int64_t *starts, int64_t capacity, int64_t *resume) {
+  int64_t count = 0;
+  int64_t i = from;
+  while (count < capacity) {
+    int64_t hit = cicu_needle_find(h, i, end, n);
+    if (hit < 0) { i = end; break; }
+    if (starts) starts[count] = hit;
+    count++;
+    i = hit + n->length;
+  }
+  *resume = i;
+  return count;
+}
+
+/// The first offset in from..<end holding one of `set[0..<setCount]` (at most 8 bytes, each >= 0x80),
+/// or -1.
+static inline int64_t cicu_find_any_byte(const uint8_t *h, int64_t from, int64_t end, const uint8_t *set, int setCount) {
+  int64_t i = from;
+#if defined(__x86_64__)
+  __m128i v[8];
+  for (int k = 0; k < setCount && k < 8; k++) v[k] = _mm_set1_epi8((char)set[k]);
+  for (; i + 16 <= end; i += 16) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(h + i));
+    // Only bytes >= 0x80 can be in the sets we use: skip ASCII blocks fast.
+    if (_mm_movemask_epi8(x) == 0) continue;
+    __m128i any = _mm_setzero_si128();
+    for (int k = 0; k < setCount && k < 8; k++) any = _mm_or_si128(any, _mm_cmpeq_epi8(x, v[k]));
+    int mask = _mm_movemask_epi8(any);
+    if (mask) return i + __builtin_ctz((unsigned)mask);
+  }
+#endif
+  for (; i < end; i++)
+    for (int k = 0; k < setCount; k++)
+      if (h[i] == set[k]) return i;
+  return -1;
+}
+
+// MARK: counting
+
+typedef struct {
+  int64_t lineFeeds;      // LF bytes
+  int64_t carriageReturns;// CR bytes
+  int64_t crlfPairs;      // CR immediately followed by LF, both inside the range
+  int64_t utf16Units;     // UTF-16 code units (lead bytes, plus one more for 4-byte sequences)
+} cicu_text_counts;
+
+/// Counts line terminators and UTF-16 units of `n` bytes in one pass.
+static inline cicu_text_counts cicu_count_text(const uint8_t *p, size_t n) {
+  cicu_text_counts result = {0, 0, 0, 0};
+  if (n == 0) return result;
+  size_t m = n - 1;  // bytes that have a next byte inside the range
+  size_t i = 0;
+  while (i < m) {
+    size_t block = m - i < 255 * 16 ? m - i : 255 * 16;
+    uint8_t lf[16] = {0}, cr[16] = {0}, pairs[16] = {0}, lead[16] = {0}, four[16] = {0};
+    size_t j = 0;
+    const uint8_t *q = p + i;
+    for (; j + 16 <= block; j += 16) {
+      for (int k = 0; k < 16; k++) {
+        uint8_t b = q[j + k];
+        uint8_t next = q[j + k + 1];
+        lf[k] += b == 0x0A;
+        cr[k] += b == 0x0D;
+        pairs[k] += (b == 0x0D) & (next == 0x0A);
+        lead[k] += (int8_t)b >= -64;
+        four[k] += b >= 0xF0;
+      }
+    }
+    // The tail goes straight into the totals: lane 0 may already hold 254 counts, and 15 more
+    // would wrap its 8 bits (a line or UTF-16 count 256 short).
+    for (; j < block; j++) {
+      uint8_t b = q[j];
+      result.lineFeeds += b == 0x0A;
+      result.carriageReturns += b == 0x0D;
+      result.crlfPairs += (b == 0x0D) & (q[j + 1] == 0x0A);
+      result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0);
+    }
+    for (int k = 0; k < 16; k++) {
+      result.lineFeeds += lf[k];
+      result.carriageReturns += cr[k];
+      result.crlfPairs += pairs[k];
+      result.utf16Units += lead[k] + four[k];
+    }
+    i += block;
+  }
+  uint8_t b = p[m];
+  result.lineFeeds += b == 0x0A;
+  result.carriageReturns += b == 0x0D;
+  result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0);
+  return result;
+}
+
+// MARK: GNU extensions that Glibc's Swift module does not declare without _GNU_SOURCE
+
+extern void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
+extern void *memrchr(const void *s, int c, size_t n);
+static inline const void *cicu_memmem(const void *h, size_t hl, const void *n, size_t nl) { return memmem(h, hl, n, nl); }
+static inline const void *cicu_memrchr(const void *s, int c, size_t n) { return memrchr(s, c, n); }
+
+#endif
