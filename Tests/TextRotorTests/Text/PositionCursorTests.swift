@@ -62,6 +62,26 @@ struct PositionCursorTests {
     }
   }
 
+  @Test("long runs of line feeds and multibyte text: counters never wrap (every length up to 9000 bytes)")
+  func longRuns() {
+    // The vectorised counter keeps 8-bit lanes per block of 4080 bytes plus a tail; every length
+    // here exercises a different tail, with up to all 255 counts of a lane already used.
+    for length in stride(from: 4000, through: 9000, by: 7) {
+      for fill: [UInt8] in [[0x0A], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80], [0x0D, 0x0A]] {
+        var bytes: [UInt8] = []
+        while bytes.count + fill.count <= length { bytes += fill }
+        bytes += Array("word".utf8)
+        let storage = ByteStorage(bytes)
+        var cursor = PositionCursor(storage)
+        let target = bytes.count - 4
+        #expect(cursor.locate(target) == Self.model(bytes, target, .utf8), "length \(length) fill \(fill)")
+        let counts = storage.textCounts(in: 0..<bytes.count)
+        #expect(counts.lineFeeds == bytes.filter { $0 == 0x0A }.count, "length \(length) fill \(fill)")
+        #expect(counts.utf16Units == String(decoding: bytes, as: UTF8.self).utf16.count, "length \(length) fill \(fill)")
+      }
+    }
+  }
+
   @Test("counting over 32 MiB in parallel gives the sequential result, CR LF split at the seam")
   func parallelCounts() {
     var bytes = [UInt8](repeating: 0x61, count: 33 << 20)
