@@ -36,6 +36,14 @@ public final class RegularExpression: @unchecked Sendable {
   private var text: OpaquePointer?
   /// Keeps the bytes given to `setText` alive while ICU reads them.
   private var owner: ByteStorage?
+  /// The part of `owner` the `UText` covers. ICU 72's `utext_openUTF8` takes at most 2 GiB − 1
+  /// bytes, so a larger text is bound a window at a time around each region (see ``setRegion(_:)``);
+  /// ICU's indexes are then relative to `window.lowerBound`.
+  private var window: Range<Int> = 0..<0
+  /// The largest text bound at once (ICU's limit; smaller in tests).
+  var maximumWindow = Int(Int32.max)
+  /// Bytes of context kept before and after a region when a window is bound, for look-around.
+  var windowContext = 1 << 16
   private var starts = [Int64](repeating: 0, count: 256)
   private var ends = [Int64](repeating: 0, count: 256)
 
@@ -109,24 +117,42 @@ public final class RegularExpression: @unchecked Sendable {
 
   /// Points the matcher at all of `bytes` (UTF-8; ill-formed sequences read as U+FFFD). Offsets are
   /// byte offsets into `bytes`. Bounds are transparent (look-around and `\b` see past a region) and
-  /// not anchoring (`^`/`$` match only at real line or text edges).
+  /// not anchoring (`^`/`$` match only at real line or text edges). A text over 2 GiB is bound a
+  /// window at a time (a region and 64 KiB around it), so look-around sees at most that far.
   public func setText(_ bytes: ByteStorage) throws(ICUError) {
+    owner = bytes
+    window = 0..<0
+    if bytes.count <= maximumWindow { try bind(0..<bytes.count) }
+  }
+
+  private func bind(_ range: Range<Int>) throws(ICUError) {
+    guard let bytes = owner else { return }
     var status = CICU_ZERO_ERROR
-    let reopened = cicu_utext_reopenUTF8(
-      text, bytes.pointer(at: 0), Int64(bytes.count), &status)
+    let reopened = cicu_utext_reopenUTF8(text, bytes.pointer(at: range.lowerBound), Int64(range.count), &status)
     text = reopened
     try ICUError.check(status, "opening a UTF-8 text")
     cicu_uregex_setUText(regex, reopened, &status)
     cicu_uregex_useTransparentBounds(regex, 1, &status)
     cicu_uregex_useAnchoringBounds(regex, 0, &status)
     try ICUError.check(status, "setting the regular expression's text")
-    owner = bytes
+    window = range
   }
 
   /// Limits the search to `range` and starts it at `range.lowerBound`.
   public func setRegion(_ range: Range<Int>) throws(ICUError) {
+    if range.lowerBound < window.lowerBound || range.upperBound > window.upperBound || window.isEmpty,
+      let bytes = owner, bytes.count > maximumWindow
+    {
+      guard range.count <= maximumWindow else {
+        throw ICUError(CICU_INDEX_OUTOFBOUNDS_ERROR, "a region of \(range.count) bytes is past ICU's 2 GiB text limit")
+      }
+      let start = Swift.max(0, range.lowerBound - windowContext)
+      let end = Swift.min(bytes.count, Swift.max(range.upperBound + windowContext, start + maximumWindow / 2))
+      try bind(start..<Swift.min(end, start + maximumWindow))
+    }
     var status = CICU_ZERO_ERROR
-    cicu_uregex_setRegion64(regex, Int64(range.lowerBound), Int64(range.upperBound), &status)
+    let base = window.lowerBound
+    cicu_uregex_setRegion64(regex, Int64(range.lowerBound - base), Int64(range.upperBound - base), &status)
     try ICUError.check(status, "setting the search region")
   }
 
@@ -140,7 +166,7 @@ public final class RegularExpression: @unchecked Sendable {
     let start = cicu_uregex_start64(regex, 0, &status)
     let end = cicu_uregex_end64(regex, 0, &status)
     try check(status)
-    return Int(start)..<Int(end)
+    return (window.lowerBound + Int(start))..<(window.lowerBound + Int(end))
   }
 
   /// Calls `body` with the next matches of the region, a batch at a time (one C call per batch),
@@ -154,7 +180,8 @@ public final class RegularExpression: @unchecked Sendable {
           Int(cicu_uregex_findBatch(regex, s.baseAddress, e.baseAddress, capacity, &status))
         }
       }
-      for k in 0..<n where try !body(Int(starts[k])..<Int(ends[k])) { return }
+      let base = window.lowerBound
+      for k in 0..<n where try !body((base + Int(starts[k]))..<(base + Int(ends[k]))) { return }
       try check(status)
       if n < Int(capacity) { return }
     }
