@@ -1,9 +1,5 @@
-// The textrotor work the benchmarks measure, behind an API of standard-library types only.
-//
-// Why a separate module: a Swift file that imports both Foundation (package-benchmark does) and
-// TextRotor does not compile on Linux today — the system ICU headers behind TextRotor's CICU module
-// and the ICU copy inside Foundation (_FoundationICU) define `enum UErrorCode` differently. This
-// module imports TextRotor implementation-only, so the benchmark target never sees CICU.
+// The textrotor work the benchmarks measure, behind an API of standard-library types only, so that
+// the benchmark target stays a thin list of measurements.
 import TextRotor
 import Glibc
 
