@@ -24,7 +24,8 @@ public final class CaseFolding: @unchecked Sendable {
       var status = CICU_ZERO_ERROR
       var out = [CChar](repeating: 0, count: capacity)
       let n = out.withUnsafeMutableBufferPointer { dest in
-        cicu_ucasemap_utf8FoldCase(map, dest.baseAddress, Int32(capacity), source.pointer(at: 0), Int32(source.count), &status)
+        cicu_ucasemap_utf8FoldCase(
+          map, dest.baseAddress, Int32(capacity), source.pointer(at: 0), Int32(source.count), &status)
       }
       if status == CICU_BUFFER_OVERFLOW_ERROR {
         capacity = Int(n) + 1

@@ -57,7 +57,8 @@ struct FindCommand: ExitStatusCommand {
     let searchBinary = text
     var json = FindJSON()
     let status = Inputs(paths: files, validateUTF8: false).run { name, bytes in
-      let binaryOffset = searchBinary || !TextFacts.looksBinary(bytes)
+      let binaryOffset =
+        searchBinary || !TextFacts.looksBinary(bytes)
         ? nil : bytes.firstIndex(of: 0, in: 0..<min(bytes.count, 1 << 16))
       // A UTF-8 byte order mark is not text (offsets stay the file's).
       let content = TextFacts.byteOrderMarkLength(bytes)..<bytes.count
@@ -67,7 +68,8 @@ struct FindCommand: ExitStatusCommand {
         return n > 0 ? .found : .nothingFound
       }
       if output.json {
-        return try json.search(matcher, name: name, bytes: bytes, range: content, binaryOffset: binaryOffset) ? .found : .nothingFound
+        return try json.search(matcher, name: name, bytes: bytes, range: content, binaryOffset: binaryOffset)
+          ? .found : .nothingFound
       }
       if let binaryOffset {
         var found = false

@@ -100,7 +100,9 @@ struct NavigationOptions: ParsableArguments {
     }
   }
 
-  private func findMatch(_ direction: Direction, _ matcher: PatternMatcher, _ bytes: ByteStorage, _ elements: [Range<Int>])
+  private func findMatch(
+    _ direction: Direction, _ matcher: PatternMatcher, _ bytes: ByteStorage, _ elements: [Range<Int>]
+  )
     throws -> (element: Int, range: Range<Int>)?
   {
     // Matches never span a line, so they never span an element: search the file's text, then name
@@ -134,7 +136,8 @@ struct NextCommand: ExitStatusCommand {
   static let configuration = CommandConfiguration(
     commandName: "next",
     abstract: "Print the first entry of a rotor that starts after a byte offset.",
-    discussion: "Only the lines around the offset are segmented or searched, so the answer comes at once on any file size."
+    discussion:
+      "Only the lines around the offset are segmented or searched, so the answer comes at once on any file size."
   )
   @OptionGroup var options: NavigationOptions
   mutating func runWithStatus() -> Int32 { options.run(.next) }
@@ -144,7 +147,8 @@ struct PrevCommand: ExitStatusCommand {
   static let configuration = CommandConfiguration(
     commandName: "prev",
     abstract: "Print the last entry of a rotor that starts before a byte offset.",
-    discussion: "Only the lines around the offset are segmented or searched, so the answer comes at once on any file size."
+    discussion:
+      "Only the lines around the offset are segmented or searched, so the answer comes at once on any file size."
   )
   @OptionGroup var options: NavigationOptions
   mutating func runWithStatus() -> Int32 { options.run(.previous) }

@@ -58,7 +58,8 @@ struct StatsCommand: ExitStatusCommand {
           if k > 0 { line.append(0x2C) }
           JSONText.appendString(row.0.rawValue, to: &line)
           line.append(0x3A)
-          line.append(contentsOf: Array("{\"entries\":\(row.1),\"seconds\":\(Clock.format(row.2)),\"indexBytes\":\(row.3)}".utf8))
+          line.append(
+            contentsOf: Array("{\"entries\":\(row.1),\"seconds\":\(Clock.format(row.2)),\"indexBytes\":\(row.3)}".utf8))
         }
         line.append(0x7D)
         line.append(0x2C)
@@ -71,7 +72,8 @@ struct StatsCommand: ExitStatusCommand {
         out += "  rotor           entries     seconds   index bytes   bytes/entry\n"
         for (rotor, count, seconds, memory) in rows {
           let perEntry = count > 0 ? Clock.format(Double(memory) / Double(count)) : "-"
-          out += "  " + Clock.pad(rotor.rawValue, 12, left: true) + Clock.pad("\(count)", 11)
+          out +=
+            "  " + Clock.pad(rotor.rawValue, 12, left: true) + Clock.pad("\(count)", 11)
             + Clock.pad(Clock.format(seconds), 12) + Clock.pad("\(memory)", 14) + Clock.pad(perEntry, 14) + "\n"
         }
         out += "  peak resident memory: \(peak) bytes\n"

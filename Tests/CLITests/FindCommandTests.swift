@@ -33,7 +33,9 @@ struct FindCommandTests {
     #expect(try CLI.run(["find", "--regex", "--pattern", #"foo\d+"#, a]).lines == ["3:1:foo12 foo x"])
     // "Straße " is 8 bytes, 7 UTF-16 units: STRASSE starts at byte 8 (column 9), unit 7 (column 8).
     #expect(try CLI.run(["find", "-e", "STRASSE", a]).lines == ["1:9:Straße STRASSE strasse"])
-    #expect(try CLI.run(["find", "-e", "STRASSE", "--position-encoding", "utf-16", a]).lines == ["1:8:Straße STRASSE strasse"])
+    #expect(
+      try CLI.run(["find", "-e", "STRASSE", "--position-encoding", "utf-16", a]).lines == ["1:8:Straße STRASSE strasse"]
+    )
   }
 
   @Test("errors: unreadable file reported, others searched, exit 2; bad regex; catastrophic regex")
@@ -91,7 +93,9 @@ struct FindCommandTests {
     let end = try #require(messages[3]["data"] as? [String: Any])
     #expect(end.keys.contains("binary_offset"))
     let stats = try #require(end["stats"] as? [String: Any])
-    for key in ["elapsed", "searches", "searches_with_match", "bytes_searched", "bytes_printed", "matched_lines", "matches"] {
+    for key in [
+      "elapsed", "searches", "searches_with_match", "bytes_searched", "bytes_printed", "matched_lines", "matches",
+    ] {
       #expect(stats[key] != nil, "end.stats.\(key)")
     }
     #expect(stats["matches"] as? Int == 3)
@@ -135,7 +139,9 @@ struct FindCommandTests {
 
   @Test("differential: find --json and rg --json report the same match offsets on the corpora")
   func differentialAgainstRipgrep() throws {
-    var files = ((try? FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("Corpora").path)) ?? [])
+    var files =
+      ((try? FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("Corpora").path))
+      ?? [])
       .filter { $0.hasSuffix(".txt") }.sorted().map { CLI.corpus($0) }
     // Files of our own too, so the test means something while the corpora are being written.
     let own = try Self.file("the cat\r\nThe other cat, the end.\nthethe\n\n  the\tthe")

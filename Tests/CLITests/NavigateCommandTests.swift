@@ -104,7 +104,10 @@ struct NavigateMatchesTests {
     for elements in ["whole", "lines"] {
       for offset in 0...text.utf8.count {
         let next = try CLI.run(
-          ["next", "--rotor", "matches", "--pattern", "Important", "--elements", elements, "--at", "\(offset)", "--json", path])
+          [
+            "next", "--rotor", "matches", "--pattern", "Important", "--elements", elements, "--at", "\(offset)",
+            "--json", path,
+          ])
         if let expected = starts.first(where: { $0 > offset }) {
           let o = try CLI.jsonObject(try #require(next.lines.first))
           #expect(o["start"] as? Int == expected, "next at \(offset)")
@@ -114,7 +117,10 @@ struct NavigateMatchesTests {
           #expect(next.status == 1, "next at \(offset)")
         }
         let prev = try CLI.run(
-          ["prev", "--rotor", "matches", "--pattern", "Important", "--elements", elements, "--at", "\(offset)", "--json", path])
+          [
+            "prev", "--rotor", "matches", "--pattern", "Important", "--elements", elements, "--at", "\(offset)",
+            "--json", path,
+          ])
         if let expected = starts.last(where: { $0 < offset }) {
           let o = try CLI.jsonObject(try #require(prev.lines.first))
           #expect(o["start"] as? Int == expected, "prev at \(offset)")
@@ -123,7 +129,9 @@ struct NavigateMatchesTests {
         }
       }
     }
-    let lines = try CLI.run(["next", "--rotor", "matches", "--pattern", "Important", "--elements", "lines", "--at", "1", "--json", path])
+    let lines = try CLI.run([
+      "next", "--rotor", "matches", "--pattern", "Important", "--elements", "lines", "--at", "1", "--json", path,
+    ])
     #expect(try CLI.jsonObject(try #require(lines.lines.first))["element"] as? Int == 2)
   }
 

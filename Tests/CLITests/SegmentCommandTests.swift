@@ -36,16 +36,20 @@ struct SegmentCommandTests {
     #expect(previousEnd == bytes.count)
   }
 
-  @Test("--position-encoding changes what column counts", arguments: [
-    ("utf-8", 17), ("utf-16", 12), ("utf-32", 10), ("grapheme", 8),
-  ])
+  @Test(
+    "--position-encoding changes what column counts",
+    arguments: [
+      ("utf-8", 17), ("utf-16", 12), ("utf-32", 10), ("grapheme", 8),
+    ])
   func positionEncoding(encoding: String, column: Int) throws {
     // "🇩🇪 é" then the word "x": 🇩🇪 is 8 UTF-8 bytes, 4 UTF-16 units, 2 scalars, 1 grapheme;
     // "é" as e + U+0301 is 3 bytes, 2 units, 2 scalars, 1 grapheme.
     let text = "ab 🇩🇪 e\u{301} x"
     let path = try CLI.temporaryFile(Array(text.utf8))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let result = try CLI.run(["segment", "--by", "word", "--words-only", "--json", "--position-encoding", encoding, path])
+    let result = try CLI.run([
+      "segment", "--by", "word", "--words-only", "--json", "--position-encoding", encoding, path,
+    ])
     #expect(result.status == 0)
     let last = try CLI.jsonObject(try #require(result.lines.last))
     #expect(last["label"] as? String == "x")

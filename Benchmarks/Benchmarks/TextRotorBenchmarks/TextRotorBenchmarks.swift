@@ -15,8 +15,10 @@ import Workloads
 private let megabytesPerSecond = BenchmarkMetric.custom("MB/s", polarity: .prefersLarger, useScalingFactor: false)
 private let indexBytes = BenchmarkMetric.custom("index bytes", polarity: .prefersSmaller, useScalingFactor: false)
 private let nsPerQuery = BenchmarkMetric.custom("ns per query", polarity: .prefersSmaller, useScalingFactor: false)
-private let nsPer1000Entries = BenchmarkMetric.custom("ns per 1000 entries returned", polarity: .prefersSmaller, useScalingFactor: false)
-private let entriesPerQuery = BenchmarkMetric.custom("entries per query", polarity: .prefersSmaller, useScalingFactor: false)
+private let nsPer1000Entries = BenchmarkMetric.custom(
+  "ns per 1000 entries returned", polarity: .prefersSmaller, useScalingFactor: false)
+private let entriesPerQuery = BenchmarkMetric.custom(
+  "entries per query", polarity: .prefersSmaller, useScalingFactor: false)
 
 private func now() -> UInt64 {
   var t = timespec()
@@ -37,7 +39,8 @@ private final class Corpora: @unchecked Sendable {
   // process of its own, so only the one it needs is built.
   lazy var paragraphsEditor = Editor(loadDocument("english-100mb.txt", elements: "paragraphs"))
   lazy var wholeEditor = Editor(loadDocument("english-100mb.txt", elements: "whole"))
-  lazy var wordsViewport = Viewport(loadDocument("english-100mb.txt", elements: "whole", rotors: ["words"]), rotor: "words")
+  lazy var wordsViewport = Viewport(
+    loadDocument("english-100mb.txt", elements: "whole", rotors: ["words"]), rotor: "words")
   lazy var charactersViewport = Viewport(
     loadDocument("english-10mb.txt", elements: "whole", rotors: ["characters"]), rotor: "characters")
 }
@@ -152,7 +155,8 @@ let benchmarks: @Sendable () -> Void = {
     maxDuration: .seconds(3),
     maxIterations: 2000
   )
-  Benchmark("edit one character english 100MB paragraphs, all system rotors (per edit)", configuration: editing) { benchmark in
+  Benchmark("edit one character english 100MB paragraphs, all system rotors (per edit)", configuration: editing) {
+    benchmark in
     let editor = Corpora.shared.paragraphsEditor
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { blackHole(editor.edit()) }

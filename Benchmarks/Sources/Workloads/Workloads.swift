@@ -1,7 +1,7 @@
+import Glibc
 // The textrotor work the benchmarks measure, behind an API of standard-library types only, so that
 // the benchmark target stays a thin list of measurements.
 import TextRotor
-import Glibc
 
 /// The repository's root, from this file's path (Benchmarks/Sources/Workloads/…).
 private let repositoryRoot: String = {
@@ -37,8 +37,16 @@ private final class Registry: @unchecked Sendable {
   private var texts: [ByteStorage] = []
   private var stores: [SegmentStore] = []
 
-  func add(_ text: ByteStorage) -> Int { lock.with { texts.append(text); return texts.count - 1 } }
-  func add(_ store: SegmentStore) -> Int { lock.with { stores.append(store); return stores.count - 1 } }
+  func add(_ text: ByteStorage) -> Int {
+    lock.with {
+      texts.append(text); return texts.count - 1
+    }
+  }
+  func add(_ store: SegmentStore) -> Int {
+    lock.with {
+      stores.append(store); return stores.count - 1
+    }
+  }
   func text(_ i: Int) -> ByteStorage { lock.with { texts[i] } }
   func store(_ i: Int) -> SegmentStore { lock.with { stores[i] } }
 }
@@ -160,7 +168,11 @@ private final class Documents: @unchecked Sendable {
   static let shared = Documents()
   private let lock = Mutex()
   private var documents: [RotorDocument<Int>] = []
-  func add(_ d: RotorDocument<Int>) -> Int { lock.with { documents.append(d); return documents.count - 1 } }
+  func add(_ d: RotorDocument<Int>) -> Int {
+    lock.with {
+      documents.append(d); return documents.count - 1
+    }
+  }
   func get(_ i: Int) -> RotorDocument<Int> { lock.with { documents[i] } }
 }
 
@@ -181,7 +193,8 @@ public func loadDocument(_ name: String, elements: String, rotors: [String]? = n
       id: Documents.shared.add(document), elementCount: document.elementCount, byteCount: bytes,
       entryCount: entries)
   } catch {
-    fatalError("""
+    fatalError(
+      """
       reading \(path) as a document: \(error)
       The benchmark corpora are generated, not committed: run `Corpora/generate` first.
       """)

@@ -58,7 +58,9 @@ extension RotorDocument {
           guard let found = try? computedRotors[name]!.compute(window, 0..<window.count) else { continue }
           index.replace(startingIn: (s + ws)..<(s + we - delta), with: [])
           index.shift(startingAtLeast: s + we - delta, by: delta)
-          index.replace(startingIn: (s + ws)..<(s + ws), with: found.map { (($0.lowerBound + s + ws)..<($0.upperBound + s + ws), ()) })
+          index.replace(
+            startingIn: (s + ws)..<(s + ws),
+            with: found.map { (($0.lowerBound + s + ws)..<($0.upperBound + s + ws), ()) })
           computedRotors[name]!.index = index
         }
       }
@@ -100,7 +102,8 @@ extension RotorDocument {
       computedRotors[name]!.index = nil
       guard let found = try? computedRotors[name]!.compute(bytes, 0..<length) else { continue }
       index.shift(startingAtLeast: start, by: shift)
-      index.replace(startingIn: start..<start, with: found.map { (($0.lowerBound + start)..<($0.upperBound + start), ()) })
+      index.replace(
+        startingIn: start..<start, with: found.map { (($0.lowerBound + start)..<($0.upperBound + start), ()) })
       computedRotors[name]!.index = index
     }
   }

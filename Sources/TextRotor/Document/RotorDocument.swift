@@ -63,7 +63,9 @@ public final class RotorDocument<ID: Hashable> {
   // MARK: Elements
 
   /// The elements, in order.
-  public var elements: [TextElement<ID>] { (0..<table.count).map { TextElement(id: table.ids[$0], text: table.texts[$0]) } }
+  public var elements: [TextElement<ID>] {
+    (0..<table.count).map { TextElement(id: table.ids[$0], text: table.texts[$0]) }
+  }
   public var elementCount: Int { table.count }
   public var elementIDs: [ID] { table.ids }
 
@@ -197,10 +199,12 @@ public final class RotorDocument<ID: Hashable> {
       let s = table.starts[e]
       let range = (s + local.lowerBound)..<(s + local.upperBound)
       placed.append(
-        (range.lowerBound, order, range,
-         CustomPayload(
-          label: entry.explicitLabel, id: entry.id, namespace: entry.namespace,
-          hasTextRange: entry.textRange != nil, prepare: entry.prepare)))
+        (
+          range.lowerBound, order, range,
+          CustomPayload(
+            label: entry.explicitLabel, id: entry.id, namespace: entry.namespace,
+            hasTextRange: entry.textRange != nil, prepare: entry.prepare)
+        ))
     }
     placed.sort { ($0.start, $0.order) < ($1.start, $1.order) }
     customRotors[rotor.name] = IntervalIndex(sorted: placed.lazy.map { ($0.range, $0.payload) })

@@ -150,7 +150,8 @@ struct SegmentIndex: Sendable {
 
   /// Removes the entries whose start lies in `old`, moves every later entry by `delta`, and puts
   /// `store`'s entries (moved by `storeDelta`) in their place.
-  mutating func replace(startingIn old: Range<Int>, movingLaterBy delta: Int, with store: SegmentStore, storeDelta: Int) {
+  mutating func replace(startingIn old: Range<Int>, movingLaterBy delta: Int, with store: SegmentStore, storeDelta: Int)
+  {
     let i0 = firstIndex(startingAfter: old.lowerBound - 1)
     let i1 = firstIndex(startingAfter: old.upperBound - 1)
     var result: [Piece] = []

@@ -27,10 +27,12 @@ extension FileNavigation {
     let range = range ?? 0..<bytes.count
     guard offset > range.lowerBound else { return nil }
     let limit = Swift.min(offset, range.upperBound)
-    var end = limit == range.upperBound ? limit : LineScanner.nextLineStart(in: bytes, from: limit, end: range.upperBound)
+    var end =
+      limit == range.upperBound ? limit : LineScanner.nextLineStart(in: bytes, from: limit, end: range.upperBound)
     var size = 4096
     while end > range.lowerBound {
-      let start = Segmenter.lineStart(bytes, at: Swift.max(range.lowerBound, Swift.min(limit - 1, end - size)), in: range)
+      let start = Segmenter.lineStart(
+        bytes, at: Swift.max(range.lowerBound, Swift.min(limit - 1, end - size)), in: range)
       var last: Range<Int>? = nil
       try matcher.forEachMatch(in: bytes, range: start..<end) { m in
         guard m.lowerBound < offset else { return false }

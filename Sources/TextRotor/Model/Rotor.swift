@@ -280,7 +280,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
       if rank < r0 || rank > r1 { return false }
       guard let range else { return true }
       let afterStart = rank > r0 || range.upperBound > start.index || range.lowerBound >= start.index
-      let beforeEnd = rank < r1 || range.lowerBound < end.index || (range.lowerBound == end.index && r0 == r1 && start == end)
+      let beforeEnd =
+        rank < r1 || range.lowerBound < end.index || (range.lowerBound == end.index && r0 == r1 && start == end)
       return afterStart && beforeEnd
     }
   }

@@ -29,7 +29,8 @@ extension Segmenter {
     guard offset > element.lowerBound else { return nil }
     if rotor == .paragraphs { return paragraph(before: offset, bytes, element) }
     // The entry may end past `offset`: segment through the end of offset's line.
-    let end = offset >= element.upperBound
+    let end =
+      offset >= element.upperBound
       ? element.upperBound : LineScanner.nextLineStart(in: bytes, from: offset, end: element.upperBound)
     var start = Self.lineStart(bytes, at: Swift.min(offset, element.upperBound) - 1, in: element)
     var windowEnd = end

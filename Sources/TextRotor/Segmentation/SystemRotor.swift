@@ -42,4 +42,3 @@ public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringC
   /// Whether the rotor's segments cover each element's text exactly.
   public var coversText: Bool { breakKind != nil }
 }
-

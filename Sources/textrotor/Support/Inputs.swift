@@ -55,7 +55,8 @@ struct Inputs {
   static func warnIfInvalidUTF8(_ bytes: ByteStorage, name: String) {
     if let bad = TextFacts.firstInvalidUTF8(bytes) {
       StandardOutput.error(
-        "\(name): invalid UTF-8 at byte \(bad) (0x\(String(bytes[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD")
+        "\(name): invalid UTF-8 at byte \(bad) (0x\(String(bytes[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD"
+      )
     }
   }
 }

@@ -10,7 +10,8 @@ struct PatternOptions: ParsableArguments {
   @Flag(name: .long, help: "Read the pattern as an ICU regular expression.")
   var regex = false
 
-  @Flag(name: [.customShort("i"), .long], help: "Match without case (Unicode full case folding: STRASSE matches straße).")
+  @Flag(
+    name: [.customShort("i"), .long], help: "Match without case (Unicode full case folding: STRASSE matches straße).")
   var ignoreCase = false
 
   @Flag(name: [.customShort("w"), .long], help: "Only matches that start and end on word boundaries.")

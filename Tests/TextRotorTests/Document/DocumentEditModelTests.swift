@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import TextRotor
@@ -161,7 +162,10 @@ import Testing
     let words = try document.rotor(.words)
     #expect(words.segmentStatus(at: 0) == .letter)
     #expect(words.map(\.label).prefix(4) == ["Hello", ",", " ", "wörld"])
-    #expect(try document.rotor(.lines).map(\.label) == ["Hello, wörld! Ça va? 😀 e\u{301}", "Second line.", "", "New paragraph 日本語.", "Last."])
+    #expect(
+      try document.rotor(.lines).map(\.label) == [
+        "Hello, wörld! Ça va? 😀 e\u{301}", "Second line.", "", "New paragraph 日本語.", "Last.",
+      ])
     #expect(try document.rotor(.paragraphs).count == 3)
   }
 
@@ -177,9 +181,13 @@ import Testing
     #expect(words.entry(before: start) == nil)
     #expect(words.entry(after: document.position(in: 2, utf8Offset: 9)) == nil)
     #expect(words.entries(containing: document.position(in: 1, utf8Offset: 5)).map(\.label) == ["two"])
-    let viewport = words.entries(from: document.position(in: 1, utf8Offset: 5), to: document.position(in: 2, utf8Offset: 2))
+    let viewport = words.entries(
+      from: document.position(in: 1, utf8Offset: 5), to: document.position(in: 2, utf8Offset: 2))
     #expect(viewport.map(\.label) == ["two", " ", "three", "four"])
-    #expect(words.entries(overlapping: start.index..<document.position(in: 1, utf8Offset: 4).index, in: 1).map(\.label) == ["one", " "])
+    #expect(
+      words.entries(overlapping: start.index..<document.position(in: 1, utf8Offset: 4).index, in: 1).map(\.label) == [
+        "one", " ",
+      ])
     let p = document.position(in: 2, utf8Offset: 5)
     #expect(document.utf16Offset(of: p) == 5)
     #expect(document.location(of: p) == TextLocation(line: 1, column: 6, utf16Offset: 5))
@@ -205,7 +213,8 @@ import Testing
     #expect(document.elements.map(\.text) == ["alpha beta", "", "gamma", "delta"])
     let words = try document.rotor(.words)
     let next = words.indexOfEntry(afterDocumentOffset: 10)!
-    #expect(words.location(at: next)! == EntryLocation(elementIndex: 2, element: 2, utf8Range: 0..<5, documentRange: 12..<17))
+    #expect(
+      words.location(at: next)! == EntryLocation(elementIndex: 2, element: 2, utf8Range: 0..<5, documentRange: 12..<17))
     let previous = words.indexOfEntry(beforeDocumentOffset: 12)!
     #expect(words[previous].label == "beta")
     let bytes = ByteStorage(text)
@@ -214,8 +223,6 @@ import Testing
     #expect(try FileNavigation.entry(before: 12, rotor: .words, in: bytes, elements: ranges)?.element == 0)
   }
 }
-
-import Glibc
 
 func writeFile(_ path: String, _ text: String) throws {
   guard let file = fopen(path, "wb") else { throw FileError(path: path, reason: .permissionDenied) }

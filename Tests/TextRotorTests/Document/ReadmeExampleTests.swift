@@ -1,5 +1,4 @@
 import Testing
-
 import TextRotor
 
 /// The README's "Library" lines, as written there, run on the bundled demo document.

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import TextRotor
 
@@ -48,9 +49,12 @@ import TextRotor
     print("100k entry(after: TextPosition) with label and String.Index: \(entries) (\(entries / 100_000) per call)")
     var returned = 0
     let viewport = clock.measure {
-      for offset in offsets.prefix(100_000) { returned += words.indices(overlappingDocumentRange: offset..<(offset + 4096)).count }
+      for offset in offsets.prefix(100_000) {
+        returned += words.indices(overlappingDocumentRange: offset..<(offset + 4096)).count
+      }
     }
-    print("100k viewport queries (4 KB, \(returned / 100_000) entries each): \(viewport) (\(viewport / 100_000) per query)")
+    print(
+      "100k viewport queries (4 KB, \(returned / 100_000) entries each): \(viewport) (\(viewport / 100_000) per query)")
     built = clock.measure {
       for kind in SystemRotor.allCases { _ = try? document.rotor(kind) }
     }
@@ -66,7 +70,8 @@ import TextRotor
       }
     }
     print("one-character insert, all 6 system rotors updated, one 10 MB element: \(edit / edits) per edit")
-    let small = RotorDocument(elements: text.split(separator: "\n\n").enumerated().map { TextElement(id: $0.offset, text: String($0.element)) })
+    let small = RotorDocument(
+      elements: text.split(separator: "\n\n").enumerated().map { TextElement(id: $0.offset, text: String($0.element)) })
     for kind in SystemRotor.allCases { _ = try small.rotor(kind) }
     let smallEdit = clock.measure {
       for i in 0..<edits {
@@ -75,12 +80,12 @@ import TextRotor
         small.insert("x", at: t.startIndex, in: id)
       }
     }
-    print("one-character insert, all 6 system rotors updated, \(small.elementCount) paragraph elements: \(smallEdit / edits) per edit")
+    print(
+      "one-character insert, all 6 system rotors updated, \(small.elementCount) paragraph elements: \(smallEdit / edits) per edit"
+    )
     #expect(sum != 42)
   }
 }
-
-import Glibc
 
 let timingEnabled = getenvString("TEXTROTOR_TIMING") != nil
 

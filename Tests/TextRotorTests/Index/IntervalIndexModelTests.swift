@@ -90,7 +90,9 @@ import Testing
           // Shift a suffix forward.
           let p = Int(rng.next() % UInt64(top))
           let d = Int(rng.next() % 50)
-          model = model.map { $0.range.lowerBound >= p ? (($0.range.lowerBound + d)..<($0.range.upperBound + d), $0.value) : $0 }
+          model = model.map {
+            $0.range.lowerBound >= p ? (($0.range.lowerBound + d)..<($0.range.upperBound + d), $0.value) : $0
+          }
           index.shift(startingAtLeast: p, by: d)
         default:
           // Replace the entries starting in lo..<hi by new ones.

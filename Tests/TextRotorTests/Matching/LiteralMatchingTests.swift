@@ -1,5 +1,6 @@
 import ICU
 import Testing
+
 @testable import TextRotor
 
 /// A naive model: leftmost non-overlapping byte matches of `needle`, optionally ASCII-caseless.
@@ -24,7 +25,8 @@ func naiveMatches(_ text: [UInt8], _ needle: [UInt8], asciiCaseless: Bool = fals
   return result
 }
 
-func matches(_ pattern: Pattern, _ text: String, strategy: PatternMatcher.Strategy = .automatic) throws -> [Range<Int>] {
+func matches(_ pattern: Pattern, _ text: String, strategy: PatternMatcher.Strategy = .automatic) throws -> [Range<Int>]
+{
   try PatternMatcher(pattern, strategy: strategy).matches(in: ByteStorage(text))
 }
 
@@ -53,7 +55,9 @@ struct LiteralMatchingTests {
       let hi = Int.random(in: lo...length, using: &random)
       var sub: [Int] = []
       _ = bytes.occurrences(of: pattern, in: lo..<hi, into: &sub)
-      #expect(sub == naiveMatches(Array(text[lo..<hi]), needle, asciiCaseless: caseless).map { $0.lowerBound + lo }, "seed \(seed)")
+      #expect(
+        sub == naiveMatches(Array(text[lo..<hi]), needle, asciiCaseless: caseless).map { $0.lowerBound + lo },
+        "seed \(seed)")
     }
   }
 
@@ -72,12 +76,14 @@ struct LiteralMatchingTests {
     }
   }
 
-  @Test("literal fast path equals the ICU path", arguments: [
-    ("Important", "Important, important! IMPORTANT.\nimPortant"),
-    ("aa", "aaaaa\naaa"),
-    ("é", "café CAFÉ caf\u{E9}e"),
-    ("a.b", "a.b axb a.b"),
-  ])
+  @Test(
+    "literal fast path equals the ICU path",
+    arguments: [
+      ("Important", "Important, important! IMPORTANT.\nimPortant"),
+      ("aa", "aaaaa\naaa"),
+      ("é", "café CAFÉ caf\u{E9}e"),
+      ("a.b", "a.b axb a.b"),
+    ])
   func literalEqualsICU(pattern: String, text: String) throws {
     for ignoreCase in [false, true] {
       for word in [false, true] {

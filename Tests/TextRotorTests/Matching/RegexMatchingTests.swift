@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TextRotor
 
 @Suite("Matching: regular expressions")
@@ -13,15 +14,18 @@ struct RegexMatchingTests {
     #expect(try matches(.regex("x$"), "ax\r\nbx\rcx") == [1..<2, 5..<6, 8..<9])
   }
 
-  @Test("fast paths (whole text, literal prefilter) equal the plain ICU path", arguments: [
-    #"foo\d+"#, #"o\s+\w"#, #"\bfo+\b"#, "^", "$", "", #"\s"#, "(ab|cd)+", "a*", #"[^x]+"#, #"ba(r|z)\d?"#,
-    #"x(?=\n)"#, #"(?<=\n)b"#, #"b\w{2,}z"#, "é+", #"foo\.bar"#, #"\p{L}+"#, #"(?i)FOO"#,
-  ])
+  @Test(
+    "fast paths (whole text, literal prefilter) equal the plain ICU path",
+    arguments: [
+      #"foo\d+"#, #"o\s+\w"#, #"\bfo+\b"#, "^", "$", "", #"\s"#, "(ab|cd)+", "a*", #"[^x]+"#, #"ba(r|z)\d?"#,
+      #"x(?=\n)"#, #"(?<=\n)b"#, #"b\w{2,}z"#, "é+", #"foo\.bar"#, #"\p{L}+"#, #"(?i)FOO"#,
+    ])
   func fastPathsEqualICU(regex: String) throws {
     var random = SeededRandom(seed: SeededRandom.seedFromEnvironment())
     let pieces = ["foo", "12", " ", "\n", "\r\n", "\r", "bar", "baz", "x", "é", "ab", "cd", "foo.bar", "z", "\t"]
     for _ in 0..<40 {
-      let text = (0..<Int.random(in: 0..<40, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+      let text = (0..<Int.random(in: 0..<40, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+        .joined()
       for ignoreCase in [false, true] {
         for word in [false, true] {
           let p = Pattern.regex(regex, ignoreCase: ignoreCase, wholeWord: word)
@@ -37,11 +41,13 @@ struct RegexMatchingTests {
     }
   }
 
-  @Test("the required literal of a pattern", arguments: [
-    (#"foo\d+"#, "foo"), (#"a?bcd"#, "bcd"), (#"ab+c"#, "ab"), ("(foo)bar", "bar"), ("a|b", nil),
-    (#"\x41BC"#, "BC"), ("x{0,3}yz", "yz"), (#"[abc]+def"#, "def"), ("(?i)abc", nil), (#"\Qabc\E"#, nil),
-    (#"foo\.bar"#, "foo.bar"), ("a{2}bc", "bc"),
-  ] as [(String, String?)])
+  @Test(
+    "the required literal of a pattern",
+    arguments: [
+      (#"foo\d+"#, "foo"), (#"a?bcd"#, "bcd"), (#"ab+c"#, "ab"), ("(foo)bar", "bar"), ("a|b", nil),
+      (#"\x41BC"#, "BC"), ("x{0,3}yz", "yz"), (#"[abc]+def"#, "def"), ("(?i)abc", nil), (#"\Qabc\E"#, nil),
+      (#"foo\.bar"#, "foo.bar"), ("a{2}bc", "bc"),
+    ] as [(String, String?)])
   func requiredLiteral(pattern: String, literal: String?) {
     #expect(RequiredLiteral.of(pattern) == literal)
   }

@@ -9,7 +9,9 @@ import Testing
 struct RegexWindowTests {
   static let words = ["alpha", "beta42", "Gamma", "δέλτα", "x", "struct", "foo123", "  ", "\n", "\r\n", "—", "中文"]
 
-  static func run(_ mode: RegexSearch.Mode, _ pattern: String, _ bytes: ByteStorage, window: Int?) throws -> [Range<Int>] {
+  static func run(_ mode: RegexSearch.Mode, _ pattern: String, _ bytes: ByteStorage, window: Int?) throws -> [Range<
+    Int
+  >] {
     let regex = try RegularExpression(pattern, options: [.multiline])
     if let window {
       regex.maximumWindow = window

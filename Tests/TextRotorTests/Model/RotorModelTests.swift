@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import TextRotor
 
@@ -124,8 +125,6 @@ struct Message {
     #expect(counter.value == 1)
   }
 }
-
-import Synchronization
 
 final class Counter: Sendable {
   private let count = Mutex(0)

@@ -47,7 +47,8 @@ import TextRotor
             let inOne = k < a.count ? "\(a[k])" : "-"
             let inCut = k < b.count ? "\(b[k])" : "-"
             Issue.record(
-              "seed \(seed), pieceSize \(pieceSize), \(kind), \(rotor): first difference at segment \(k): one piece \(inOne), cut \(inCut) in \(String(reflecting: text))")
+              "seed \(seed), pieceSize \(pieceSize), \(kind), \(rotor): first difference at segment \(k): one piece \(inOne), cut \(inCut) in \(String(reflecting: text))"
+            )
             return
           }
           if rotor.coversText {

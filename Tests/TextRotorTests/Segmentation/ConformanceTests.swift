@@ -27,7 +27,8 @@ import TextRotor
       switch self {
       case .colonIsNotMidLetter: "CLDR 42 root: colon is not MidLetter"
       case .hyphenBeforeLetter: "ICU LB 20.09: no break between a leading hyphen and a letter"
-      case .numberStartsWithSeparator: "ICU LB 25: a number may start with IS (.35), break allowed before it after a space"
+      case .numberStartsWithSeparator:
+        "ICU LB 25: a number may start with IS (.35), break allowed before it after a space"
       }
     }
   }
@@ -132,7 +133,8 @@ import TextRotor
     var seen = Set<String>()
     for failure in failed {
       if let d = deviations.first(where: { $0.codePoints == failure.testCase.codePoints }), d.icu == failure.found {
-        #expect(d.line == failure.testCase.line, "\(name): deviation \(d.codePoints) moved to line \(failure.testCase.line)")
+        #expect(
+          d.line == failure.testCase.line, "\(name): deviation \(d.codePoints) moved to line \(failure.testCase.line)")
         seen.insert(d.codePoints)
       } else {
         unexplained.append(failure)
@@ -140,24 +142,31 @@ import TextRotor
     }
     #expect(
       unexplained.isEmpty,
-      "\(unexplained.count) unexplained failures in \(name):\n\(unexplained.map(\.description).joined(separator: "\n"))")
+      "\(unexplained.count) unexplained failures in \(name):\n\(unexplained.map(\.description).joined(separator: "\n"))"
+    )
     let vanished = deviations.filter { !seen.contains($0.codePoints) }
     #expect(
       vanished.isEmpty,
-      "listed deviations of \(name) that no longer occur (update the list): \(vanished.map { "line \($0.line) \($0.codePoints)" })")
-    #expect(failed.count == deviations.count, "\(name): \(failed.count) failures, \(deviations.count) accepted deviations")
+      "listed deviations of \(name) that no longer occur (update the list): \(vanished.map { "line \($0.line) \($0.codePoints)" })"
+    )
+    #expect(
+      failed.count == deviations.count, "\(name): \(failed.count) failures, \(deviations.count) accepted deviations")
   }
 
   @Test func graphemeBreakTest() throws {
     let (file, failed) = try Self.run("GraphemeBreakTest.txt", .characters)
     #expect(file.cases.count == 602, "the whole file must be read")
-    #expect(failed.isEmpty, "\(failed.count) of \(file.cases.count) fail:\n\(failed.map(\.description).joined(separator: "\n"))")
+    #expect(
+      failed.isEmpty,
+      "\(failed.count) of \(file.cases.count) fail:\n\(failed.map(\.description).joined(separator: "\n"))")
   }
 
   @Test func sentenceBreakTest() throws {
     let (file, failed) = try Self.run("SentenceBreakTest.txt", .sentences)
     #expect(file.cases.count == 502, "the whole file must be read")
-    #expect(failed.isEmpty, "\(failed.count) of \(file.cases.count) fail:\n\(failed.map(\.description).joined(separator: "\n"))")
+    #expect(
+      failed.isEmpty,
+      "\(failed.count) of \(file.cases.count) fail:\n\(failed.map(\.description).joined(separator: "\n"))")
   }
 
   /// Root locale: everything but the 15 colon cases of CLDR 42's tailoring.
@@ -171,7 +180,9 @@ import TextRotor
   /// that the colon is the only difference of the root rules.
   @Test(arguments: ["sv", "fi"]) func wordBreakTestWithColonLocales(locale: String) throws {
     let (file, failed) = try Self.run("WordBreakTest.txt", .words, locale: locale)
-    #expect(failed.isEmpty, "\(locale): \(failed.count) of \(file.cases.count) fail:\n\(failed.map(\.description).joined(separator: "\n"))")
+    #expect(
+      failed.isEmpty,
+      "\(locale): \(failed.count) of \(file.cases.count) fail:\n\(failed.map(\.description).joined(separator: "\n"))")
   }
 
   @Test func lineBreakTest() throws {

@@ -9,8 +9,10 @@ import Testing
 @Suite struct FastPathTests {
   static let rotors: [SystemRotor] = [.words, .characters]
   /// Locales the fast path is enabled for, each verified here (exhaustively for root).
-  static let locales = ["", "en", "en_US", "en_GB", "de", "de_DE", "fr", "es", "it", "pt_BR", "nl", "ru", "uk", "pl",
-    "el", "th", "ja", "zh", "zh_Hant_TW", "ko"]
+  static let locales = [
+    "", "en", "en_US", "en_GB", "de", "de_DE", "fr", "es", "it", "pt_BR", "nl", "ru", "uk", "pl",
+    "el", "th", "ja", "zh", "zh_Hant_TW", "ko",
+  ]
 
   /// One character each: every ASCII word-break class, and some non-ASCII kinds.
   static let asciiAlphabet: [[UInt8]] = [
@@ -139,7 +141,8 @@ import Testing
   static let pieces: [String] = [
     "the", "Quick", "brown", "fox's", "U.S.A.", "e.g.", "can't", "snake_case", "_x", "__init__", "a1", "1a", "x86_64",
     "3.14", "1,000,000", "12;34", "1'000", "v1.2.3", "a.b.c", "a:b", "foo.", "'quoted'", "\"dq\"", "(", ")", "-", "--",
-    "/", "http://example.com/a_b?c=1&d=2", "user@example.com", "@", "a@.b", "#", "$5", "100%", "...", ",", ";", ":", "!", "?", "'", "\"", "_", ".",
+    "/", "http://example.com/a_b?c=1&d=2", "user@example.com", "@", "a@.b", "#", "$5", "100%", "...", ",", ";", ":",
+    "!", "?", "'", "\"", "_", ".",
     " ", " ", " ", "  ", "    ", "\t", "\n", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{7F}", "\u{01}",
     "café", "cafe\u{0301}", "e\u{0301}\u{0302}", "\u{0301}", "naïve", "Straße", "Ελληνικά", "русский", "Ω",
     "😀", "👍🏽", "👨‍👩‍👧", "🇫🇷🇩🇪", "🇫", "\u{200D}", "\u{200B}", "\u{00AD}", "\u{FEFF}", "\u{2060}",

@@ -58,7 +58,9 @@ func expectCovers(
     while k < segments.count && segments[k].start < element.upperBound {
       let s = segments[k]
       guard s.start == position, s.end > s.start, s.end <= element.upperBound else {
-        Issue.record("\(context) \(rotor): segment \(k) \(s.range) does not continue \(position) in element \(element)", sourceLocation: sourceLocation)
+        Issue.record(
+          "\(context) \(rotor): segment \(k) \(s.range) does not continue \(position) in element \(element)",
+          sourceLocation: sourceLocation)
         return
       }
       if valid {
@@ -74,7 +76,9 @@ func expectCovers(
       position = s.end
       k += 1
     }
-    #expect(position == element.upperBound, "\(context) \(rotor): element \(element) covered up to \(position)", sourceLocation: sourceLocation)
+    #expect(
+      position == element.upperBound, "\(context) \(rotor): element \(element) covered up to \(position)",
+      sourceLocation: sourceLocation)
   }
   #expect(k == segments.count, "\(context) \(rotor): segments outside the elements", sourceLocation: sourceLocation)
 }
@@ -126,13 +130,21 @@ func expectCovers(
     }
 
     for rotor in Self.coveringRotors {
-      let store = rotor == .characters ? characters : rotor == .words ? words : rotor == .sentences ? sentences
-        : try Self.segment(bytes, elements, rotor)
+      let store =
+        rotor == .characters
+        ? characters
+        : rotor == .words
+          ? words
+          : rotor == .sentences
+            ? sentences
+            : try Self.segment(bytes, elements, rotor)
       expectCovers(store, bytes, elements: elements, rotor: rotor, valid: valid, fixture.name)
       // The concatenated labels are the text.
       if valid {
         var joined = ""
-        store.forEach { joined += bytes.string($0.range); return true }
+        store.forEach {
+          joined += bytes.string($0.range); return true
+        }
         #expect(joined == text)
       }
     }
@@ -297,13 +309,14 @@ func expectCovers(
       }
     }
     let lines = try Self.segment(bytes, [0..<bytes.count], .lines).segments
-    #expect(lines.map { bytes.string($0.range) } == [
-      name == "crlf.txt" ? "First line of a Windows file." : "Old Macintosh files ended lines with CR.",
-      name == "crlf.txt" ? "Second line, with a comma." : "This is the second line.",
-      "",
-      name == "crlf.txt" ? "Fourth line after a blank one." : "After a blank line.",
-      name == "crlf.txt" ? "Last line." : "No LF anywhere.",
-    ])
+    #expect(
+      lines.map { bytes.string($0.range) } == [
+        name == "crlf.txt" ? "First line of a Windows file." : "Old Macintosh files ended lines with CR.",
+        name == "crlf.txt" ? "Second line, with a comma." : "This is the second line.",
+        "",
+        name == "crlf.txt" ? "Fourth line after a blank one." : "After a blank line.",
+        name == "crlf.txt" ? "Last line." : "No LF anywhere.",
+      ])
     // A line's terminator belongs to the grapheme before the next line: CRLF is one character.
     let characters = try Self.segment(bytes, [0..<bytes.count], .characters).segments
     if name == "crlf.txt" { #expect(characters.filter { $0.end - $0.start == 2 && raw[$0.start] == 0x0D }.count == 5) }
@@ -363,9 +376,10 @@ func expectCovers(
     }
     // Labels are valid UTF-8 (U+FFFD for the bad bytes).
     let words = try Self.segment(bytes, elements, .words).segments
-    #expect(words.filter(\.status.isWord).map { bytes.string($0.range) } == [
-      "Valid", "start", "Stray", "continuation", "byte", "Overlong", "slash", "Truncated", "euro", "Valid", "end",
-    ])
+    #expect(
+      words.filter(\.status.isWord).map { bytes.string($0.range) } == [
+        "Valid", "start", "Stray", "continuation", "byte", "Overlong", "slash", "Truncated", "euro", "Valid", "end",
+      ])
     #expect(bytes.string(0..<bytes.count).contains("\u{FFFD}"))
   }
 

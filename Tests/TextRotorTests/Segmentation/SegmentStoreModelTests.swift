@@ -120,9 +120,13 @@ import TextRotor
       offsets += [-1, 0, last, last + 1, Int.max / 2]
       for x in offsets {
         let after = model.firstIndex { $0.start > x } ?? model.count
-        check(store.firstIndex(startingAfter: x) == after, "firstIndex(startingAfter: \(x)) = \(store.firstIndex(startingAfter: x)), model \(after)")
+        check(
+          store.firstIndex(startingAfter: x) == after,
+          "firstIndex(startingAfter: \(x)) = \(store.firstIndex(startingAfter: x)), model \(after)")
         let ending = model.firstIndex { $0.end > x } ?? model.count
-        check(store.firstIndex(endingAfter: x) == ending, "firstIndex(endingAfter: \(x)) = \(store.firstIndex(endingAfter: x)), model \(ending)")
+        check(
+          store.firstIndex(endingAfter: x) == ending,
+          "firstIndex(endingAfter: \(x)) = \(store.firstIndex(endingAfter: x)), model \(ending)")
       }
       if failed { return }
     }
@@ -175,7 +179,8 @@ import TextRotor
   @Test func blankLinesWithSpacesAndTabs() {
     let text = "a\n \t\nb\nb2\n\n\n  c  \n\t\n \n"
     let bytes = ByteStorage(text)
-    #expect(ElementKind.lines.ranges(in: bytes) == [0..<1, 2..<4, 5..<6, 7..<9, 10..<10, 11..<11, 12..<17, 18..<19, 20..<21])
+    #expect(
+      ElementKind.lines.ranges(in: bytes) == [0..<1, 2..<4, 5..<6, 7..<9, 10..<10, 11..<11, 12..<17, 18..<19, 20..<21])
     #expect(ElementKind.paragraphs.ranges(in: bytes) == [0..<1, 5..<9, 12..<17])
     #expect(ElementKind.whole.ranges(in: bytes) == [0..<bytes.count])
     let crlf = ByteStorage("one\r\n\t \r\ntwo\r\nthree\r\n")
@@ -220,7 +225,8 @@ import TextRotor
         }
         let found = LineScanner.nextLineStart(in: bytes, from: offset, end: hi)
         if found != expected {
-          Issue.record("seed \(seed): nextLineStart(from: \(offset), end: \(hi)) = \(found), expected \(expected) in \(raw)")
+          Issue.record(
+            "seed \(seed): nextLineStart(from: \(offset), end: \(hi)) = \(found), expected \(expected) in \(raw)")
           return
         }
       }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A seeded random number generator (SeededRandom) for model-based tests: a failing test prints its
 /// seed, and `SeededRandom(seed:)` with that seed replays it.
 struct SeededRandom: RandomNumberGenerator {
@@ -23,8 +25,6 @@ struct SeededRandom: RandomNumberGenerator {
     return z ^ (z >> 31)
   }
 }
-
-import Glibc
 
 private func getenvString(_ name: String) -> String? {
   guard let value = getenv(name) else { return nil }

@@ -76,7 +76,8 @@ enum WordModel {
     var result: [Segment] = []
     var start = 0
     for i in 0..<units.count where i > 0 && !joined(i) {
-      result.append(Segment(range: units[start].start..<units[i].start, isWord: [.letter, .numeric].contains(units[start].cls)))
+      result.append(
+        Segment(range: units[start].start..<units[i].start, isWord: [.letter, .numeric].contains(units[start].cls)))
       start = i
     }
     if !units.isEmpty {

@@ -55,7 +55,8 @@ struct PositionCursorTests {
         for target in targets {
           let expected = Self.model(bytes, target, encoding)
           let got = cursor.locate(target)
-          #expect(got == expected, "seed \(seed) round \(round) \(encoding) target \(target) text \(text.debugDescription)")
+          #expect(
+            got == expected, "seed \(seed) round \(round) \(encoding) target \(target) text \(text.debugDescription)")
           if got != expected { return }
         }
       }
@@ -77,7 +78,8 @@ struct PositionCursorTests {
         #expect(cursor.locate(target) == Self.model(bytes, target, .utf8), "length \(length) fill \(fill)")
         let counts = storage.textCounts(in: 0..<bytes.count)
         #expect(counts.lineFeeds == bytes.filter { $0 == 0x0A }.count, "length \(length) fill \(fill)")
-        #expect(counts.utf16Units == String(decoding: bytes, as: UTF8.self).utf16.count, "length \(length) fill \(fill)")
+        #expect(
+          counts.utf16Units == String(decoding: bytes, as: UTF8.self).utf16.count, "length \(length) fill \(fill)")
       }
     }
   }

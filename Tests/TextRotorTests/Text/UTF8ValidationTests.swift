@@ -20,7 +20,8 @@ struct UTF8ValidationTests {
       var bytes = base
       // One or two defects, often near the middle where the pieces are cut.
       for _ in 0..<Int.random(in: 1...2, using: &rng) {
-        let at = Bool.random(using: &rng)
+        let at =
+          Bool.random(using: &rng)
           ? bytes.count / 2 + Int.random(in: -8...8, using: &rng) : Int.random(in: 0..<bytes.count - 4, using: &rng)
         let defect = bad.randomElement(using: &rng)!
         bytes.replaceSubrange(at..<at + defect.count, with: defect)

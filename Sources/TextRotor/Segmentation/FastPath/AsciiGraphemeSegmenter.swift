@@ -9,7 +9,9 @@ import Glibc
 /// combining mark (GB9) joins the letter.
 enum AsciiGraphemeSegmenter: AsciiSegmenter {
   /// The first offset of `byte` in `range` of `text` (memchr).
-  @inline(__always) private static func memchrIndex(_ text: UnsafeBufferPointer<UInt8>, _ byte: UInt8, _ range: Range<Int>) -> Int? {
+  @inline(__always) private static func memchrIndex(
+    _ text: UnsafeBufferPointer<UInt8>, _ byte: UInt8, _ range: Range<Int>
+  ) -> Int? {
     guard let base = text.baseAddress, !range.isEmpty,
       let hit = memchr(base + range.lowerBound, Int32(byte), range.count)
     else { return nil }

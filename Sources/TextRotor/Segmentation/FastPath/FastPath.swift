@@ -36,7 +36,8 @@ enum FastPath {
     for subtag in subtags.dropFirst() {
       // Scripts (Latn, 4 letters) and regions (US, 2 letters; 419, 3 digits) only.
       let isScript = subtag.count == 4 && subtag.utf8.allSatisfy(isLetter)
-      let isRegion = (subtag.count == 2 && subtag.utf8.allSatisfy(isLetter))
+      let isRegion =
+        (subtag.count == 2 && subtag.utf8.allSatisfy(isLetter))
         || (subtag.count == 3 && subtag.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
       guard isScript || isRegion else { return false }
     }
