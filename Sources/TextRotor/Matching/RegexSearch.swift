@@ -60,19 +60,27 @@ final class RegexSearch {
       var stopped = false
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
-        switch try visit(m) {
-        case .next: return true
-        case .resume(let p):
-          resume = p
-          return false
-        case .stop:
-          stopped = true
-          return false
-        }
+        return try Self.deliver(m, to: visit, resume: &resume, stopped: &stopped)
       }
       if stopped { return true }
       guard let r = resume, r <= line.upperBound else { return false }
       start = r
+    }
+  }
+
+  /// Hands `m` to the visitor and records its answer: where to resume, or that it stopped. Returns
+  /// whether ICU's match loop goes on.
+  private static func deliver(
+    _ m: Range<Int>, to visit: MatchVisitor, resume: inout Int?, stopped: inout Bool
+  ) throws(ICUError) -> Bool {
+    switch try visit(m) {
+    case .next: return true
+    case .resume(let p):
+      resume = p
+      return false
+    case .stop:
+      stopped = true
+      return false
     }
   }
 
@@ -113,15 +121,7 @@ final class RegexSearch {
           crossing = m
           return false
         }
-        switch try visit(m) {
-        case .next: return true
-        case .resume(let p):
-          resume = p
-          return false
-        case .stop:
-          stopped = true
-          return false
-        }
+        return try Self.deliver(m, to: visit, resume: &resume, stopped: &stopped)
       }
       if stopped { return true }
       if let m = crossing {

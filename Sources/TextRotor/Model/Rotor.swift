@@ -222,7 +222,21 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
 
   /// The entries overlapping the text from `start` to `end` (a viewport), in document order.
   public func entries(from start: TextPosition<ID>, to end: TextPosition<ID>) -> [RotorEntry<ID>] {
-    indices(from: start, to: end).map { self[$0] }
+    let found = indices(from: start, to: end)
+    // A system rotor's entries of a viewport are consecutive: decode them in one pass instead of
+    // searching the index again for each.
+    if case .segments(let index) = storage, let first = found.first, let last = found.last,
+      last - first + 1 == found.count
+    {
+      var result: [RotorEntry<ID>] = []
+      result.reserveCapacity(found.count)
+      index.forEach(in: first..<(last + 1)) { segment in
+        result.append(textEntry(segment.range))
+        return true
+      }
+      return result
+    }
+    return found.map { self[$0] }
   }
 
   /// The entries overlapping `range` of the text of `element`, in document order.
