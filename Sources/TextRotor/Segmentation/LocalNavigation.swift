@@ -11,9 +11,10 @@ extension Segmenter {
   {
     guard offset < element.upperBound else { return nil }
     if rotor == .paragraphs { return paragraph(after: offset, bytes, element) }
-    var start = Self.lineStart(bytes, at: Swift.max(offset, element.lowerBound), in: element)
+    var start = windowStart(bytes, at: Swift.max(offset, element.lowerBound), in: element, rotor: rotor)
     while start < element.upperBound {
-      let end = LineScanner.nextLineStart(in: bytes, from: Swift.max(start, offset), end: element.upperBound)
+      let from = Swift.max(start, offset)
+      let end = windowEnd(bytes, after: from, in: element, rotor: rotor)
       let store = try segment(bytes, elements: [start..<end], rotor: rotor, sequential: true)
       let i = store.firstIndex(startingAfter: offset)
       if i < store.count { return store[i] }
@@ -31,8 +32,8 @@ extension Segmenter {
     // The entry may end past `offset`: segment through the end of offset's line.
     let end =
       offset >= element.upperBound
-      ? element.upperBound : LineScanner.nextLineStart(in: bytes, from: offset, end: element.upperBound)
-    var start = Self.lineStart(bytes, at: Swift.min(offset, element.upperBound) - 1, in: element)
+      ? element.upperBound : windowEnd(bytes, after: offset, in: element, rotor: rotor, including: true)
+    var start = windowStart(bytes, at: Swift.min(offset, element.upperBound) - 1, in: element, rotor: rotor)
     var windowEnd = end
     while true {
       let store = try segment(bytes, elements: [start..<windowEnd], rotor: rotor, sequential: true)
@@ -40,7 +41,52 @@ extension Segmenter {
       if i > 0 { return store[i - 1] }
       guard start > element.lowerBound else { return nil }
       windowEnd = start
-      start = Self.lineStart(bytes, at: start - 1, in: element)
+      start = windowStart(bytes, at: start - 1, in: element, rotor: rotor)
+    }
+  }
+
+  // MARK: Windows
+
+  /// Where segmentation around `p` may start: the start of its line, or on a long line the last
+  /// safe point at or before `p` (within `narrowing` bytes).
+  func windowStart(_ bytes: ByteStorage, at p: Int, in element: Range<Int>, rotor: SystemRotor) -> Int {
+    let line = Self.lineStart(bytes, at: p, in: element)
+    guard p - line > narrowing, FastPath.applies(to: rotor, locale: locale) else { return line }
+    var q = p
+    while q > Swift.max(line, p - narrowing) {
+      if Self.isSafePoint(q, bytes, rotor) { return q }
+      q -= 1
+    }
+    return line
+  }
+
+  /// Where segmentation after `p` may stop: the start of the next line, or on a long line the
+  /// first safe point after `p` (at or after it when `including`).
+  func windowEnd(
+    _ bytes: ByteStorage, after p: Int, in element: Range<Int>, rotor: SystemRotor, including: Bool = false
+  ) -> Int {
+    let next = LineScanner.nextLineStart(in: bytes, from: p, end: element.upperBound)
+    guard next - p > narrowing, FastPath.applies(to: rotor, locale: locale) else { return next }
+    var q = including ? p : p + 1
+    while q < Swift.min(next, p + narrowing) {
+      if Self.isSafePoint(q, bytes, rotor) { return q }
+      q += 1
+    }
+    return next
+  }
+
+  /// Whether the text may be cut at `q` without changing `rotor`'s segments on either side (the
+  /// fast paths' safe points, proven against ICU in FastPathTests): for words, after an ASCII space
+  /// followed by an ASCII byte that is not a space; for characters, between two ASCII bytes that are
+  /// not CR LF.
+  static func isSafePoint(_ q: Int, _ bytes: ByteStorage, _ rotor: SystemRotor) -> Bool {
+    guard q > 0 && q < bytes.count else { return false }
+    let a = bytes[q - 1]
+    let b = bytes[q]
+    switch rotor {
+    case .words: return a == 0x20 && b < 0x80 && b != 0x20
+    case .characters: return a < 0x80 && b < 0x80 && !(a == 0x0D && b == 0x0A)
+    default: return false
     }
   }
 

@@ -18,6 +18,10 @@ public struct Segmenter: Sendable {
   /// Whether words and characters use the native ASCII fast path where the locale allows it (its
   /// output is identical to ICU's; see `FastPath`). Off by default when `TEXTROTOR_NO_FAST_PATH` is set.
   public var useFastPaths: Bool = Segmenter.fastPathsByDefault
+  /// Bytes beyond which next/previous do not segment a whole line around the offset, for rotors
+  /// with safe points inside lines (words and characters, under locales whose rules for ASCII are
+  /// root's; see `FastPath`): a line of gigabytes is then answered from a few bytes around it.
+  var narrowing = 1 << 16
 
   public init(locale: String = "", threads: Int = 1, pieceSize: Int = 1 << 20) {
     self.locale = locale
