@@ -2,14 +2,34 @@ import ArgumentParser
 import Glibc
 import TextRotor
 
+/// A comma-separated list of system rotors, e.g. `words,sentences,lines`.
+struct RotorList: ExpressibleByArgument {
+  var rotors: [SystemRotor]
+
+  init(_ rotors: [SystemRotor]) { self.rotors = rotors }
+
+  init?(argument: String) {
+    var rotors: [SystemRotor] = []
+    for name in argument.split(separator: ",") {
+      guard let rotor = SystemRotor(rawValue: String(name)) else { return nil }
+      rotors.append(rotor)
+    }
+    guard !rotors.isEmpty else { return nil }
+    self.rotors = rotors
+  }
+
+  var defaultValueDescription: String { rotors.map(\.rawValue).joined(separator: ",") }
+}
+
 struct StatsCommand: ExitStatusCommand {
   static let configuration = CommandConfiguration(
     commandName: "stats",
     abstract: "Entries per system rotor, bytes, time and memory used.",
     discussion: """
-      For each file: its size, invalid UTF-8 (if any), and for each system rotor the number of \
-      entries, the time to compute them and the bytes of memory their index holds; then the \
-      process's peak resident memory.
+      For each file: its size, invalid UTF-8 (if any), and for each system rotor (or those of \
+      --rotors) the number of entries, the time to compute them and the bytes of memory their \
+      index holds; then the process's peak resident memory, with all those indexes held at once \
+      (as a document that uses them holds them).
       """
   )
 
@@ -17,6 +37,12 @@ struct StatsCommand: ExitStatusCommand {
 
   @Option(name: .long, help: "Threads to segment with (default: all cores).")
   var threads: Int = Segmenter.availableCores
+
+  @Option(
+    name: .long,
+    help: "The rotors to index, comma-separated (default: all): characters,words,sentences,lines,paragraphs,linebreaks."
+  )
+  var rotors = RotorList(SystemRotor.allCases)
 
   @Flag(name: .long, help: "Print one JSON object per file.")
   var json = false
@@ -28,18 +54,22 @@ struct StatsCommand: ExitStatusCommand {
     var segmenter = Segmenter(locale: text.locale, threads: threads)
     let elements = text.elements
     let json = self.json
+    let rotors = self.rotors.rotors
     return Inputs(paths: files).run { name, bytes in
       let elementRanges = elements.ranges(in: bytes)
       var rows: [(SystemRotor, Int, Double, Int)] = []
-      for rotor in SystemRotor.allCases {
+      var held: [SegmentStore] = []  // kept until the peak is read
+      for rotor in rotors {
         let started = Clock.now
         let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
         segmenter.progress = bar?.callback
         let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
         bar?.finish()
         rows.append((rotor, store.count, Clock.seconds(since: started), store.memoryBytes))
+        held.append(store)
       }
       let peak = Clock.peakResidentBytes
+      held.removeAll()
       if json {
         var line: [UInt8] = []
         line.append(0x7B)

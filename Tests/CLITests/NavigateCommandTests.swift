@@ -82,6 +82,11 @@ struct NavigateCommandTests {
     #expect(rotors["characters"]?["entries"] as? Int == Self.text.count)
     #expect(rotors["lines"]?["entries"] as? Int == 4)
     #expect(rotors["paragraphs"]?["entries"] as? Int == 2)
+    let some = try CLI.run(["stats", "--rotors", "words,lines", "--json", path])
+    let firstLine = try #require(some.lines.first)
+    let subset = try #require(try CLI.jsonObject(firstLine)["rotors"] as? [String: Any])
+    #expect(Set(subset.keys) == ["words", "lines"])
+    #expect(try CLI.run(["stats", "--rotors", "words,syllables", path]).status == 2)
   }
 }
 
