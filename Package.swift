@@ -13,16 +13,16 @@ let package = Package(
   targets: [
     // The system ICU: only ICU's include and link flags, from pkg-config. No Swift imports it.
     .systemLibrary(
-      name: "CICU",
+      name: "CTextRotorICU",
       pkgConfig: "icu-i18n",
       providers: [.apt(["libicu-dev"])]
     ),
     // ICU's C API behind a header of plain C types (no ICU header, so no clash with Foundation's
     // bundled ICU in a client that imports both), and the byte-scanning kernels.
-    .target(name: "CICUShim", dependencies: ["CICU"]),
+    .target(name: "CTextRotorShim", dependencies: ["CTextRotorICU"]),
     // The one layer that touches ICU handles and unsafe pointers. It imports no Foundation.
-    .target(name: "ICU", dependencies: ["CICUShim"]),
-    .target(name: "TextRotor", dependencies: ["ICU"]),
+    .target(name: "TextRotorICU", dependencies: ["CTextRotorShim"]),
+    .target(name: "TextRotor", dependencies: ["TextRotorICU"]),
     .executableTarget(
       name: "textrotor",
       dependencies: [
@@ -30,7 +30,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "TextRotorTests", dependencies: ["TextRotor", "ICU"]),
+    .testTarget(name: "TextRotorTests", dependencies: ["TextRotor", "TextRotorICU"]),
     .testTarget(name: "CLITests", dependencies: ["textrotor"]),
     .testTarget(name: "InteropTests", dependencies: ["TextRotor"]),
   ],

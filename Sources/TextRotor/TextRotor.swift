@@ -1,4 +1,4 @@
-@_exported import class ICU.ByteStorage
+@_exported import class TextRotorICU.ByteStorage
 // The byte storage and errors of the ICU layer are part of textrotor's public vocabulary.
-@_exported import struct ICU.FileError
-@_exported import struct ICU.ICUError
+@_exported import struct TextRotorICU.FileError
+@_exported import struct TextRotorICU.ICUError

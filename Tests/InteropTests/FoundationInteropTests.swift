@@ -1,6 +1,6 @@
 // A client that imports Foundation and TextRotor in the same file. On Linux this only compiles
 // because no Swift module of textrotor imports the system ICU headers: they are included only by
-// Sources/CICUShim/shim.c, behind a header of plain C types. Foundation carries its own ICU
+// Sources/CTextRotorShim/shim.c, behind a header of plain C types. Foundation carries its own ICU
 // (_FoundationICU), whose `UErrorCode` and friends clash with the system ones.
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// How a file is divided into elements. Segmentation never crosses an element.
 public enum ElementKind: String, CaseIterable, Sendable {

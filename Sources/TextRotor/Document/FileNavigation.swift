@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// One entry of a system rotor found in a file's bytes.
 public struct LocatedSegment: Equatable, Sendable {

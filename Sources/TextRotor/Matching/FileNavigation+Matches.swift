@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 extension FileNavigation {
   /// The first match of `matcher` in `range` (by default all of `bytes`) whose start is greater

@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// Hard-line arithmetic around a byte offset (lines end at LF, CR or CRLF), with memchr/memrchr.
 enum LineBounds {

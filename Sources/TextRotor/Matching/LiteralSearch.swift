@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// Search for a literal over the UTF-8 bytes with the vectorised byte search.
 ///

@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// A line holding matches, as grep-style output shows it: the line's content (without its
 /// terminator), where the next line starts, and the matches on it in order.

@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// Finds the matches of a ``Pattern`` in UTF-8 bytes: the sorted, non-overlapping, leftmost byte
 /// ranges, never spanning a line terminator (see ``Pattern`` for the exact rules).

@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// Line-oriented ICU regex search over UTF-8 bytes.
 ///

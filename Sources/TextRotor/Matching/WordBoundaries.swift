@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// Whether a match starts and ends on an ICU word boundary (UAX #29) of its line. The word break
 /// iterator is pointed at the line holding the match (or, for a line over 1 MiB, at a 64 KiB window

@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// Next/previous entry of a system rotor without segmenting the whole text: hard line breaks are
 /// safe cut points for every segmenter (UAX #29 WB3a/b, SB4, GB4/5; UAX #14 LB4/5), so only the

@@ -1,5 +1,5 @@
 import Dispatch
-import ICU
+import TextRotorICU
 import Synchronization
 
 /// Computes system rotors over UTF-8 bytes: ICU break iterators run directly on the bytes

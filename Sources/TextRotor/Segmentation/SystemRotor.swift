@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// The rotors textrotor computes from the text itself.
 public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// Finds hard lines (ended by LF, CRLF or CR) in a range of bytes, with one `memchr` pass per
 /// terminator byte.

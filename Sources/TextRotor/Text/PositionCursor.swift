@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// Turns byte offsets into lines, columns and UTF-16 offsets in one forward pass over the text:
 /// asking for ascending offsets (as output in document order does) costs O(bytes) in all, not

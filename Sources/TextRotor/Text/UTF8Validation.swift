@@ -1,5 +1,5 @@
 import Dispatch
-import ICU
+import TextRotorICU
 import Synchronization
 
 extension TextFacts {

@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 import Testing
 
 @testable import TextRotor

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ICU
+@testable import TextRotorICU
 @testable import TextRotor
 
 /// Texts over 2 GiB are bound to ICU a window at a time. The same code runs here with a window of

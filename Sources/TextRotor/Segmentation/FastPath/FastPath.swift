@@ -1,5 +1,5 @@
 import Glibc
-import ICU
+import TextRotorICU
 
 /// Native segmentation of ASCII text whose output is identical to ICU's, for words and characters.
 ///

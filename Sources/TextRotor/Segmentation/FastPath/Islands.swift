@@ -1,4 +1,4 @@
-import ICU
+import TextRotorICU
 
 /// The islands of a span: ranges from a safe point to a safe point that hold every non-ASCII byte
 /// of the span (and the ASCII around them that a rule could join to them). Between islands the

@@ -1,4 +1,4 @@
-import CICUShim
+import CTextRotorShim
 
 /// Unicode case folding by ICU (`ucasemap_utf8FoldCase`, default options, no Turkic dotless-i
 /// mapping): **full** folding, so `ß` folds to `ss` and `ﬁ` to `fi`, as ICU's case-insensitive

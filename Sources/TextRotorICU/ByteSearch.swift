@@ -1,4 +1,4 @@
-import CICUShim
+import CTextRotorShim
 
 /// A literal byte string prepared for fast search: two of its rarest bytes are compared 32 text
 /// positions at a time (AVX2, SSE2 without it), and only the positions where both agree are

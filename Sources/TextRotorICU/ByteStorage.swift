@@ -1,4 +1,4 @@
-import CICUShim
+import CTextRotorShim
 import Dispatch
 import Glibc
 import Synchronization

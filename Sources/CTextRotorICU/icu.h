@@ -1,6 +1,6 @@
-// The system ICU, for the C target CICUShim only: this module exists so that SwiftPM takes ICU's
+// The system ICU, for the C target CTextRotorShim only: this module exists so that SwiftPM takes ICU's
 // include and link flags from pkg-config (icu-i18n). No Swift code imports it; Swift calls ICU
-// through CICUShim, whose public header names no ICU type.
+// through CTextRotorShim, whose public header names no ICU type.
 #ifndef TEXTROTOR_CICU_ICU_H
 #define TEXTROTOR_CICU_ICU_H
 

@@ -1,4 +1,4 @@
-import CICUShim
+import CTextRotorShim
 
 /// An ICU regular expression matched over UTF-8 bytes (`uregex_openUText` + `uregex_setUText` on a
 /// UTF-8 `UText`), so every index it reports is a 64-bit UTF-8 byte offset into the text, with no

@@ -1,4 +1,4 @@
-import CICUShim
+import CTextRotorShim
 
 /// The four kinds of ICU break iterator.
 public enum BreakKind: Sendable, Hashable {

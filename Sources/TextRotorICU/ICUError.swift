@@ -1,4 +1,4 @@
-import CICUShim
+import CTextRotorShim
 
 /// An ICU call failed. `name` is ICU's own name for the code (`U_ILLEGAL_ARGUMENT_ERROR`, ...).
 public struct ICUError: Error, CustomStringConvertible, Equatable, Sendable {
