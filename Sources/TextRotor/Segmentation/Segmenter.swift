@@ -1,6 +1,6 @@
 import Dispatch
-import TextRotorICU
 import Synchronization
+import TextRotorICU
 
 /// Computes system rotors over UTF-8 bytes: ICU break iterators run directly on the bytes
 /// (`utext_openUTF8`), so every boundary is a byte offset. Elements longer than ``pieceSize`` are

@@ -1,6 +1,6 @@
 import Dispatch
-import TextRotorICU
 import Synchronization
+import TextRotorICU
 
 extension TextFacts {
   /// The first byte offset where `bytes` is not well-formed UTF-8, or nil; large texts are checked

@@ -1,5 +1,5 @@
-import TextRotorICU
 import Testing
+import TextRotorICU
 
 @testable import TextRotor
 

@@ -1,7 +1,7 @@
 import Testing
 
-@testable import TextRotorICU
 @testable import TextRotor
+@testable import TextRotorICU
 
 /// Texts over 2 GiB are bound to ICU a window at a time. The same code runs here with a window of
 /// a few KiB, so that many windows are crossed, and must find exactly what one whole binding finds.
