@@ -72,30 +72,22 @@ struct StatsCommand: ExitStatusCommand {
       held.removeAll()
       if json {
         var line: [UInt8] = []
-        line.append(0x7B)
-        JSONText.appendKey("path", to: &line)
-        JSONText.appendString(name, to: &line)
-        line.append(0x2C)
-        JSONText.appendKey("bytes", to: &line)
-        JSONText.appendInt(bytes.count, to: &line)
-        line.append(0x2C)
-        JSONText.appendKey("elements", to: &line)
-        JSONText.appendInt(elementRanges.count, to: &line)
-        line.append(0x2C)
-        JSONText.appendKey("rotors", to: &line)
-        line.append(0x7B)
-        for (k, row) in rows.enumerated() {
-          if k > 0 { line.append(0x2C) }
-          JSONText.appendString(row.0.rawValue, to: &line)
-          line.append(0x3A)
-          line.append(
-            contentsOf: Array("{\"entries\":\(row.1),\"seconds\":\(Clock.format(row.2)),\"indexBytes\":\(row.3)}".utf8))
+        JSONObject.write(into: &line) { o in
+          o.field("path", name)
+          o.field("bytes", bytes.count)
+          o.field("elements", elementRanges.count)
+          o.object("rotors") { r in
+            for (rotor, entries, seconds, indexBytes) in rows {
+              r.object(named: rotor.rawValue) { e in
+                e.field("entries", entries)
+                e.field("seconds", number: Clock.format(seconds))
+                e.field("indexBytes", indexBytes)
+              }
+            }
+          }
+          o.field("peakResidentBytes", peak)
         }
-        line.append(0x7D)
-        line.append(0x2C)
-        JSONText.appendKey("peakResidentBytes", to: &line)
-        JSONText.appendInt(peak, to: &line)
-        line.append(contentsOf: [0x7D, 0x0A])
+        line.append(0x0A)
         StandardOutput.shared.write(bytes: line)
       } else {
         var out = "\(name): \(bytes.count) bytes, \(elementRanges.count) element(s)\n"

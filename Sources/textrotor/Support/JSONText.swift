@@ -42,12 +42,6 @@ enum JSONText {
     }
   }
 
-  static func appendKey(_ key: StaticString, to out: inout [UInt8]) {
-    out.append(0x22)
-    key.withUTF8Buffer { out.append(contentsOf: $0) }
-    out.append(contentsOf: [0x22, 0x3A])
-  }
-
   private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 }
 
@@ -70,5 +64,71 @@ enum DisplayText {
       }
     }
     return out
+  }
+}
+
+/// One JSON object written member by member into a byte buffer, commas placed for the caller.
+/// `JSONObject.write(into:)` reuses the buffer's storage, so a line per entry allocates nothing.
+struct JSONObject {
+  private var out: [UInt8] = []
+  private var empty = true
+
+  /// Appends `{`, the members `body` writes, then `}` to `buffer`.
+  static func write(into buffer: inout [UInt8], _ body: (inout JSONObject) -> Void) {
+    var object = JSONObject()
+    swap(&object.out, &buffer)
+    object.out.append(0x7B)
+    body(&object)
+    object.out.append(0x7D)
+    swap(&object.out, &buffer)
+  }
+
+  /// A key known at compile time: written as is, with no escaping to do.
+  private mutating func key(_ key: StaticString) {
+    if !empty { out.append(0x2C) }
+    empty = false
+    out.append(0x22)
+    key.withUTF8Buffer { out.append(contentsOf: $0) }
+    out.append(contentsOf: [0x22, 0x3A])
+  }
+
+  mutating func field(_ key: StaticString, _ value: String) {
+    self.key(key)
+    JSONText.appendString(value, to: &out)
+  }
+
+  mutating func field(_ key: StaticString, _ value: Int) {
+    self.key(key)
+    JSONText.appendInt(value, to: &out)
+  }
+
+  /// A number written as given (e.g. seconds with three decimals).
+  mutating func field(_ key: StaticString, number: String) {
+    self.key(key)
+    out.append(contentsOf: number.utf8)
+  }
+
+  mutating func field(_ key: StaticString, _ values: [Int]) {
+    self.key(key)
+    out.append(0x5B)
+    for (k, v) in values.enumerated() {
+      if k > 0 { out.append(0x2C) }
+      JSONText.appendInt(v, to: &out)
+    }
+    out.append(0x5D)
+  }
+
+  mutating func object(_ key: StaticString, _ body: (inout JSONObject) -> Void) {
+    self.key(key)
+    JSONObject.write(into: &out, body)
+  }
+
+  /// A member whose key is data (escaped), holding an object.
+  mutating func object(named key: String, _ body: (inout JSONObject) -> Void) {
+    if !empty { out.append(0x2C) }
+    empty = false
+    JSONText.appendString(key, to: &out)
+    out.append(0x3A)
+    JSONObject.write(into: &out, body)
   }
 }
