@@ -51,6 +51,7 @@ struct SegmentCommand: ExitStatusCommand {
 
   mutating func runWithStatus() -> Int32 {
     let rotor = by.rotor
+    text.warnIfUnknownLocale()
     var segmenter = Segmenter(locale: text.locale, threads: threads)
     let several = files.count > 1
     let wordsOnly = self.wordsOnly

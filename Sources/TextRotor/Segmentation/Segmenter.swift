@@ -29,6 +29,14 @@ public struct Segmenter: Sendable {
     self.pieceSize = max(1, pieceSize)
   }
 
+  /// A warning when ICU has no data for `locale` (a misspelt or made-up name): ICU then uses its
+  /// root rules, which this says; nil for a locale ICU knows (`""` and `"root"` included).
+  public static func localeWarning(_ locale: String) -> String? {
+    if BreakIterator.hasLocaleData(locale) { return nil }
+    let shown = locale.count > 40 ? String(locale.prefix(40)) + "…" : locale
+    return "ICU has no data for the locale '\(shown)'; its root (language-independent) rules are used"
+  }
+
   /// The number of cores of this machine.
   public static var availableCores: Int { Int(sysconfCores()) }
 
@@ -191,6 +199,12 @@ public struct Segmenter: Sendable {
     var store = SegmentStore()
     var chunk = SegmentStore.Chunk(origin: elements.first?.lowerBound ?? 0)
     for element in elements {
+      // An element holds at least one line: an empty one (an empty line of a file read with
+      // `--elements lines`, an empty paragraph of an editor) is one empty line, as `whole` lists it.
+      if element.isEmpty {
+        chunk.append(start: element.lowerBound, end: element.lowerBound)
+        continue
+      }
       for line in LineScanner(bytes, range: element) {
         chunk.append(start: line.content.lowerBound, end: line.content.upperBound)
         if chunk.count >= 1 << 16 {
