@@ -8,6 +8,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
   public enum Reason: Equatable, Sendable {
     case notFound, isDirectory, permissionDenied, changedWhileReading
     case system(Int32)
+    /// A streamed input ran this many bytes without a place to cut it (e.g. a line break).
+    case tooLong(Int)
   }
   public let path: String
   public let reason: Reason
@@ -33,6 +35,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     case .permissionDenied: "\(path): Permission denied"
     case .changedWhileReading: "\(path): the file shrank while it was being read; results are incomplete"
     case .system(let code): "\(path): \(String(cString: strerror(code)))"
+    case .tooLong(let limit):
+      "\(path): no line break in \(limit >> 20) MiB of streamed input; a stream is segmented between line breaks (a file on disk has no such limit)"
     }
   }
 }
@@ -75,6 +79,13 @@ public final class ByteStorage: @unchecked Sendable {
     let buffer = UnsafeMutableRawBufferPointer(start: p, count: n)
     _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
     self.init(base: p, count: n, release: .free)
+  }
+
+  /// A copy of `bytes` (one memcpy).
+  public convenience init(copying bytes: UnsafeRawBufferPointer) {
+    let p = Glibc.malloc(max(bytes.count, 1))!
+    if bytes.count > 0, let source = bytes.baseAddress { memcpy(p, source, bytes.count) }
+    self.init(base: p, count: bytes.count, release: .free)
   }
 
   /// A copy of the UTF-8 bytes of `string`.

@@ -9,11 +9,6 @@ extension Segmenter {
   public func entry(after offset: Int, in bytes: ByteStorage, element: Range<Int>, rotor: SystemRotor)
     throws(ICUError) -> SegmentStore.Segment?
   {
-    // An empty element is one empty line.
-    if element.isEmpty && rotor == .lines {
-      return offset < element.lowerBound
-        ? SegmentStore.Segment(start: element.lowerBound, end: element.lowerBound) : nil
-    }
     guard offset < element.upperBound else { return nil }
     if rotor == .paragraphs { return paragraph(after: offset, bytes, element) }
     var start = windowStart(bytes, at: Swift.max(offset, element.lowerBound), in: element, rotor: rotor)

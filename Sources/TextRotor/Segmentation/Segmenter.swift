@@ -199,12 +199,6 @@ public struct Segmenter: Sendable {
     var store = SegmentStore()
     var chunk = SegmentStore.Chunk(origin: elements.first?.lowerBound ?? 0)
     for element in elements {
-      // An element holds at least one line: an empty one (an empty line of a file read with
-      // `--elements lines`, an empty paragraph of an editor) is one empty line, as `whole` lists it.
-      if element.isEmpty {
-        chunk.append(start: element.lowerBound, end: element.lowerBound)
-        continue
-      }
       for line in LineScanner(bytes, range: element) {
         chunk.append(start: line.content.lowerBound, end: line.content.upperBound)
         if chunk.count >= 1 << 16 {

@@ -10,8 +10,7 @@ public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringC
   /// UAX #29 sentences.
   case sentences
   /// Hard lines, ended by LF, CRLF or CR (as LSP counts lines); the terminator is not part of the
-  /// entry. An empty line is an empty entry; nothing follows a final terminator. An element holds
-  /// at least one line: an empty element is one empty line.
+  /// entry. An empty line is an empty entry; nothing follows a final terminator.
   case lines
   /// Runs of non-blank lines separated by blank lines (empty, or only spaces and tabs).
   case paragraphs
