@@ -1,5 +1,5 @@
-import Glibc
 import ArgumentParser
+import Glibc
 import TextRotor
 
 /// `segment --by`'s names for the system rotors.
@@ -128,9 +128,12 @@ struct SegmentCommand: ExitStatusCommand {
     var count = 0
     var warned = false
     var first = true
-    while let block = try stream.nextBlock(blockSize: Self.streamBlockSize, cut: { bytes, _ in
-      paragraphs ? Self.lastParagraphCut(bytes) : Self.lastLineCut(bytes)
-    }) {
+    while let block = try stream.nextBlock(
+      blockSize: Self.streamBlockSize,
+      cut: { bytes, _ in
+        paragraphs ? Self.lastParagraphCut(bytes) : Self.lastLineCut(bytes)
+      })
+    {
       let start = first ? TextFacts.byteOrderMarkLength(block) : 0
       first = false
       if !warned, let bad = block.firstInvalidUTF8(in: 0..<block.count) {

@@ -4,7 +4,9 @@ import TextRotor
 /// Random edit scripts on a `RotorDocument` (replace, insert text, insert, remove and move
 /// elements), through the public API only, checked after every step against a document built
 /// afresh from the same elements: every system rotor's entries (element, label, UTF-8 range) equal.
-let pieces = ["a", "b c", " ", ".", "\n", "\r\n", "\r", "é", "😀", "中文", "e\u{301}", "🇩🇪", "Hi. Yo", "\n\n", "\u{0}", "ส"]
+let pieces = [
+  "a", "b c", " ", ".", "\n", "\r\n", "\r", "é", "😀", "中文", "e\u{301}", "🇩🇪", "Hi. Yo", "\n\n", "\u{0}", "ส",
+]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {

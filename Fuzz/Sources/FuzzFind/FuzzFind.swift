@@ -35,7 +35,8 @@ public func fuzzFind(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
   var grouped: [Range<Int>] = []
   try? fast.forEachMatchedLine(in: bytes) { line in
     for m in line.matches {
-      fuzzCheck(line.content.lowerBound <= m.lowerBound && m.upperBound <= line.content.upperBound, "\(m) outside \(line)")
+      fuzzCheck(
+        line.content.lowerBound <= m.lowerBound && m.upperBound <= line.content.upperBound, "\(m) outside \(line)")
     }
     grouped += line.matches
     return true

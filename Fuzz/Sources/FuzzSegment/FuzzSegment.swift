@@ -69,12 +69,18 @@ public func fuzzSegment(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     }
     for _ in 0..<3 where !raw.isEmpty {
       let offset = Int(input.byte()) * raw.count / 256
-      let after = try? FileNavigation.entry(after: offset, rotor: rotor, in: bytes, elements: elements, segmenter: segmenter)
+      let after = try? FileNavigation.entry(
+        after: offset, rotor: rotor, in: bytes, elements: elements, segmenter: segmenter)
       let expectedAfter = navigable.first { $0.start > offset }
-      fuzzCheck(after?.range == expectedAfter?.range, "\(rotor) after \(offset): \(String(describing: after)) != \(String(describing: expectedAfter))")
-      let before = try? FileNavigation.entry(before: offset, rotor: rotor, in: bytes, elements: elements, segmenter: segmenter)
+      fuzzCheck(
+        after?.range == expectedAfter?.range,
+        "\(rotor) after \(offset): \(String(describing: after)) != \(String(describing: expectedAfter))")
+      let before = try? FileNavigation.entry(
+        before: offset, rotor: rotor, in: bytes, elements: elements, segmenter: segmenter)
       let expectedBefore = navigable.last { $0.start < offset }
-      fuzzCheck(before?.range == expectedBefore?.range, "\(rotor) before \(offset): \(String(describing: before)) != \(String(describing: expectedBefore))")
+      fuzzCheck(
+        before?.range == expectedBefore?.range,
+        "\(rotor) before \(offset): \(String(describing: before)) != \(String(describing: expectedBefore))")
     }
     // Positions of a few entries (ascending, as output asks) against a plain computation.
     let encoding = [PositionEncoding.utf16, .utf32, .grapheme][input.int(below: 3)]
