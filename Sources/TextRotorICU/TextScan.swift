@@ -90,3 +90,17 @@ extension ByteStorage {
     return nil
   }
 }
+
+extension ByteStorage {
+  /// Whether `range` holds only spaces, tabs, LFs and CRs (a blank line).
+  public func isBlank(in range: Range<Int>) -> Bool {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    return withUnsafeBytes { b in
+      for i in range {
+        let c = b[i]
+        if c != 0x20 && c != 0x09 && c != 0x0A && c != 0x0D { return false }
+      }
+      return true
+    }
+  }
+}

@@ -201,19 +201,30 @@ struct TextRope: Sendable {
 
   // MARK: Reading bytes
 
-  /// Calls `body` with the pieces of `range`, in order, each as a storage and a range of it.
+  /// Calls `body` with the pieces of `range`, in order, each as a storage and a range of it;
+  /// neighbouring chunks that are adjacent slices of one storage (an unedited file) come as one.
   func forEachPiece(in range: Range<Int>, _ body: (ByteStorage, Range<Int>) throws -> Void) rethrows {
     guard !range.isEmpty else { return }
     let (first, before) = chunk(holding: range.lowerBound)
     var position = before.utf8
+    var pending: (ByteStorage, Range<Int>)? = nil
     try tree.forEach(from: first) { _, _, c in
       if position >= range.upperBound { return false }
       let lo = Swift.max(range.lowerBound, position) - position + c.range.lowerBound
       let hi = Swift.min(range.upperBound, position + c.count) - position + c.range.lowerBound
-      if lo < hi { try body(c.storage, lo..<hi) }
       position += c.count
+      guard lo < hi else { return true }
+      if let (storage, r) = pending {
+        if storage === c.storage && r.upperBound == lo {
+          pending = (storage, r.lowerBound..<hi)
+          return true
+        }
+        try body(storage, r)
+      }
+      pending = (c.storage, lo..<hi)
       return true
     }
+    if let (storage, r) = pending { try body(storage, r) }
   }
 
   /// A copy of the bytes of `range`.

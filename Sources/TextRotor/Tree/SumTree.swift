@@ -16,7 +16,7 @@ extension TreeSummary {
 }
 
 /// An item of a ``SumTree``.
-protocol TreeItem: Sendable {
+protocol TreeItem {
   associatedtype Summary: TreeSummary
   var summary: Summary { get }
 }
@@ -32,7 +32,7 @@ protocol TreeItem: Sendable {
 /// Complexity for n items: `item(at:)`, `seek`, `summary(before:)`, `insert`, `remove`, `update`:
 /// O(log n); `replaceSubrange` O((k + m) log n) for k items removed and m inserted; building from
 /// an array O(n); iterating from any item O(log n + k).
-struct SumTree<Item: TreeItem>: Sendable {
+struct SumTree<Item: TreeItem> {
   typealias Summary = Item.Summary
 
   static var maxFanout: Int { 32 }
@@ -481,3 +481,5 @@ struct SumTree<Item: TreeItem>: Sendable {
     precondition(s == node.summary && n == node.count, "node summary out of date")
   }
 }
+
+extension SumTree: Sendable where Item: Sendable {}
