@@ -83,7 +83,9 @@ struct IntervalIndex<Value> {
     var i = entries.startIndex
     var origin = from
     while i < entries.endIndex {
-      let j = Swift.min(i + leafCapacity, entries.endIndex)
+      var j = Swift.min(i + leafCapacity, entries.endIndex)
+      // Entries sharing a start stay in one leaf: a leaf's span must hold every start in it.
+      while j < entries.endIndex && entries[j].0.lowerBound == entries[j - 1].0.lowerBound { j += 1 }
       let next = j < entries.endIndex ? entries[j].0.lowerBound : to
       result.append(IntervalLeaf(origin: origin, width: next - origin, entries: entries[i..<j]))
       origin = next
@@ -270,8 +272,10 @@ struct IntervalIndex<Value> {
     // Transformed starts may now sit out of order with their neighbours (a start inside the
     // replaced text moves to its start): a stable sort keeps ties in their order.
     if !entries.isEmpty && !zip(entries, entries.dropFirst()).allSatisfy({ $0.0.lowerBound <= $1.0.lowerBound }) {
-      entries = entries.enumerated().sorted { ($0.element.0.lowerBound, $0.offset) < ($1.element.0.lowerBound, $1.offset) }
-        .map(\.element)
+      entries = entries.enumerated().sorted {
+        ($0.element.0.lowerBound, $0.offset) < ($1.element.0.lowerBound, $1.offset)
+      }
+      .map(\.element)
     }
     tree.replaceSubrange(first..<(last + 1), with: Self.leaves(entries[...], from: runStart, to: runEnd + delta))
   }
@@ -292,7 +296,8 @@ struct IntervalIndex<Value> {
       tree.forEach { l, _, leaf in
         for k in 0..<leaf.count {
           precondition(leaf.starts[k] >= 0 && leaf.ends[k] >= leaf.starts[k], "entry out of order")
-          precondition(leaf.starts[k] < leaf.width || (l == leaves - 1 && leaf.starts[k] <= leaf.width), "entry outside its leaf")
+          precondition(
+            leaf.starts[k] < leaf.width || (l == leaves - 1 && leaf.starts[k] <= leaf.width), "entry outside its leaf")
           precondition(k == 0 || leaf.starts[k - 1] <= leaf.starts[k], "entries not sorted")
         }
         return true

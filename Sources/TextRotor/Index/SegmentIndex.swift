@@ -66,7 +66,7 @@ struct SegmentIndex: Sendable {
   init(_ stores: [(SegmentStore, delta: Int)], width: Int) {
     var pieces: [SegmentPiece] = []
     Self.appendPieces(of: stores, from: 0, to: width, into: &pieces)
-    tree = SumTree(pieces)
+    tree = SumTree(Self.normalized(pieces))
   }
 
   /// The entries of `store` moved by `delta`, over `width` bytes.
@@ -83,7 +83,8 @@ struct SegmentIndex: Sendable {
       for chunk in store.chunks where chunk.count > 0 {
         let first = chunk.segment(at: 0).start + delta
         if let p = previous {
-          pieces.append(SegmentPiece(chunk: p.chunk, lo: 0, hi: p.chunk.count, rawStart: p.rawStart, width: first - p.start))
+          pieces.append(
+            SegmentPiece(chunk: p.chunk, lo: 0, hi: p.chunk.count, rawStart: p.rawStart, width: first - p.start))
         } else if first > position {
           pieces.append(.gap(first - position))
         }
@@ -185,8 +186,43 @@ struct SegmentIndex: Sendable {
     let tail = last.suffix(from: Swift.min(old.upperBound - before1.bytes, last.width))
     if tail.width > 0 || p1 == tree.count - 1 && tail.count > 0 { pieces.append(tail) }
     // A window with no entries leaves a gap piece: fold it into a neighbour's span.
-    pieces = Self.foldGaps(pieces)
+    pieces = Self.normalized(Self.foldGaps(pieces))
     tree.replaceSubrange(p0..<(p1 + 1), with: pieces)
+  }
+
+  /// Makes every piece's entries start strictly inside its span (an entry exactly at a piece's end,
+  /// as an empty element's empty line at the end of a window, takes one byte from the next piece;
+  /// entries sharing a start across two chunks are re-encoded into one), so that the piece holding
+  /// an offset is the only one to search.
+  private static func normalized(_ pieces: [SegmentPiece]) -> [SegmentPiece] {
+    var result: [SegmentPiece] = []
+    result.reserveCapacity(pieces.count)
+    for var piece in pieces {
+      guard var last = result.last, last.count > 0, last.segment(at: last.count - 1).start >= last.width else {
+        result.append(piece)
+        continue
+      }
+      if piece.count == 0 || piece.segment(at: 0).start > 0 {
+        last = SegmentPiece(chunk: last.chunk, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + 1)
+        piece = SegmentPiece(
+          chunk: piece.chunk, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart + 1, width: piece.width - 1)
+        result[result.count - 1] = last
+        if piece.width > 0 || piece.count > 0 { result.append(piece) }
+        continue
+      }
+      // A shared start: one chunk for both.
+      var chunk = SegmentStore.Chunk(origin: last.segment(at: 0).start)
+      for p in [last, piece] {
+        for k in 0..<p.count {
+          let s = p.segment(at: k)
+          let shift = p.rawStart == piece.rawStart && p.lo == piece.lo ? last.width : 0
+          chunk.append(start: s.start + shift, end: s.end + shift, status: s.status)
+        }
+      }
+      result[result.count - 1] = SegmentPiece(
+        chunk: chunk, lo: 0, hi: chunk.count, rawStart: 0, width: last.width + piece.width)
+    }
+    return result
   }
 
   /// Merges empty pieces into the piece before them (or, at the start, the one after).
@@ -197,7 +233,8 @@ struct SegmentIndex: Sendable {
       if piece.count == 0 {
         if let last = result.popLast() {
           result.append(
-            SegmentPiece(chunk: last.chunk, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + piece.width))
+            SegmentPiece(
+              chunk: last.chunk, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + piece.width))
         } else {
           pending += piece.width
         }
@@ -206,7 +243,8 @@ struct SegmentIndex: Sendable {
       if pending > 0 {
         result.append(
           SegmentPiece(
-            chunk: piece.chunk, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart - pending, width: piece.width + pending))
+            chunk: piece.chunk, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart - pending,
+            width: piece.width + pending))
         pending = 0
       } else {
         result.append(piece)

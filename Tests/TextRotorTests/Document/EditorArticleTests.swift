@@ -50,5 +50,15 @@ import TextRotor
     #expect(announcement == "Moved above Rotors let you jump. Try words first.")
     #expect(document.rotor(named: "Important")!.map(\.label) == ["Very Important: back up the disk."])
     #expect(try document.rotor(.words).first?.label == "Very")
+
+    // Positions in every form
+    let lsp = try document.position(in: "body", line: 1, character: 2, encoding: .utf16)
+    let anchor = try document.anchor(at: lsp, stickiness: .staysBefore)
+    try document.replace(utf8Range: 0..<0, in: "body", with: "New first line\n")
+    let moved = document.position(of: anchor)
+    #expect(try document.location(of: moved!).line == 3)
+    #expect(
+      try document.text(of: "body", in: document.utf8Offset(of: moved!)..<(document.utf8Offset(of: moved!) + 10))
+        == "en update.")
   }
 }
