@@ -106,19 +106,18 @@ public final class ByteStream {
 
   deinit { if owned { close(fd) } }
 
+  private var scratch: [UInt8] = []
+
   /// Appends up to `maximum` bytes to `buffer`; returns how many (0 at the end of the input).
   public func read(into buffer: inout [UInt8], maximum: Int) throws(FileError) -> Int {
-    let old = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: maximum))
+    if scratch.count < maximum { scratch = [UInt8](repeating: 0, count: maximum) }
     while true {
-      let n = buffer.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress! + old, maximum) }
+      let n = scratch.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress!, maximum) }
       if n < 0 {
         if errno == EINTR { continue }
-        let code = errno
-        buffer.removeLast(maximum)
-        throw FileError(path: path, errno: code)
+        throw FileError(path: path, errno: errno)
       }
-      buffer.removeLast(maximum - n)
+      buffer.append(contentsOf: scratch[0..<n])
       return n
     }
   }

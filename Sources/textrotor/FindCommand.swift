@@ -242,10 +242,13 @@ struct FindCommand: ExitStatusCommand {
     for root in roots {
       if root != "-" && FileSystem.kind(of: root, followLinks: true) == .directory {
         sawDirectory = true
-        walker.walk(root, onError: { error in
-          StandardOutput.error(error.description)
-          failed = true
-        }) { path in
+        walker.walk(
+          root,
+          onError: { error in
+            StandardOutput.error(error.description)
+            failed = true
+          }
+        ) { path in
           let shown = implicitDirectory && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
           targets.append(Target(path: shown, explicit: false))
         }

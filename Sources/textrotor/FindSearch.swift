@@ -173,7 +173,8 @@ struct FileScan {
       printAfterContext(bytes, upTo: range.upperBound, base: base)
       if afterLeft == 0 { return }
     }
-    let mode: FindFormat.Mode = binaryOffset != nil && [.lines, .onlyMatching, .vimgrep].contains(format.mode) ? .quiet : format.mode
+    let mode: FindFormat.Mode =
+      binaryOffset != nil && [.lines, .onlyMatching, .vimgrep].contains(format.mode) ? .quiet : format.mode
     if mode == .count && format.maxCount == nil {
       let n = try matcher.count(in: bytes, range: range)
       matchCount += n

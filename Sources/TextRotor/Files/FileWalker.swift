@@ -143,8 +143,8 @@ public struct FileWalker: Sendable {
       case nil: if hasWhitelist && !isDirectory { return true }
       }
     }
-    if !options.hidden && name.hasPrefix(".") { return true }
-    guard options.respectIgnoreFiles else { return false }
+    let hidden = !options.hidden && name.hasPrefix(".")
+    guard options.respectIgnoreFiles else { return hidden }
     var custom: IgnoreRules.Decision? = nil
     var ignore: IgnoreRules.Decision? = nil
     var git: IgnoreRules.Decision? = nil
@@ -167,7 +167,12 @@ public struct FileWalker: Sendable {
       }
       if level.hasGit { sawGit = true }
     }
-    return (custom ?? ignore ?? git ?? exclude) == .ignore
+    // As rg: a `!` rule that re-includes a hidden file wins over hiding it.
+    switch custom ?? ignore ?? git ?? exclude {
+    case .ignore?: return true
+    case .include?: return false
+    case nil: return hidden
+    }
   }
 
   private func walkDirectory(
