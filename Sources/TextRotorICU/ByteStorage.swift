@@ -47,11 +47,16 @@ public final class ByteStorage: @unchecked Sendable {
   private let release: Release
   /// Faults counted by the SIGBUS guard when this storage was created.
   private let faultsAtStart: Int
+  /// The mapped file's path, to learn its new size once the guard has seen a fault.
+  private let path: String?
+  /// The file's size when a fault was last seen (`Int.max` before any), and that fault count.
+  private let shrunk = Mutex<(faults: Int, size: Int)>((0, Int.max))
 
-  private init(base: UnsafeMutableRawPointer?, count: Int, release: Release) {
+  private init(base: UnsafeMutableRawPointer?, count: Int, release: Release, path: String? = nil) {
     self.base = base
     self.count = count
     self.release = release
+    self.path = path
     self.faultsAtStart = cicu_sigbus_fault_count()
   }
 
@@ -102,7 +107,7 @@ public final class ByteStorage: @unchecked Sendable {
       cicu_install_sigbus_guard()
       guard let p = cicu_map_file(fd, size) else { return try readAll(fd: fd, path: path) }
       _ = madvise(p, size, MADV_SEQUENTIAL)
-      return ByteStorage(base: p, count: size, release: .unmap)
+      return ByteStorage(base: p, count: size, release: .unmap, path: path)
     }
     return try readAll(fd: fd, path: path)
   }
@@ -131,7 +136,25 @@ public final class ByteStorage: @unchecked Sendable {
 
   /// Whether a mapped file shrank while it was read (its missing pages were read as zeros). Check
   /// after the work is done and report ``FileError/Reason/changedWhileReading``.
-  public var shrankWhileReading: Bool { release == .unmap && cicu_sigbus_fault_count() != faultsAtStart }
+  public var shrankWhileReading: Bool { availableCount < count }
+
+  /// How many bytes are really there: `count`, or for a mapped file that shrank while it was read
+  /// (the guard then reads the missing pages as zeros), its new size. Long scans check it now and
+  /// then and stop there. Cheap while no fault happened (one load of the guard's counter).
+  public var availableCount: Int {
+    guard release == .unmap else { return count }
+    let faults = cicu_sigbus_fault_count()
+    if faults == faultsAtStart { return count }
+    return shrunk.withLock { seen in
+      if seen.faults != faults {
+        // A fault somewhere in the process (maybe another file's): ask this file's size now.
+        var info = stat()
+        let size = path.map { stat($0, &info) == 0 ? Int(info.st_size) : 0 } ?? 0
+        seen = (faults, min(seen.size, size))
+      }
+      return min(count, seen.size)
+    }
+  }
 
   func pointer(at offset: Int) -> UnsafePointer<CChar> {
     guard let base else { return emptyText }

@@ -29,7 +29,10 @@ struct FindCommand: ExitStatusCommand {
       Matching is line-oriented, as ripgrep's: a match never spans a line terminator (LF, CR or \
       CRLF; lines are counted as LSP does, so a lone CR starts a line), and ^ and $ match at every \
       line's start and end. Matches are leftmost and non-overlapping. An empty pattern matches \
-      at every position of every line.
+      at every position of every line. As in ripgrep, an empty match right where the previous \
+      match ended is not reported ('a*' on 'bab' matches at 0, 1-2 and 3); unlike ripgrep, no \
+      match starts inside a UTF-8 sequence or between the CR and LF of a CRLF. A literal pattern \
+      holding a line terminator is an error.
 
       Where textrotor differs from ripgrep on purpose:
       - PATTERN is a literal unless --regex is given (-F is accepted and changes nothing); \

@@ -21,26 +21,29 @@ extension PatternMatcher {
     in bytes: ByteStorage, range: Range<Int>? = nil, _ body: (MatchedLine) -> Bool
   ) throws(ICUError) {
     let range = range ?? 0..<bytes.count
+    // The line being gathered. Its matches are appended in place (never to a copy), so a line with
+    // n matches costs O(n), not O(n²).
     var current: MatchedLine? = nil
     var floor = range.lowerBound
     var stopped = false
     try forEachMatch(in: bytes, range: range) { m in
-      if var line = current, m.lowerBound <= line.content.upperBound {
-        line.matches.append(m)
-        current = line
+      if current != nil, m.lowerBound <= current!.content.upperBound {
+        current!.matches.append(m)
         return true
       }
       if let line = current {
+        current = nil
         if !body(line) {
           stopped = true
-          current = nil
           return false
         }
         floor = line.next
       }
+      // Not past the end of a mapped file that shrank while it was read.
+      let limit = Swift.max(m.upperBound, Swift.min(range.upperBound, bytes.availableCount))
       let start = LineBounds.start(of: m.lowerBound, in: bytes, floor: floor)
-      let end = LineBounds.end(of: m.lowerBound, in: bytes, limit: range.upperBound)
-      let next = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
+      let end = LineBounds.end(of: m.lowerBound, in: bytes, limit: limit)
+      let next = LineBounds.nextStart(after: end, in: bytes, limit: limit)
       current = MatchedLine(content: start..<end, next: next, matches: [m])
       return true
     }

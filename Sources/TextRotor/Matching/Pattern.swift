@@ -3,7 +3,10 @@
 /// - Matches are the leftmost, non-overlapping occurrences, in text order, as UTF-8 byte ranges.
 /// - Matching is line-oriented, as ripgrep's default: a match never spans a line terminator (LF,
 ///   CR or CRLF), and `^`/`$` match at the start and end of every line. A literal may not contain a
-///   line terminator.
+///   line terminator (LF or CR, so not CR LF either).
+/// - As ripgrep's, an empty match right where the previous match ended is not reported (`a*` on
+///   `bab` matches at 0..<0, 1..<2, 3..<3). No match starts inside a UTF-8 sequence or between the
+///   CR and LF of a CRLF.
 /// - `ignoreCase` uses Unicode case folding as ICU's `UREGEX_CASE_INSENSITIVE` does: **full** case
 ///   folding for literal text, so `STRASSE` matches `straße`, `ss` matches `ß` and `st` matches
 ///   `ﬆ` (ripgrep folds simply and does not); sets and properties in a regex fold simply (`[a-z]`

@@ -33,7 +33,8 @@ public final class PatternMatcher {
   init(_ pattern: Pattern, strategy: Strategy) throws(PatternError) {
     self.pattern = pattern
     let text = pattern.text
-    if pattern.syntax == .literal && (text.contains("\n") || text.contains("\r")) {
+    // By bytes: "\r\n" is one `Character`, so `text.contains("\n")` would not see it.
+    if pattern.syntax == .literal && text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
       throw PatternError("the literal \(pattern) holds a line terminator, which a line-oriented search never matches")
     }
     func compile(_ source: String, _ options: RegularExpression.Options) throws(PatternError) -> RegularExpression {
@@ -86,17 +87,42 @@ public final class PatternMatcher {
     let range = range ?? 0..<bytes.count
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     let words = self.words
+    // As ripgrep (Rust's regex crate): an empty match right where the previous match ended is not
+    // reported (`a*` on `bab` gives 0..<0, 1..<2, 3..<3).
+    var lastEnd = -1
+    var stopped = false
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
+      if m.isEmpty && m.lowerBound == lastEnd { return .next }
       if let words, try !words.accepts(m, in: bytes, range: range) {
         return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
       }
-      return body(m) ? .next : .stop
+      lastEnd = m.upperBound
+      if body(m) { return .next }
+      stopped = true
+      return .stop
     }
-    switch engine {
-    case .literal(let search): try search.run(bytes, range: range, visit)
-    case .regex(let search): try search.run(bytes, range: range, visit)
-    }
+    // Line-aligned slabs, so that a mapped file that shrinks while it is searched is searched only
+    // to its new end (the pages past it read as zeros), never as one huge line of NULs.
+    var start = range.lowerBound
+    repeat {
+      var end = range.upperBound
+      if end - start > Self.slabSize {
+        let lineEnd = LineBounds.end(of: start + Self.slabSize, in: bytes, limit: range.upperBound)
+        end = LineBounds.nextStart(after: lineEnd, in: bytes, limit: range.upperBound)
+      }
+      end = Swift.min(end, bytes.availableCount)
+      if end < start { return }
+      switch engine {
+      case .literal(let search): try search.run(bytes, range: start..<end, visit)
+      case .regex(let search): try search.run(bytes, range: start..<end, visit)
+      }
+      if stopped { return }
+      start = end
+    } while start < Swift.min(range.upperBound, bytes.availableCount)
   }
+
+  /// The most bytes searched before checking that a mapped file has not shrunk.
+  static let slabSize = 64 << 20
 
   /// The matches in `range` (all of `bytes` by default), sorted.
   public func matches(in bytes: ByteStorage, range: Range<Int>? = nil) throws(ICUError) -> [Range<Int>] {

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TextRotorICU
+
+@testable import TextRotor
+
+/// Regression tests for the matching cases of issue 9 (each failed before its fix).
+@Suite("Matching: regressions (issue 9)")
+struct MatchingRegressionTests {
+  /// Item 1: every match appended to a copy of the line's array made one line with n matches cost
+  /// O(n²) (40,000 matches took 12-23 s, 400,000 did not finish). Linear, this is well under a
+  /// second; quadratic it runs for many minutes, past the time limit.
+  @Test("a line with 500,000 matches is gathered in linear time", .timeLimit(.minutes(1)))
+  func manyMatchesOnOneLine() throws {
+    let n = 500_000
+    let bytes = ByteStorage(String(repeating: "a ", count: n) + "\nb a\n")
+    let matcher = try PatternMatcher(.literal("a"))
+    var lines: [MatchedLine] = []
+    try matcher.forEachMatchedLine(in: bytes) { line in
+      lines.append(line)
+      return true
+    }
+    #expect(lines.count == 2)
+    #expect(lines[0].matches.count == n)
+    #expect(lines[0].matches.last == (2 * n - 2)..<(2 * n - 1))
+    #expect(lines[1].matches == [(2 * n + 3)..<(2 * n + 4)])
+  }
+
+  /// Item 2: `"\r\n"` is one `Character`, so `text.contains("\n")` missed a literal holding CR LF,
+  /// and it matched across lines.
+  @Test(
+    "a literal holding a line terminator, CR LF included, is an error",
+    arguments: ["\r\nab", "a\r\n", "\r\n", "x\ry", "\n"])
+  func literalWithCRLF(literal: String) throws {
+    #expect(throws: PatternError.self) { try PatternMatcher(.literal(literal)) }
+    #expect(throws: PatternError.self) { try PatternMatcher(.literal(literal, ignoreCase: true)) }
+    let document = RotorDocument(elements: [TextElement(id: 0, text: "x\r\nab\n")])
+    #expect(throws: PatternError.self) { try document.rotor(matching: .literal(literal)) }
+  }
+
+  /// Item 6: an empty match right after the previous match is not reported, as in ripgrep.
+  @Test("empty regex matches follow ripgrep")
+  func emptyMatchesAsRipgrep() throws {
+    // rg --json 'a*': bab → 0, 1-2, 3; ba → 0, 1-2; aa → 0-2.
+    let text = "bab\nba\naa\n"
+    let expected = [0..<0, 1..<2, 3..<3, 4..<4, 5..<6, 7..<9]
+    for strategy in [PatternMatcher.Strategy.automatic, .icu] {
+      #expect(try matches(.regex("a*"), text, strategy: strategy) == expected, "\(strategy)")
+    }
+    #expect(try matches(.regex("x*"), "a\r\nb\n") == [0..<0, 1..<1, 3..<3, 4..<4])
+    #expect(try matches(.regex("a|"), "aab") == [0..<1, 1..<2, 3..<3])
+    let document = RotorDocument(elements: [TextElement(id: 0, text: "bab")])
+    #expect(try document.rotor(matching: .regex("a*")).count == 3)
+  }
+
+  /// Item 8: a mapped file truncated while it is searched was read to its old size, the missing
+  /// pages as zeros, so the last line ran on as one huge line of NULs.
+  @Test("a file that shrinks while it is searched is searched to its new end only")
+  func truncatedWhileSearched() throws {
+    let path = NSTemporaryDirectory() + "textrotor-shrink-\(UUID().uuidString).txt"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let line = "abc a def\n"
+    let full = String(repeating: line, count: 40_000)  // 400,000 bytes, about 98 pages
+    try Data(full.utf8).write(to: URL(fileURLWithPath: path))
+    let bytes = try ByteStorage.contentsOf(path: path)
+    #expect(bytes.count == 400_000)
+    #expect(!bytes.shrankWhileReading)
+    // Truncate in the middle of a line, before any page is read.
+    let newSize = 100_005
+    #expect(truncate(path, off_t(newSize)) == 0)
+    let matcher = try PatternMatcher(.literal("a"))
+    var lines: [MatchedLine] = []
+    try matcher.forEachMatchedLine(in: bytes) { line in
+      lines.append(line)
+      return true
+    }
+    #expect(bytes.shrankWhileReading)
+    #expect(bytes.availableCount == newSize)
+    #expect(lines.count == 10_001)
+    #expect(lines.allSatisfy { $0.next <= newSize && $0.matches.allSatisfy { $0.upperBound <= newSize } })
+    #expect(lines.last?.content == 100_000..<100_005)
+  }
+}
