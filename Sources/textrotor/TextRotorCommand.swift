@@ -14,7 +14,7 @@ struct TextRotorCommand: ParsableCommand {
   static func main() {
     let status: Int32
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(FindCommand.splitAttachedValues(Array(CommandLine.arguments.dropFirst())))
       if var exiting = command as? any ExitStatusCommand {
         status = exiting.runWithStatus()
       } else {
