@@ -1,17 +1,30 @@
 import ArgumentParser
+import Dispatch
 import Glibc
+import Synchronization
 import TextRotor
 
 struct FindCommand: ExitStatusCommand {
   static let configuration = CommandConfiguration(
     commandName: "find",
-    abstract: "Find a literal or an ICU regular expression (the `matches` rotor), as ripgrep does.",
+    abstract: "Find a literal or an ICU regular expression in files and directories, as ripgrep does.",
+    usage: "textrotor find [-e] PATTERN [--regex] [-i | -S] [-w] [OPTIONS] [PATH ...]",
     discussion: """
-      Output: PATH:LINE:COLUMN:LINE TEXT for each line with a match (PATH when several files are \
-      given), matches highlighted on a terminal (not when NO_COLOR is set). --count prints the \
-      number of matches per file. Offsets and columns count from the start of the file, a UTF-8 \
-      byte order mark included (it is never part of a match or a line). --json speaks ripgrep's --json messages (begin, match, end, \
-      summary); offsets in it are UTF-8 byte offsets.
+      PATTERN is the first argument, or given with -e/--pattern (several -e: any of them). A \
+      directory is searched recursively, several files at once, skipping hidden files and \
+      directories, binary files, and what .gitignore (in a git repository), .ignore and .rgignore \
+      files exclude (--hidden, --no-ignore, -g GLOB change that). With no PATH, standard input is \
+      searched when it is not a terminal, else the current directory. Standard input, pipes and \
+      devices are read piece by piece, in bounded memory.
+
+      Output: [PATH:]LINE:COLUMN:LINE TEXT for each line with a match (PATH when several files or a \
+      directory are searched; on a terminal the path is a heading above its file's lines), matches \
+      highlighted on a terminal (not when NO_COLOR is set). Files are printed in the order given, \
+      a directory's files sorted by name, whatever order they were searched in. --count prints \
+      the number of matches per file (rg's --count-matches). --json speaks ripgrep's --json \
+      messages (begin, match, context, end, summary); offsets in it are UTF-8 byte offsets. \
+      Offsets and columns count from the start of the file, a UTF-8 byte order mark included \
+      (it is never part of a match or a line).
 
       Matching is line-oriented, as ripgrep's: a match never spans a line terminator (LF, CR or \
       CRLF; lines are counted as LSP does, so a lone CR starts a line), and ^ and $ match at every \
@@ -21,145 +34,350 @@ struct FindCommand: ExitStatusCommand {
       match starts inside a UTF-8 sequence or between the CR and LF of a CRLF. A literal pattern \
       holding a line terminator is an error.
 
-      --ignore-case uses Unicode case folding as ICU does: full folding for literal text, so \
-      'STRASSE' matches 'straße' and 'ss' matches 'ß' (ripgrep folds simply and does not); sets \
-      in a regex fold simply ('[a-z]' does not match 'ß').
+      Where textrotor differs from ripgrep on purpose:
+      - PATTERN is a literal unless --regex is given (-F is accepted and changes nothing); \
+      --regex takes ICU's syntax (https://unicode-org.github.io/icu/userguide/strings/regexp.html), \
+      not Rust's.
+      - --ignore-case uses Unicode full case folding for literal text, so 'STRASSE' matches \
+      'straße' and 'ss' matches 'ß' (ripgrep folds simply and does not); sets in a regex fold \
+      simply ('[a-z]' does not match 'ß').
+      - --word keeps a match only when it starts and ends on a Unicode (UAX #29) word boundary.
+      - LINE:COLUMN is printed by default (-N hides both, --no-column the column); the column \
+      counts what --position-encoding says (UTF-8 bytes by default, or UTF-16 units, scalars, \
+      graphemes).
+      - A lone CR ends a line, as LSP counts lines.
+      - A file found in a directory with a NUL byte in its first 64 KiB is skipped whole.
 
-      --word keeps a match only when it starts and ends on an ICU (UAX #29) word boundary.
+      A match may run at most --time-limit steps of ICU's engine (about milliseconds); a pattern \
+      that backtracks catastrophically, like (a+)+$, then fails with an error (exit status 2) \
+      instead of hanging.
 
-      --regex takes ICU's syntax. A match may run at most --time-limit steps of ICU's engine \
-      (about milliseconds); a pattern that backtracks catastrophically, like (a+)+$, then fails \
-      with an error (exit status 2) instead of hanging.
-
-      A file with a NUL byte in its first 64 KiB is binary: as ripgrep does, a line saying \
-      "binary file matches" is printed instead of its lines (counts and --json are unchanged). \
-      --text searches it as text.
+      A file named on the command line with a NUL byte in its first 64 KiB is binary: as ripgrep \
+      does, a line saying "binary file matches" is printed instead of its lines (counts and --json \
+      are unchanged). --text searches it as text.
 
       Exit status: 0 a match was found, 1 none, 2 an error (other files are still searched).
       """
   )
 
-  @OptionGroup var patternOptions: PatternOptions
+  @Option(
+    name: [.customShort("e"), .customLong("pattern")], parsing: .singleValue,
+    help: ArgumentHelp("A pattern to find (repeat for several: any of them).", valueName: "pattern"))
+  var patterns: [String] = []
+
+  @Flag(name: .long, help: "Read the pattern as an ICU regular expression.")
+  var regex = false
+
+  @Flag(name: [.customShort("F"), .customLong("fixed-strings")], help: "The pattern is a literal (the default).")
+  var fixedStrings = false
+
+  @Flag(
+    name: [.customShort("i"), .long], help: "Match without case (Unicode full case folding: STRASSE matches straße).")
+  var ignoreCase = false
+
+  @Flag(
+    name: [.customShort("S"), .long], help: "Match without case when the pattern has no upper-case letter.")
+  var smartCase = false
+
+  @Flag(name: [.customShort("w"), .long], help: "Only matches that start and end on word boundaries.")
+  var word = false
+
+  @Option(name: .long, help: "Steps of ICU's regex engine one match may take (about milliseconds).")
+  var timeLimit: Int = 3000
 
   @Flag(name: [.customShort("a"), .long], help: "Search binary files as text.")
   var text = false
 
-  @OptionGroup var output: OutputOptions
+  @Flag(name: .long, help: "Search hidden files and directories.")
+  var hidden = false
 
-  @Argument(help: "Files to search; - is standard input.")
-  var files: [String] = ["-"]
+  @Flag(name: .long, help: "Do not skip what .gitignore, .ignore and .rgignore files exclude.")
+  var noIgnore = false
+
+  @Option(
+    name: [.customShort("g"), .long], parsing: .singleValue,
+    help: "Search only files matching GLOB (gitignore syntax); !GLOB excludes. Repeatable.")
+  var glob: [String] = []
+
+  @Flag(name: [.customLong("count"), .customLong("count-matches")], help: "Print the number of matches per file.")
+  var count = false
+
+  @Flag(name: [.customShort("l"), .long], help: "Print only the paths of files with a match.")
+  var filesWithMatches = false
+
+  @Flag(name: [.customShort("o"), .long], help: "Print each match on its own line.")
+  var onlyMatching = false
+
+  @Flag(name: [.customShort("q"), .long], help: "Print nothing; the exit status says whether there was a match.")
+  var quiet = false
+
+  @Flag(name: .long, help: "Print each match as PATH:LINE:COLUMN:LINE TEXT.")
+  var vimgrep = false
+
+  @Flag(name: .long, help: "Print ripgrep's JSON Lines messages.")
+  var json = false
+
+  @Option(name: [.customShort("A"), .long], help: "Lines of context after each match.")
+  var afterContext: Int?
+
+  @Option(name: [.customShort("B"), .long], help: "Lines of context before each match.")
+  var beforeContext: Int?
+
+  @Option(name: [.customShort("C"), .long], help: "Lines of context before and after each match.")
+  var context: Int?
+
+  @Option(name: [.customShort("m"), .long], help: "Stop after NUM matching lines in each file.")
+  var maxCount: Int?
+
+  @Flag(name: [.customShort("n"), .long], help: "Print line numbers (the default).")
+  var lineNumber = false
+
+  @Flag(name: [.customShort("N"), .long], help: "Print no line or column numbers.")
+  var noLineNumber = false
+
+  @Flag(name: .long, help: "Print the column of the first match (the default).")
+  var column = false
+
+  @Flag(name: .long, help: "Print no column numbers.")
+  var noColumn = false
+
+  @Flag(name: .long, help: "Print the path above its file's matches (the default on a terminal).")
+  var heading = false
+
+  @Flag(name: .long, help: "Print the path on every line.")
+  var noHeading = false
+
+  @Flag(name: .long, help: "With --count, also print files without a match.")
+  var includeZero = false
+
+  @Option(name: [.customShort("j"), .long], help: "Files searched at once (default: the number of cores).")
+  var threads: Int?
+
+  @Option(name: .long, help: "What a column counts: utf-8, utf-16, utf-32 or grapheme.")
+  var positionEncoding: PositionEncoding = .utf8
+
+  @Argument(
+    help: ArgumentHelp("The pattern (when no -e is given), then files and directories; - is standard input."))
+  var arguments: [String] = []
 
   func validate() throws {
-    if patternOptions.pattern == nil { throw ValidationError("Missing expected argument '--pattern <pattern>'.") }
+    if timeLimit < 1 { throw ValidationError("--time-limit must be at least 1.") }
+    if patterns.isEmpty && arguments.isEmpty { throw ValidationError("Missing expected argument 'PATTERN'.") }
+    let modes = [count, filesWithMatches, onlyMatching, quiet, vimgrep, json].filter { $0 }.count
+    if modes > 1 { throw ValidationError("--count, -l, -o, -q, --vimgrep and --json cannot be used together.") }
+    for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context), ("-m", maxCount)] {
+      if let value, value < 0 { throw ValidationError("\(name) must not be negative.") }
+    }
+    if let threads, threads < 1 { throw ValidationError("-j must be at least 1.") }
+    if ignoreCase && smartCase { throw ValidationError("-i and -S cannot be used together.") }
+  }
+
+  /// Short options of `find` that take a value.
+  static let shortOptionsWithValue: Set<Character> = ["e", "g", "A", "B", "C", "m", "j"]
+
+  /// ripgrep's users write `-C2`, `-m1`, `-efoo` and `-iC2`: for `find`, splits a value attached
+  /// to a short option into its own argument (`-C2` → `-C 2`), which the parser requires.
+  static func splitAttachedValues(_ arguments: [String]) -> [String] {
+    guard arguments.first == "find" else { return arguments }
+    var result = ["find"]
+    var takesValue = false
+    var rest = false
+    for argument in arguments.dropFirst() {
+      if rest || takesValue || argument == "--" || !argument.hasPrefix("-") || argument.hasPrefix("--") {
+        if argument == "--" && !takesValue { rest = true }
+        takesValue = false
+        result.append(argument)
+        continue
+      }
+      let letters = Array(argument.dropFirst())
+      guard let k = letters.firstIndex(where: { shortOptionsWithValue.contains($0) }) else {
+        result.append(argument)
+        continue
+      }
+      result.append("-" + String(letters[...k]))
+      if k + 1 < letters.count {
+        result.append(String(letters[(k + 1)...]))
+      } else {
+        takesValue = true
+      }
+    }
+    return result
+  }
+
+  /// The pattern and paths: the first argument is the pattern when no -e is given.
+  private var patternsAndPaths: (patterns: [String], paths: [String]) {
+    let args = arguments
+    if !patterns.isEmpty { return (patterns, args) }
+    return ([args[0]], Array(args.dropFirst()))
   }
 
   mutating func runWithStatus() -> Int32 {
-    guard let matcher = patternOptions.matcher() else { return 2 }
-    let several = files.count > 1
-    let output = self.output
-    let searchBinary = text
-    var json = FindJSON()
-    let status = Inputs(paths: files, validateUTF8: false).run { name, bytes in
-      let binaryOffset =
-        searchBinary || !TextFacts.looksBinary(bytes)
-        ? nil : bytes.firstIndex(of: 0, in: 0..<min(bytes.count, 1 << 16))
-      // A UTF-8 byte order mark is not text (offsets stay the file's).
-      let content = TextFacts.byteOrderMarkLength(bytes)..<bytes.count
-      if output.count {
-        let n = try matcher.count(in: bytes, range: content)
-        StandardOutput.shared.write(several ? "\(name):\(n)\n" : "\(n)\n")
-        return n > 0 ? .found : .nothingFound
-      }
-      if output.json {
-        return try json.search(matcher, name: name, bytes: bytes, range: content, binaryOffset: binaryOffset)
-          ? .found : .nothingFound
-      }
-      if let binaryOffset {
-        var found = false
-        try matcher.forEachMatch(in: bytes, range: content) { _ in
-          found = true
-          return false
-        }
-        if found {
-          StandardOutput.shared.write(
-            (several ? "\(name): " : "") + "binary file matches (found \"\\0\" byte around offset \(binaryOffset))\n")
-        }
-        return found ? .found : .nothingFound
-      }
-      var printer = FindPrinter(
-        name: several ? name : nil, bytes: bytes, encoding: output.positionEncoding, color: StandardOutput.useColor)
-      var found = false
-      try matcher.forEachMatchedLine(in: bytes, range: content) { line in
-        found = true
-        printer.print(line)
-        return true
-      }
-      return found ? .found : .nothingFound
+    let (texts, givenPaths) = patternsAndPaths
+    let syntax: Pattern.Syntax = regex ? .regex : .literal
+    let caseless = ignoreCase || (smartCase && texts.allSatisfy { Pattern.isAllLowercase($0, syntax: syntax) })
+    let pattern = Pattern.anyOf(texts, syntax: syntax, ignoreCase: caseless, wholeWord: word, timeLimit: timeLimit)
+    do {
+      _ = try PatternMatcher(pattern)
+    } catch {
+      StandardOutput.error(error.description)
+      return 2
     }
-    if output.json { json.summary() }
+
+    // What to search: no path means standard input when it is not a terminal, else ".".
+    var roots = givenPaths
+    var implicitDirectory = false
+    if roots.isEmpty {
+      if FileSystem.standardInputIsTerminal {
+        roots = ["."]
+        implicitDirectory = true
+      } else {
+        roots = ["-"]
+      }
+    }
+    var walkOptions = FileWalker.Options()
+    walkOptions.hidden = hidden
+    walkOptions.respectIgnoreFiles = !noIgnore
+    walkOptions.globs = glob
+    let walker = FileWalker(options: walkOptions)
+    var targets: [Target] = []
+    var failed = false
+    var sawDirectory = false
+    for root in roots {
+      if root != "-" && FileSystem.kind(of: root, followLinks: true) == .directory {
+        sawDirectory = true
+        walker.walk(
+          root,
+          onError: { error in
+            StandardOutput.error(error.description)
+            failed = true
+          }
+        ) { path in
+          let shown = implicitDirectory && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+          targets.append(Target(path: shown, explicit: false))
+        }
+      } else {
+        targets.append(Target(path: root, explicit: true))
+      }
+    }
+
+    let format = makeFormat(showPath: roots.count > 1 || sawDirectory)
+    let threads = min(max(self.threads ?? Segmenter.availableCores, 1), max(targets.count, 1))
+    let run = FindRun(pattern: pattern, format: format, targets: targets)
+    let (found, searchFailed) = run.run(threads: threads)
     StandardOutput.shared.flush()
-    return status
+    if failed || searchFailed { return 2 }
+    return found ? 0 : 1
+  }
+
+  private func makeFormat(showPath: Bool) -> FindFormat {
+    var format = FindFormat()
+    if count {
+      format.mode = .count
+    } else if filesWithMatches {
+      format.mode = .filesWithMatches
+    } else if onlyMatching {
+      format.mode = .onlyMatching
+    } else if quiet {
+      format.mode = .quiet
+    } else if vimgrep {
+      format.mode = .vimgrep
+    } else if json {
+      format.mode = .json
+    }
+    format.showPath = showPath
+    format.heading = showPath && !noHeading && (heading || StandardOutput.isTerminal) && format.mode != .vimgrep
+    format.lineNumber = !noLineNumber
+    format.column = !noColumn
+    format.before = beforeContext ?? context ?? 0
+    format.after = afterContext ?? context ?? 0
+    format.maxCount = maxCount
+    format.color = StandardOutput.useColor
+    format.encoding = positionEncoding
+    format.includeZeroCounts = includeZero || !showPath
+    format.searchBinary = text
+    return format
   }
 }
 
-/// Human output: `[PATH:]LINE:COLUMN:TEXT`, one line per matched line, with ripgrep's colors.
-struct FindPrinter {
-  let name: String?
-  let bytes: ByteStorage
-  let color: Bool
-  private var cursor: PositionCursor
-  private var out: [UInt8] = []
+/// A file to search; `explicit` when named on the command line (not found in a directory).
+struct Target: Sendable {
+  var path: String
+  var explicit: Bool
+}
 
-  init(name: String?, bytes: ByteStorage, encoding: PositionEncoding, color: Bool) {
-    self.name = name
-    self.bytes = bytes
-    self.color = color
-    self.cursor = PositionCursor(bytes, encoding: encoding)
+/// Searches the targets on several threads and prints each file's output in the targets' order.
+struct FindRun: Sendable {
+  let pattern: Pattern
+  let format: FindFormat
+  let targets: [Target]
+
+  private struct Shared: ~Copyable {
+    var results: [Int: FileResult] = [:]
+    var nextToPrint = 0
+    var printedAny = false
+    var found = false
+    var failed = false
+    var stats = FindJSON.Stats()
   }
 
-  private static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
-  private static let magenta: [UInt8] = Array("\u{1B}[0m\u{1B}[35m".utf8)
-  private static let green: [UInt8] = Array("\u{1B}[0m\u{1B}[32m".utf8)
-  private static let boldRed: [UInt8] = Array("\u{1B}[0m\u{1B}[1m\u{1B}[31m".utf8)
-
-  mutating func print(_ line: MatchedLine) {
-    let location = cursor.locate(line.matches[0].lowerBound)
-    out.removeAll(keepingCapacity: true)
-    if let name {
-      field(Array(name.utf8), color: Self.magenta)
-      out.append(0x3A)
-    }
-    field(Array(String(location.line).utf8), color: Self.green)
-    out.append(0x3A)
-    field(Array(String(location.column).utf8), color: Self.reset)
-    out.append(0x3A)
-    if color {
-      var p = line.content.lowerBound
-      for m in line.matches {
-        let s = max(m.lowerBound, p)
-        let e = min(m.upperBound, line.content.upperBound)
-        guard e > s else { continue }
-        out.append(contentsOf: bytes.copyBytes(p..<s))
-        out.append(contentsOf: Self.boldRed)
-        out.append(contentsOf: bytes.copyBytes(s..<e))
-        out.append(contentsOf: Self.reset)
-        p = e
+  /// Returns whether something matched and whether an error occurred.
+  func run(threads: Int) -> (found: Bool, failed: Bool) {
+    let started = FindJSON.now()
+    let shared = Mutex(Shared())
+    let next = Atomic<Int>(0)
+    let stop = Atomic<Bool>(false)
+    let work: @Sendable (Int) -> Void = { _ in
+      guard let matcher = try? PatternMatcher(pattern) else { return }
+      let searcher = FileSearcher(matcher: matcher, format: format)
+      while !stop.load(ordering: .relaxed) {
+        let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard i < targets.count else { return }
+        let result = searcher.search(path: targets[i].path, explicit: targets[i].explicit)
+        if result.found && format.mode == .quiet { stop.store(true, ordering: .relaxed) }
+        shared.withLock { s in
+          s.results[i] = result
+          while let r = s.results.removeValue(forKey: s.nextToPrint) {
+            s.nextToPrint += 1
+            emit(r, &s)
+          }
+        }
       }
-      out.append(contentsOf: bytes.copyBytes(p..<line.content.upperBound))
-    } else {
-      out.append(contentsOf: bytes.copyBytes(line.content))
     }
-    out.append(0x0A)
-    StandardOutput.shared.write(bytes: out)
+    if threads <= 1 {
+      work(0)
+    } else {
+      DispatchQueue.concurrentPerform(iterations: threads, execute: work)
+    }
+    return shared.withLock { s in
+      if format.mode == .json {
+        var out: [UInt8] = []
+        FindJSON.summary(s.stats, elapsed: FindJSON.now() - started, into: &out)
+        StandardOutput.shared.write(bytes: out)
+      }
+      StandardOutput.shared.flush()
+      return (s.found, s.failed)
+    }
   }
 
-  private mutating func field(_ text: [UInt8], color code: [UInt8]) {
-    if color {
-      out.append(contentsOf: code)
-      out.append(contentsOf: text)
-      out.append(contentsOf: Self.reset)
-    } else {
-      out.append(contentsOf: text)
+  private func emit(_ r: FileResult, _ s: inout Shared) {
+    if r.found { s.found = true }
+    s.stats.add(r.stats)
+    if !r.output.isEmpty {
+      if s.printedAny && (format.mode == .lines || format.mode == .onlyMatching) {
+        // As rg: a blank line between files under headings, "--" between context groups.
+        if format.heading {
+          StandardOutput.shared.write(bytes: [0x0A])
+        } else if format.hasContext {
+          StandardOutput.shared.write(bytes: Array("--\n".utf8))
+        }
+      }
+      StandardOutput.shared.write(bytes: r.output)
+      s.printedAny = true
+    }
+    if !r.errors.isEmpty {
+      StandardOutput.shared.flush()
+      for e in r.errors { StandardOutput.error(e) }
+      s.failed = true
     }
   }
 }

@@ -3,11 +3,11 @@ import TextRotor
 
 /// `find --json`: ripgrep's JSON Lines messages. For each file with a match, `begin`, one `match`
 /// per matched line (`lines.text` with its terminator, `absolute_offset` of the line,
-/// `submatches[].start/end` relative to it, in bytes), and `end` with `binary_offset` and `stats`;
-/// then one `summary` for the whole run. Text that is not valid UTF-8 is sent as `{"bytes":BASE64}`,
-/// as ripgrep does. Key order follows ripgrep's.
-struct FindJSON {
-  struct Stats {
+/// `submatches[].start/end` relative to it, in bytes), `context` for each context line, and `end`
+/// with `binary_offset` and `stats`; then one `summary` for the whole run. Text that is not valid
+/// UTF-8 is sent as `{"bytes":BASE64}`, as ripgrep does. Key order follows ripgrep's.
+enum FindJSON {
+  struct Stats: Sendable {
     var elapsedNanos = 0
     var searches = 0
     var searchesWithMatch = 0
@@ -27,102 +27,78 @@ struct FindJSON {
     }
   }
 
-  private let started = FindJSON.now()
-  private var total = Stats()
-  private var out: [UInt8] = []
-
   static func now() -> Int {
     var t = timespec()
     clock_gettime(CLOCK_MONOTONIC, &t)
     return t.tv_sec * 1_000_000_000 + t.tv_nsec
   }
 
-  /// Searches one file and prints its messages; returns whether it had a match.
-  mutating func search(
-    _ matcher: PatternMatcher, name: String, bytes: ByteStorage, range: Range<Int>, binaryOffset: Int?
-  ) throws -> Bool {
-    let start = Self.now()
-    var stats = Stats()
-    stats.searches = 1
-    stats.bytesSearched = range.count
-    var cursor = PositionCursor(bytes)
-    var begun = false
-    try matcher.forEachMatchedLine(in: bytes, range: range) { line in
-      if !begun {
-        begun = true
-        out.removeAll(keepingCapacity: true)
-        append(#"{"type":"begin","data":{"path":"#)
-        appendData(name)
-        append("}}\n")
-        stats.bytesPrinted += flush()
-      }
-      stats.matchedLines += 1
-      stats.matches += line.matches.count
-      let lineNumber = cursor.locate(line.content.lowerBound).line
-      let base = line.content.lowerBound
-      out.removeAll(keepingCapacity: true)
-      append(#"{"type":"match","data":{"path":"#)
-      appendData(name)
-      append(#","lines":"#)
-      appendData(line.withTerminator, of: bytes)
-      append(#","line_number":"#)
-      JSONText.appendInt(lineNumber, to: &out)
-      append(#","absolute_offset":"#)
-      JSONText.appendInt(base, to: &out)
-      append(#","submatches":["#)
-      for (k, m) in line.matches.enumerated() {
-        if k > 0 { out.append(0x2C) }
-        append(#"{"match":"#)
-        appendData(m, of: bytes)
-        append(#","start":"#)
-        JSONText.appendInt(m.lowerBound - base, to: &out)
-        append(#","end":"#)
-        JSONText.appendInt(m.upperBound - base, to: &out)
-        out.append(0x7D)
-      }
-      append("]}}\n")
-      stats.bytesPrinted += flush()
-      return true
+  static func begin(name: String, into out: inout [UInt8]) {
+    append(#"{"type":"begin","data":{"path":"#, &out)
+    appendData(name, &out)
+    append("}}\n", &out)
+  }
+
+  /// A `match` or `context` message for `line` (with its terminator), of a piece of the file
+  /// starting at offset `base`.
+  static func line(
+    type: String, name: String, bytes: ByteStorage, line: Range<Int>, lineNumber: Int, base: Int,
+    submatches: [Range<Int>], into out: inout [UInt8]
+  ) {
+    append(#"{"type":""#, &out)
+    append(type, &out)
+    append(#"","data":{"path":"#, &out)
+    appendData(name, &out)
+    append(#","lines":"#, &out)
+    appendData(line, of: bytes, &out)
+    append(#","line_number":"#, &out)
+    JSONText.appendInt(lineNumber, to: &out)
+    append(#","absolute_offset":"#, &out)
+    JSONText.appendInt(base + line.lowerBound, to: &out)
+    append(#","submatches":["#, &out)
+    for (k, m) in submatches.enumerated() {
+      if k > 0 { out.append(0x2C) }
+      append(#"{"match":"#, &out)
+      appendData(m, of: bytes, &out)
+      append(#","start":"#, &out)
+      JSONText.appendInt(m.lowerBound - line.lowerBound, to: &out)
+      append(#","end":"#, &out)
+      JSONText.appendInt(m.upperBound - line.lowerBound, to: &out)
+      out.append(0x7D)
     }
-    guard begun else {
-      total.add(stats)
-      return false
-    }
-    stats.searchesWithMatch = 1
-    stats.elapsedNanos = Self.now() - start
-    out.removeAll(keepingCapacity: true)
-    append(#"{"type":"end","data":{"path":"#)
-    appendData(name)
-    append(#","binary_offset":"#)
-    if let binaryOffset { JSONText.appendInt(binaryOffset, to: &out) } else { append("null") }
-    append(#","stats":{"elapsed":"#)
-    appendDuration(stats.elapsedNanos)
-    appendCounts(stats, keys: .end)
-    append("}}}\n")
-    _ = flush()
-    total.add(stats)
-    return true
+    append("]}}\n", &out)
+  }
+
+  /// The `end` message; `stats.bytesPrinted` is set to what `out` holds before it.
+  static func end(name: String, binaryOffset: Int?, stats: inout Stats, into out: inout [UInt8]) {
+    stats.bytesPrinted = out.count
+    append(#"{"type":"end","data":{"path":"#, &out)
+    appendData(name, &out)
+    append(#","binary_offset":"#, &out)
+    if let binaryOffset { JSONText.appendInt(binaryOffset, to: &out) } else { append("null", &out) }
+    append(#","stats":{"elapsed":"#, &out)
+    appendDuration(stats.elapsedNanos, &out)
+    appendCounts(stats, keys: .end, &out)
+    append("}}}\n", &out)
   }
 
   /// The closing `summary` message.
-  mutating func summary() {
-    out.removeAll(keepingCapacity: true)
-    append(#"{"data":{"elapsed_total":"#)
-    appendDuration(Self.now() - started, alphabetical: true)
-    append(#","stats":{"#)
-    appendCounts(total, keys: .summary)
-    append(#"}},"type":"summary"}"#)
+  static func summary(_ total: Stats, elapsed: Int, into out: inout [UInt8]) {
+    append(#"{"data":{"elapsed_total":"#, &out)
+    appendDuration(elapsed, alphabetical: true, &out)
+    append(#","stats":{"#, &out)
+    appendCounts(total, keys: .summary, &out)
+    append(#"}},"type":"summary"}"#, &out)
     out.append(0x0A)
-    _ = flush()
   }
 
   private enum KeyOrder { case end, summary }
 
   /// ripgrep writes `end`'s stats in declaration order and `summary`'s in alphabetical order.
-  private mutating func appendCounts(_ s: Stats, keys: KeyOrder) {
+  private static func appendCounts(_ s: Stats, keys: KeyOrder, _ out: inout [UInt8]) {
     func pair(_ key: String, _ value: Int, comma: Bool = true) {
       if comma { out.append(0x2C) }
-      append("\"\(key)\":")
+      append("\"\(key)\":", &out)
       JSONText.appendInt(value, to: &out)
     }
     switch keys {
@@ -136,8 +112,8 @@ struct FindJSON {
     case .summary:
       pair("bytes_printed", s.bytesPrinted, comma: false)
       pair("bytes_searched", s.bytesSearched)
-      append(#","elapsed":"#)
-      appendDuration(s.elapsedNanos, alphabetical: true)
+      append(#","elapsed":"#, &out)
+      appendDuration(s.elapsedNanos, alphabetical: true, &out)
       pair("matched_lines", s.matchedLines)
       pair("matches", s.matches)
       pair("searches", s.searches)
@@ -145,44 +121,37 @@ struct FindJSON {
     }
   }
 
-  private mutating func appendDuration(_ nanos: Int, alphabetical: Bool = false) {
+  private static func appendDuration(_ nanos: Int, alphabetical: Bool = false, _ out: inout [UInt8]) {
     let secs = nanos / 1_000_000_000
     let rest = nanos % 1_000_000_000
     var micros = String(rest / 1000)
     while micros.utf8.count < 6 { micros = "0" + micros }
     let human = "\"\(secs).\(micros)s\""
     if alphabetical {
-      append("{\"human\":\(human),\"nanos\":\(rest),\"secs\":\(secs)}")
+      append("{\"human\":\(human),\"nanos\":\(rest),\"secs\":\(secs)}", &out)
     } else {
-      append("{\"secs\":\(secs),\"nanos\":\(rest),\"human\":\(human)}")
+      append("{\"secs\":\(secs),\"nanos\":\(rest),\"human\":\(human)}", &out)
     }
   }
 
-  private mutating func append(_ s: String) { out.append(contentsOf: s.utf8) }
+  private static func append(_ s: String, _ out: inout [UInt8]) { out.append(contentsOf: s.utf8) }
 
   /// `{"text":"..."}`.
-  private mutating func appendData(_ text: String) {
-    append(#"{"text":"#)
+  private static func appendData(_ text: String, _ out: inout [UInt8]) {
+    append(#"{"text":"#, &out)
     JSONText.appendString(text, to: &out)
     out.append(0x7D)
   }
 
   /// `{"text":"..."}`, or `{"bytes":"BASE64"}` when the bytes are not valid UTF-8.
-  private mutating func appendData(_ range: Range<Int>, of bytes: ByteStorage) {
+  private static func appendData(_ range: Range<Int>, of bytes: ByteStorage, _ out: inout [UInt8]) {
     if bytes.firstInvalidUTF8(in: range) == nil {
-      appendData(bytes.string(range))
+      appendData(bytes.string(range), &out)
     } else {
-      append(#"{"bytes":""#)
+      append(#"{"bytes":""#, &out)
       Base64.append(bytes.copyBytes(range), to: &out)
-      append(#""}"#)
+      append(#""}"#, &out)
     }
-  }
-
-  private mutating func flush() -> Int {
-    let n = out.count
-    StandardOutput.shared.write(bytes: out)
-    out.removeAll(keepingCapacity: true)
-    return n
   }
 }
 

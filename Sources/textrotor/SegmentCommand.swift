@@ -58,7 +58,7 @@ struct SegmentCommand: ExitStatusCommand {
     let wordsOnly = self.wordsOnly
     let elements = text.elements
     let output = self.output
-    let streamed = { (name: String, stream: ByteStream) throws -> Inputs.Outcome in
+    let streamed = { (name: String, stream: BlockReader) throws -> Inputs.Outcome in
       try Self.segmentStream(
         stream, name: name, rotor: rotor, elements: elements, segmenter: segmenter, wordsOnly: wordsOnly,
         output: output, several: several)
@@ -119,7 +119,7 @@ struct SegmentCommand: ExitStatusCommand {
   /// break (after a blank line when paragraphs are involved), which every segmenter treats as a
   /// boundary, so the entries are those of the whole input; memory stays bounded by the blocks.
   static func segmentStream(
-    _ stream: ByteStream, name: String, rotor: SystemRotor, elements kind: ElementKind, segmenter: Segmenter,
+    _ stream: BlockReader, name: String, rotor: SystemRotor, elements kind: ElementKind, segmenter: Segmenter,
     wordsOnly: Bool, output: OutputOptions, several: Bool
   ) throws -> Inputs.Outcome {
     let paragraphs = rotor == .paragraphs || kind == .paragraphs

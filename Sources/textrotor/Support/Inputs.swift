@@ -24,10 +24,10 @@ struct Inputs {
   /// Calls `body` for each readable file; returns the exit status: 0 something found, 1 nothing,
   /// 2 an error in any file.
   ///
-  /// With `streamed`, standard input, FIFOs and devices are handed to it as a ``ByteStream`` (read
+  /// With `streamed`, standard input, FIFOs and devices are handed to it as a ``BlockReader`` (read
   /// in blocks, in bounded memory) instead of being read whole.
   func run(
-    streamed: ((_ name: String, _ stream: ByteStream) throws -> Outcome)? = nil,
+    streamed: ((_ name: String, _ stream: BlockReader) throws -> Outcome)? = nil,
     _ body: (_ name: String, _ bytes: ByteStorage) throws -> Outcome
   ) -> Int32 {
     var found = false
@@ -35,7 +35,7 @@ struct Inputs {
     for path in paths {
       let name = Self.displayName(path)
       do {
-        if let streamed, let stream = try ByteStream.open(path: path) {
+        if let streamed, let stream = try BlockReader.open(path: path) {
           if try streamed(name, stream) == .found { found = true }
           continue
         }

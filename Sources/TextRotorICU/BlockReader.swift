@@ -3,7 +3,7 @@ import Glibc
 /// Standard input, a FIFO or a device read in blocks, so that an endless or huge stream is
 /// processed in bounded memory. `nextBlock` hands out the bytes read so far up to a cut point the
 /// caller chooses (a line break, say); the rest waits for the next block.
-public final class ByteStream {
+public final class BlockReader {
   private let fd: Int32
   private let ownsDescriptor: Bool
   public let path: String
@@ -30,11 +30,11 @@ public final class ByteStream {
   /// A stream for `path` when it is standard input (`-`), a FIFO, a socket or a device; nil for a
   /// regular file (map it with ``ByteStorage/contentsOf(path:)``) or a directory (whose error that
   /// reports).
-  public static func open(path: String) throws(FileError) -> ByteStream? {
+  public static func open(path: String) throws(FileError) -> BlockReader? {
     if path == "-" {
       var info = stat()
       if fstat(0, &info) == 0 && info.st_mode & S_IFMT == S_IFREG { return nil }
-      return ByteStream(fd: 0, path: "<stdin>", ownsDescriptor: false)
+      return BlockReader(fd: 0, path: "<stdin>", ownsDescriptor: false)
     }
     var info = stat()
     if stat(path, &info) != 0 { throw FileError(path: path, errno: errno) }
@@ -42,7 +42,7 @@ public final class ByteStream {
     if type == S_IFREG || type == S_IFDIR { return nil }
     let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 { throw FileError(path: path, errno: errno) }
-    return ByteStream(fd: fd, path: path, ownsDescriptor: true)
+    return BlockReader(fd: fd, path: path, ownsDescriptor: true)
   }
 
   /// The next block: reads at least `blockSize` more bytes (or to the end), then asks `cut` where

@@ -1,0 +1,175 @@
+/// A glob in gitignore's syntax, matched against a `/`-separated relative path:
+/// `*` any run of characters but `/`, `?` one character but `/`, `[a-z]`/`[!a-z]` a set, `\x`
+/// the character x (over UTF-8 bytes, as git and ripgrep match: `?` is one byte), `**/` any directories (none included), `/**` everything inside, and `**`
+/// elsewhere the same as `*` (as git reads it).
+public struct Glob: Sendable, Hashable {
+  enum Token: Sendable, Hashable {
+    case character(UInt8)
+    case any  // ?
+    case star  // *
+    case anyDirectories  // **/ : "" or "a/b/"
+    case everything  // trailing /** after the slash: one or more characters
+    case set(negated: Bool, items: [SetItem])
+  }
+
+  enum SetItem: Sendable, Hashable {
+    case single(UInt8)
+    case range(UInt8, UInt8)
+  }
+
+  let tokens: [Token]
+  public let source: String
+
+  public init(_ source: String) {
+    self.source = source
+    let s = Array(source.utf8)
+    var tokens: [Token] = []
+    var i = 0
+    while i < s.count {
+      let c = s[i]
+      switch c {
+      case UInt8(ascii: "\\"):
+        if i + 1 < s.count {
+          tokens.append(.character(s[i + 1]))
+          i += 2
+        } else {
+          tokens.append(.character(UInt8(ascii: "\\")))
+          i += 1
+        }
+      case UInt8(ascii: "?"):
+        tokens.append(.any)
+        i += 1
+      case UInt8(ascii: "*"):
+        var j = i
+        while j < s.count && s[j] == UInt8(ascii: "*") { j += 1 }
+        let run = j - i
+        let atStart = i == 0 || s[i - 1] == UInt8(ascii: "/")
+        if run >= 2 && atStart && j < s.count && s[j] == UInt8(ascii: "/") {
+          tokens.append(.anyDirectories)
+          i = j + 1
+        } else if run >= 2 && atStart && j == s.count && i > 0 {
+          tokens.append(.everything)
+          i = j
+        } else if run >= 2 && i == 0 && j == s.count {
+          // `**` alone matches everything, slashes included.
+          tokens.append(.anyDirectories)
+          tokens.append(.star)
+          i = j
+        } else {
+          tokens.append(.star)
+          i = j
+        }
+      case UInt8(ascii: "["):
+        if let (set, next) = Self.parseSet(s, from: i) {
+          tokens.append(set)
+          i = next
+        } else {
+          tokens.append(.character(UInt8(ascii: "[")))
+          i += 1
+        }
+      default:
+        tokens.append(.character(c))
+        i += 1
+      }
+    }
+    self.tokens = tokens
+  }
+
+  private static func parseSet(_ s: [UInt8], from start: Int) -> (Token, Int)? {
+    var i = start + 1
+    var negated = false
+    if i < s.count && (s[i] == UInt8(ascii: "!") || s[i] == UInt8(ascii: "^")) {
+      negated = true
+      i += 1
+    }
+    var items: [SetItem] = []
+    var first = true
+    while i < s.count {
+      var c = s[i]
+      if c == UInt8(ascii: "]") && !first { return (.set(negated: negated, items: items), i + 1) }
+      first = false
+      if c == UInt8(ascii: "\\") && i + 1 < s.count {
+        i += 1
+        c = s[i]
+      }
+      if i + 2 < s.count && s[i + 1] == UInt8(ascii: "-") && s[i + 2] != UInt8(ascii: "]") {
+        var hi = s[i + 2]
+        var skip = 3
+        if hi == UInt8(ascii: "\\") && i + 3 < s.count {
+          hi = s[i + 3]
+          skip = 4
+        }
+        items.append(.range(c, hi))
+        i += skip
+      } else {
+        items.append(.single(c))
+        i += 1
+      }
+    }
+    return nil
+  }
+
+  /// Whether the glob matches all of `path`.
+  public func matches(_ path: String) -> Bool {
+    let p = Array(path.utf8)
+    var memo: Set<Int> = []
+    return Self.match(tokens, 0, p, 0, &memo)
+  }
+
+  /// Backtracking with a memo of failed (token, position) pairs, so it stays polynomial.
+  private static func match(
+    _ t: [Token], _ ti: Int, _ p: [UInt8], _ pi: Int, _ failed: inout Set<Int>
+  ) -> Bool {
+    let key = ti &* 1_000_003 &+ pi
+    if failed.contains(key) { return false }
+    let result: Bool
+    if ti == t.count {
+      result = pi == p.count
+    } else {
+      switch t[ti] {
+      case .character(let c):
+        result = pi < p.count && p[pi] == c && match(t, ti + 1, p, pi + 1, &failed)
+      case .any:
+        result = pi < p.count && p[pi] != UInt8(ascii: "/") && match(t, ti + 1, p, pi + 1, &failed)
+      case .set(let negated, let items):
+        if pi < p.count && p[pi] != UInt8(ascii: "/") {
+          let c = p[pi]
+          let inSet = items.contains {
+            switch $0 {
+            case .single(let x): return x == c
+            case .range(let lo, let hi): return lo <= c && c <= hi
+            }
+          }
+          result = inSet != negated && match(t, ti + 1, p, pi + 1, &failed)
+        } else {
+          result = false
+        }
+      case .star:
+        var j = pi
+        var found = false
+        while true {
+          if match(t, ti + 1, p, j, &failed) {
+            found = true
+            break
+          }
+          if j == p.count || p[j] == UInt8(ascii: "/") { break }
+          j += 1
+        }
+        result = found
+      case .anyDirectories:
+        // "" or any run ending just after a "/".
+        var found = match(t, ti + 1, p, pi, &failed)
+        var j = pi
+        while !found && j < p.count {
+          if p[j] == UInt8(ascii: "/") && match(t, ti + 1, p, j + 1, &failed) { found = true }
+          j += 1
+        }
+        result = found
+      case .everything:
+        result = pi < p.count
+      }
+    }
+    if !result { failed.insert(key) }
+    return result
+  }
+}

@@ -1,0 +1,417 @@
+import TextRotor
+
+/// How `find` prints what it finds (the options that shape its output).
+struct FindFormat: Sendable {
+  enum Mode: Sendable, Equatable {
+    /// Each matching line (with context lines around it).
+    case lines
+    /// Each match on its own line (`-o`).
+    case onlyMatching
+    /// Each match as `path:line:column:line text` (`--vimgrep`).
+    case vimgrep
+    /// The number of matches per file (`--count`).
+    case count
+    /// The path of each file with a match (`-l`).
+    case filesWithMatches
+    /// Nothing: the exit status says whether something matched (`-q`).
+    case quiet
+    /// ripgrep's JSON messages.
+    case json
+  }
+
+  var mode: Mode = .lines
+  var showPath = false
+  var heading = false
+  var lineNumber = true
+  var column = true
+  var before = 0
+  var after = 0
+  var maxCount: Int? = nil
+  var color = false
+  var encoding: PositionEncoding = .utf8
+  var includeZeroCounts = false
+  var searchBinary = false
+
+  var hasContext: Bool { (before > 0 || after > 0) && (mode == .lines || mode == .json) }
+}
+
+/// What searching one file gave: its output (printed in file order by the caller), whether it
+/// matched, its error messages and its JSON statistics.
+struct FileResult: Sendable {
+  var output: [UInt8] = []
+  var found = false
+  var errors: [String] = []
+  var stats = FindJSON.Stats()
+}
+
+/// Searches one file for one thread (a ``PatternMatcher`` is not shared between threads).
+struct FileSearcher {
+  let matcher: PatternMatcher
+  let format: FindFormat
+
+  /// Bytes read from a stream before a piece of it is searched.
+  static let streamPiece = 1 << 20
+
+  /// Searches `path` (`-` is standard input). `explicit`: named on the command line (a binary file
+  /// is then searched and reported as "binary file matches"); a file found by walking a directory
+  /// is skipped when it looks binary, as ripgrep does.
+  func search(path: String, explicit: Bool) -> FileResult {
+    let name = Inputs.displayName(path)
+    var scan = FileScan(matcher: matcher, format: format, name: name)
+    do {
+      switch try FileSystem.open(path) {
+      case .whole(let bytes):
+        let binary = !format.searchBinary && TextFacts.looksBinary(bytes)
+        if binary && !explicit { return FileResult() }
+        if binary { scan.binaryOffset = bytes.firstIndex(of: 0, in: 0..<min(bytes.count, 1 << 16)) }
+        let content = TextFacts.byteOrderMarkLength(bytes)..<bytes.count
+        try scan.scan(bytes, range: content, base: 0, lineBase: 0, floor: content.lowerBound)
+        scan.stats.bytesSearched = content.count
+        if bytes.shrankWhileReading {
+          scan.errors.append(FileError(path: name, reason: .changedWhileReading).description)
+        }
+      case .stream(let stream):
+        try searchStream(stream, &scan, explicit: explicit)
+      }
+    } catch let error as FileError {
+      scan.errors.append(error.description)
+    } catch {
+      scan.errors.append("\(name): \(error)")
+    }
+    return scan.finish()
+  }
+
+  /// Reads a pipe or device a piece at a time, searching the whole lines of each piece, so memory
+  /// stays bounded on an endless input (a line longer than a piece grows the buffer, as in rg;
+  /// in a binary input NUL bytes also end a piece).
+  private func searchStream(_ stream: ByteStream, _ scan: inout FileScan, explicit: Bool) throws {
+    var buffer: [UInt8] = []
+    var base = 0
+    var lineBase = 0
+    var searchStart = 0
+    var first = true
+    var binary = false
+    var atEnd = false
+    while !atEnd {
+      while buffer.count - searchStart < Self.streamPiece {
+        if try stream.read(into: &buffer, maximum: 1 << 18) == 0 {
+          atEnd = true
+          break
+        }
+      }
+      if first {
+        first = false
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { searchStart = 3 }
+        if !format.searchBinary, let nul = buffer.prefix(1 << 16).firstIndex(of: 0) {
+          if !explicit { return }
+          binary = true
+          scan.binaryOffset = nul
+        }
+      }
+      var cut = buffer.count
+      if !atEnd {
+        if let lf = buffer.lastIndex(of: 0x0A) {
+          cut = lf + 1
+        } else if let cr = buffer.dropLast().lastIndex(of: 0x0D) {
+          cut = cr + 1
+        } else if binary, let nul = buffer.lastIndex(of: 0) {
+          cut = nul + 1
+        } else {
+          continue  // one long line: read more
+        }
+        if cut <= searchStart { continue }
+      }
+      let bytes = ByteStorage(buffer)
+      try scan.scan(bytes, range: searchStart..<cut, base: base, lineBase: lineBase, floor: 0)
+      scan.stats.bytesSearched += cut - searchStart
+      if scan.isDone { return }
+      // Keep the lines that before-context may need, and the unfinished line.
+      let keep = FileScan.contextStart(before: format.before, at: cut, in: bytes, floor: 0)
+      lineBase += bytes.textCounts(in: 0..<keep).lineBreaks
+      base += keep
+      buffer.removeFirst(keep)
+      searchStart = cut - keep
+    }
+  }
+}
+
+/// The state of one file's search: what was printed, the context still owed, counts.
+struct FileScan {
+  let matcher: PatternMatcher
+  let format: FindFormat
+  let name: String
+  var out: [UInt8] = []
+  var errors: [String] = []
+  var found = false
+  var matchedLines = 0
+  var matchCount = 0
+  var stats = FindJSON.Stats()
+  /// Where the line after the last printed one starts (absolute offset), or -1.
+  var printedEnd = -1
+  var printedLine = 0
+  var afterLeft = 0
+  var stopped = false
+  /// Set for a binary file named on the command line: report "binary file matches" only.
+  var binaryOffset: Int? = nil
+  private var begun = false
+  private let started = FindJSON.now()
+
+  init(matcher: PatternMatcher, format: FindFormat, name: String) {
+    self.matcher = matcher
+    self.format = format
+    self.name = name
+  }
+
+  var isDone: Bool { stopped && afterLeft == 0 }
+
+  private var prefixPath: Bool { format.showPath && !format.heading }
+
+  /// Searches `range` of `bytes` (whole lines), a piece of the file starting at offset `base`,
+  /// after `lineBase` lines. Context lines are not taken from before `floor`.
+  mutating func scan(_ bytes: ByteStorage, range: Range<Int>, base: Int, lineBase: Int, floor: Int) throws(ICUError) {
+    if stopped {
+      printAfterContext(bytes, upTo: range.upperBound, base: base)
+      if afterLeft == 0 { return }
+    }
+    let mode: FindFormat.Mode =
+      binaryOffset != nil && [.lines, .onlyMatching, .vimgrep].contains(format.mode) ? .quiet : format.mode
+    if mode == .count && format.maxCount == nil {
+      let n = try matcher.count(in: bytes, range: range)
+      matchCount += n
+      if n > 0 { found = true }
+      return
+    }
+    var cursor = PositionCursor(bytes, encoding: format.encoding)
+    try matcher.forEachMatchedLine(in: bytes, range: range) { line in
+      self.found = true
+      self.matchedLines += 1
+      self.matchCount += line.matches.count
+      switch mode {
+      case .quiet, .filesWithMatches:
+        self.stopped = true
+        return false
+      case .count: break
+      case .lines, .onlyMatching, .vimgrep, .json:
+        let lineNumber = lineBase + cursor.locate(line.content.lowerBound).line
+        self.printAfterContext(bytes, upTo: line.content.lowerBound, base: base)
+        self.printBeforeContext(bytes, line: line, lineNumber: lineNumber, base: base, floor: floor)
+        self.printMatch(bytes, line: line, lineNumber: lineNumber, base: base, cursor: &cursor)
+        self.printedEnd = base + line.next
+        self.printedLine = lineNumber
+        self.afterLeft = self.format.after
+      }
+      if let max = self.format.maxCount, self.matchedLines >= max {
+        self.stopped = true
+        return false
+      }
+      return true
+    }
+    printAfterContext(bytes, upTo: range.upperBound, base: base)
+  }
+
+  /// The output of the file, once searched.
+  mutating func finish() -> FileResult {
+    var result = FileResult()
+    result.errors = errors
+    result.found = found
+    switch format.mode {
+    case .count:
+      if found || format.includeZeroCounts {
+        if format.showPath { appendPath(separator: 0x3A) }
+        out.append(contentsOf: Array("\(matchCount)\n".utf8))
+      }
+    case .filesWithMatches:
+      if found {
+        appendPath(separator: nil)
+        out.append(0x0A)
+      }
+    case .lines, .onlyMatching, .vimgrep:
+      if let offset = binaryOffset, found {
+        var text = "binary file matches (found \"\\0\" byte around offset \(offset))\n"
+        if prefixPath { text = name + ": " + text }
+        headingIfNeeded()
+        out.append(contentsOf: text.utf8)
+      }
+    case .json:
+      stats.searches = 1
+      if begun {
+        stats.searchesWithMatch = 1
+        stats.elapsedNanos = FindJSON.now() - started
+        FindJSON.end(name: name, binaryOffset: binaryOffset, stats: &stats, into: &out)
+      }
+    case .quiet: break
+    }
+    result.output = out
+    result.stats = stats
+    return result
+  }
+
+  // MARK: Printing
+
+  private static let reset: [UInt8] = Array("\u{1B}[0m".utf8)
+  private static let magenta: [UInt8] = Array("\u{1B}[0m\u{1B}[35m".utf8)
+  private static let green: [UInt8] = Array("\u{1B}[0m\u{1B}[32m".utf8)
+  private static let boldRed: [UInt8] = Array("\u{1B}[0m\u{1B}[1m\u{1B}[31m".utf8)
+
+  private mutating func field(_ text: some Sequence<UInt8>, color code: [UInt8]) {
+    if format.color {
+      out.append(contentsOf: code)
+      out.append(contentsOf: text)
+      out.append(contentsOf: Self.reset)
+    } else {
+      out.append(contentsOf: text)
+    }
+  }
+
+  private mutating func appendPath(separator: UInt8?) {
+    field(name.utf8, color: Self.magenta)
+    if let separator { out.append(separator) }
+  }
+
+  private var headed = false
+
+  private mutating func headingIfNeeded() {
+    guard format.heading && format.showPath && !headed else { return }
+    headed = true
+    appendPath(separator: nil)
+    out.append(0x0A)
+  }
+
+  /// `PATH:LINE:COLUMN:` (each part as the options ask) before a line; `separator` is `:` for a
+  /// match and `-` for a context line (which has no column).
+  private mutating func appendPrefix(lineNumber: Int, column: Int?, separator: UInt8) {
+    headingIfNeeded()
+    if prefixPath || format.mode == .vimgrep { appendPath(separator: separator) }
+    if format.lineNumber || format.mode == .vimgrep {
+      field(String(lineNumber).utf8, color: Self.green)
+      out.append(separator)
+      if let column, format.column || format.mode == .vimgrep {
+        field(String(column).utf8, color: Self.reset)
+        out.append(separator)
+      }
+    }
+  }
+
+  private mutating func appendText(_ bytes: ByteStorage, _ range: Range<Int>, highlight: [Range<Int>]) {
+    guard format.color && !highlight.isEmpty else {
+      out.append(contentsOf: bytes.copyBytes(range))
+      return
+    }
+    var p = range.lowerBound
+    for m in highlight {
+      let s = max(m.lowerBound, p)
+      let e = min(m.upperBound, range.upperBound)
+      guard e > s else { continue }
+      out.append(contentsOf: bytes.copyBytes(p..<s))
+      out.append(contentsOf: Self.boldRed)
+      out.append(contentsOf: bytes.copyBytes(s..<e))
+      out.append(contentsOf: Self.reset)
+      p = e
+    }
+    out.append(contentsOf: bytes.copyBytes(p..<range.upperBound))
+  }
+
+  private mutating func separatorIfGap(before start: Int) {
+    if format.hasContext && format.mode == .lines && printedEnd >= 0 && start > printedEnd {
+      out.append(contentsOf: "--\n".utf8)
+    }
+  }
+
+  private mutating func printMatch(
+    _ bytes: ByteStorage, line: MatchedLine, lineNumber: Int, base: Int, cursor: inout PositionCursor
+  ) {
+    separatorIfGap(before: base + line.content.lowerBound)
+    switch format.mode {
+    case .lines:
+      let column = cursor.locate(line.matches[0].lowerBound).column
+      appendPrefix(lineNumber: lineNumber, column: column, separator: 0x3A)
+      appendText(bytes, line.content, highlight: line.matches)
+      out.append(0x0A)
+    case .onlyMatching:
+      for m in line.matches {
+        appendPrefix(lineNumber: lineNumber, column: cursor.locate(m.lowerBound).column, separator: 0x3A)
+        appendText(bytes, m, highlight: [m])
+        out.append(0x0A)
+      }
+    case .vimgrep:
+      for m in line.matches {
+        appendPrefix(lineNumber: lineNumber, column: cursor.locate(m.lowerBound).column, separator: 0x3A)
+        appendText(bytes, line.content, highlight: [m])
+        out.append(0x0A)
+      }
+    case .json:
+      jsonBegin()
+      stats.matchedLines += 1
+      stats.matches += line.matches.count
+      FindJSON.line(
+        type: "match", name: name, bytes: bytes, line: line.withTerminator, lineNumber: lineNumber, base: base,
+        submatches: line.matches, into: &out)
+    default: break
+    }
+  }
+
+  private mutating func jsonBegin() {
+    if !begun {
+      begun = true
+      FindJSON.begin(name: name, into: &out)
+    }
+  }
+
+  private mutating func printContextLine(_ bytes: ByteStorage, _ line: LineScanner.Line, number: Int, base: Int) {
+    if format.mode == .json {
+      jsonBegin()
+      FindJSON.line(
+        type: "context", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
+        base: base, submatches: [], into: &out)
+    } else {
+      appendPrefix(lineNumber: number, column: nil, separator: 0x2D)
+      appendText(bytes, line.content, highlight: [])
+      out.append(0x0A)
+    }
+    printedEnd = base + line.next
+    printedLine = number
+  }
+
+  /// Prints the after-context lines owed, up to `limit` (a line start).
+  mutating func printAfterContext(_ bytes: ByteStorage, upTo limit: Int, base: Int) {
+    guard afterLeft > 0, printedEnd >= 0, format.hasContext else { return }
+    let start = max(printedEnd - base, 0)
+    guard start < limit else { return }
+    var lines = LineScanner(bytes, range: start..<limit)
+    while afterLeft > 0, let line = lines.next() {
+      printContextLine(bytes, line, number: printedLine + 1, base: base)
+      afterLeft -= 1
+    }
+  }
+
+  private mutating func printBeforeContext(
+    _ bytes: ByteStorage, line: MatchedLine, lineNumber: Int, base: Int, floor: Int
+  ) {
+    guard format.before > 0, format.hasContext else { return }
+    let lowest = max(floor, printedEnd - base)
+    let first = Self.contextStart(before: format.before, at: line.content.lowerBound, in: bytes, floor: max(lowest, 0))
+    guard first < line.content.lowerBound else { return }
+    separatorIfGap(before: base + first)
+    let count = bytes.textCounts(in: first..<line.content.lowerBound).lineBreaks
+    var number = lineNumber - count
+    for context in LineScanner(bytes, range: first..<line.content.lowerBound) {
+      printContextLine(bytes, context, number: number, base: base)
+      number += 1
+    }
+  }
+
+  /// The start of the line `before` lines above the line starting at `start` (not before `floor`).
+  static func contextStart(before: Int, at start: Int, in bytes: ByteStorage, floor: Int) -> Int {
+    var s = start
+    var k = 0
+    while k < before && s > floor {
+      var e = s - 1
+      if bytes[e] == 0x0A && e - 1 >= floor && bytes[e - 1] == 0x0D { e -= 1 }
+      let lf = bytes.lastIndex(of: 0x0A, in: floor..<e) ?? (floor - 1)
+      let cr = bytes.lastIndex(of: 0x0D, in: (lf + 1)..<e) ?? (floor - 1)
+      s = max(lf, cr) + 1
+      k += 1
+    }
+    return s
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// `find` against ripgrep itself: the same options give the same output, byte for byte, on the
+/// corpora, on directory trees and on standard input.
+@Suite("textrotor find feels like rg")
+struct FindRipgrepTests {
+  /// Corpora whose lines rg and textrotor count alike (no lone CR, no CRLF, no byte order mark).
+  static var corpora: [String] {
+    let names =
+      ((try? FileManager.default.contentsOfDirectory(atPath: CLI.packageRoot.appendingPathComponent("Corpora").path))
+        ?? [])
+    return names.filter { $0.hasSuffix(".txt") && !["cr.txt", "crlf.txt", "bom.txt"].contains($0) }.sorted().map {
+      CLI.corpus($0)
+    }
+  }
+
+  static func rg(_ arguments: [String]) throws -> String {
+    try FindCommandTests.ripgrep(["--no-config", "--sort", "path"] + arguments)
+  }
+
+  /// One file holding all the corpora, so context lines and -m have many lines to work on.
+  static func allCorpora() throws -> String {
+    var bytes: [UInt8] = []
+    for path in corpora { bytes += Array(FileManager.default.contents(atPath: path) ?? Data()) }
+    return try CLI.temporaryFile(bytes)
+  }
+
+  @Test(
+    "same output as rg -n --column for the everyday options",
+    arguments: [
+      // (our arguments, rg's arguments); rg prints line and column only when asked.
+      (["the"], ["-F", "-n", "--column", "the"]),
+      (["-o", "the"], ["-F", "-o", "-n", "--column", "the"]),
+      (["-C2", "Linux"], ["-F", "-C2", "-n", "--column", "Linux"]),
+      (["-A", "1", "-B", "3", "the"], ["-F", "-A1", "-B3", "-n", "--column", "the"]),
+      (["-m", "3", "-B1", "e"], ["-F", "-m3", "-B1", "-n", "--column", "e"]),
+      (["--vimgrep", "an"], ["-F", "--vimgrep", "an"]),
+      (["-N", "ing"], ["-F", "ing"]),
+      (["--no-column", "ing"], ["-F", "-n", "ing"]),
+      (["-e", "the", "-e", "and", "-o"], ["-F", "-e", "the", "-e", "and", "-o", "-n", "--column"]),
+      (["-w", "the"], ["-F", "-w", "-n", "--column", "the"]),
+      (["-i", "THE"], ["-F", "-i", "-n", "--column", "THE"]),
+      (["-S", "the"], ["-F", "-S", "-n", "--column", "the"]),
+      (["-S", "The"], ["-F", "-S", "-n", "--column", "The"]),
+      (["-i", "ПРИ"], ["-F", "-i", "-n", "--column", "ПРИ"]),
+      (["-i", "-o", "ΚΑΙ"], ["-F", "-i", "-o", "-n", "--column", "ΚΑΙ"]),
+      (["-i", "-w", "и"], ["-F", "-i", "-w", "-n", "--column", "и"]),
+      (["--regex", #"th\w+"#, "-o"], ["-o", "-n", "--column", #"th\w+"#]),
+      (["--regex", #"\w+ing\b"#], ["-n", "--column", #"\w+ing\b"#]),
+      (["--count", "e"], ["-F", "--count-matches", "e"]),
+      (["-l", "Linux"], ["-F", "-l", "Linux"]),
+    ])
+  func sameAsRipgrep(_ ours: [String], _ theirs: [String]) throws {
+    let all = try Self.allCorpora()
+    defer { try? FileManager.default.removeItem(atPath: all) }
+    for files in [[all], Self.corpora] {
+      let mine = try CLI.run(["find"] + ours + files)
+      let expected = try Self.rg(theirs + files)
+      #expect(mine.stdout == expected, "find \(ours) on \(files.count) files")
+      #expect(mine.status == (expected.isEmpty ? 1 : 0), "\(mine.stderr)")
+    }
+  }
+
+  @Test("a directory: walked as rg walks it (.gitignore, .ignore, hidden, binary, -g), same output")
+  func directory() throws {
+    let fm = FileManager.default
+    let root = NSTemporaryDirectory() + "textrotor-dir-\(UUID().uuidString)"
+    defer { try? fm.removeItem(atPath: root) }
+    for dir in [".git", "src/deep", "build", ".hidden", "docs"] {
+      try fm.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
+    }
+    let files: [(String, String)] = [
+      ("src/a.swift", "let target = 1\nno\ntarget target\n"), ("src/deep/b.swift", "x\ntarget\n"),
+      ("src/deep/skip.log", "target\n"), ("build/out.txt", "target\n"), (".hidden/h.txt", "target\n"),
+      (".dot.txt", "target\n"), ("docs/readme.md", "the target is here\n"), ("docs/keep.log", "target again\n"),
+      (".gitignore", "build/\n*.log\n!docs/keep.log\n"), ("docs/.ignore", "nothing-here\n"), ("top.txt", "target\n"),
+    ]
+    for (path, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + path)) }
+    try Data(Array("target\n".utf8) + [0, 1, 2] + Array("target\n".utf8)).write(
+      to: URL(fileURLWithPath: root + "/src/blob.bin"))
+    for (ours, theirs) in [
+      (["target"], ["-n", "--column", "--no-heading", "target"]),
+      (["--count", "target"], ["--count-matches", "target"]),
+      (["-l", "target"], ["-l", "target"]),
+      (["--hidden", "-l", "target"], ["--hidden", "-l", "target"]),
+      (["--no-ignore", "-l", "target"], ["--no-ignore", "-l", "target"]),
+      (["-g", "*.swift", "-l", "target"], ["-g", "*.swift", "-l", "target"]),
+      (["-g", "!src", "-l", "target"], ["-g", "!src", "-l", "target"]),
+      (["--json", "target"], ["--json", "target"]),
+    ] {
+      let mine = try CLI.run(["find"] + ours + [root])
+      let expected = try Self.rg(["-F"] + theirs + [root])
+      #expect(
+        Self.withoutTimes(mine.stdout) == Self.withoutTimes(expected), "find \(ours) on a directory:\n\(mine.stdout)")
+      #expect(mine.status == 0)
+    }
+    // With a heading (rg's output on a terminal): the path above its lines, a blank line between files.
+    let headed = try CLI.run(["find", "--heading", "-g", "*.swift", "target", root])
+    let rgHeaded = try Self.rg(["-F", "--heading", "-n", "--column", "-g", "*.swift", "target", root])
+    #expect(headed.stdout == rgHeaded)
+  }
+
+  /// JSON output without the times (which differ run to run) and bytes printed (which count the path).
+  static func withoutTimes(_ text: String) -> String {
+    text.replacingOccurrences(of: #""elapsed(_total)?":\{[^}]*\}"#, with: "", options: .regularExpression)
+      .replacingOccurrences(of: #""bytes_printed":[0-9]+"#, with: "", options: .regularExpression)
+  }
+
+  @Test("no path and standard input not a terminal: standard input is searched")
+  func standardInputByDefault() throws {
+    let result = try CLI.run(["find", "b"], stdin: Data("abc\nxyz\nb\n".utf8))
+    #expect(result.lines == ["1:2:abc", "3:1:b"])
+    #expect(result.status == 0)
+    let none = try CLI.run(["find", "-q", "zzz"], stdin: Data("abc\n".utf8))
+    #expect(none.status == 1)
+    #expect(none.stdout.isEmpty)
+  }
+
+  @Test("a pipe is read piece by piece: line numbers, offsets and context carry across pieces")
+  func streamedPieces() throws {
+    // Over 3 MiB through standard input, so the search runs in several pieces.
+    var text = ""
+    for i in 0..<200_000 { text += i % 9973 == 0 ? "line \(i) needle here\n" : "line \(i) hay\n" }
+    let file = try CLI.temporaryFile(Array(text.utf8))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    for args in [["needle"], ["-C", "2", "needle"], ["--json", "needle"], ["--count", "needle"], ["-o", "needle"]] {
+      let piped = try CLI.run(["find"] + args + ["-"], stdin: Data(text.utf8))
+      let mapped = try CLI.run(["find"] + args + [file])
+      #expect(
+        Self.withoutTimes(piped.stdout)
+          == Self.withoutTimes(mapped.stdout).replacingOccurrences(of: file, with: "<stdin>"), "\(args)")
+    }
+  }
+
+  @Test("an endless device is read in bounded memory (issue 9, item 7)")
+  func endlessInputBoundedMemory() throws {
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["find", "--count", "a", "/dev/zero"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+      // SIGKILL: the test runner's threads block SIGTERM, and the child inherits that mask.
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    var peakKB = 0
+    for _ in 0..<15 {
+      Thread.sleep(forTimeInterval: 0.1)
+      let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+      for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        peakKB = max(peakKB, Int(line.split(separator: " ")[1]) ?? 0)
+      }
+    }
+    #expect(process.isRunning, "it reads on, without end")
+    #expect(peakKB > 0 && peakKB < 64 * 1024, "resident memory \(peakKB) kB after 1.5 s of /dev/zero")
+  }
+
+  @Test("rg's option spellings: -C2, -m1, -iw, -efoo, --count-matches, -- before a pattern starting with -")
+  func spellings() throws {
+    let file = try CLI.temporaryFile(Array("a\nfoo\nb\n-x Foo\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    #expect(try CLI.run(["find", "-C1", "-m1", "foo", file]).lines == ["1-a", "2:1:foo", "3-b"])
+    #expect(try CLI.run(["find", "-iw", "foo", file]).lines == ["2:1:foo", "4:4:-x Foo"])
+    #expect(try CLI.run(["find", "-efoo", "--count-matches", file]).stdout == "1\n")
+    #expect(try CLI.run(["find", "--", "-x", file]).lines == ["4:1:-x Foo"])
+    let usage = try CLI.run(["find"])
+    #expect(usage.status == 2)
+    #expect(usage.stderr.contains("PATTERN"))
+  }
+}

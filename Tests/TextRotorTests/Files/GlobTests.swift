@@ -1,0 +1,66 @@
+import Testing
+
+@testable import TextRotor
+
+@Suite("Glob and IgnoreRules (gitignore syntax)")
+struct GlobTests {
+  @Test(
+    "glob matches as git reads it",
+    arguments: [
+      ("*.log", "a.log", true), ("*.log", "dir/a.log", false), ("a?c", "abc", true), ("a?c", "a/c", false),
+      ("[ab]x", "bx", true), ("[!ab]x", "bx", false), ("[a-c]x", "cx", true), ("[!a-c]x", "dx", true),
+      ("**/foo", "foo", true), ("**/foo", "a/b/foo", true), ("**/foo", "a/foo/b", false),
+      ("a/**/b", "a/b", true), ("a/**/b", "a/x/y/b", true), ("a/**/b", "ab", false),
+      ("a/**", "a/x", true), ("a/**", "a/x/y", true), ("a/**", "a", false), ("**", "a/b/c", true),
+      ("a**b", "axb", true), ("a**b", "a/b", false), (#"\*x"#, "*x", true), (#"\*x"#, "ax", false),
+      ("*", "", true), ("?.txt", "é.txt", false), ("x*y*z", "xaybz", true), ("x*y*z", "xaybc", false),
+      ("é?", "éa", true),
+    ])
+  func glob(_ glob: String, _ path: String, _ expected: Bool) {
+    #expect(Glob(glob).matches(path) == expected, "\(glob) on \(path)")
+  }
+
+  @Test("rules: last match wins, negation, anchoring, directory-only, comments, escapes")
+  func rules() {
+    let rules = IgnoreRules(
+      """
+      # a comment
+      *.log
+      !keep.log
+      /root.txt
+      build/
+      doc/*.md
+      \\#hash
+      \\!bang
+      trailing\\ 
+      spaces   \r
+      """)
+    #expect(rules.decision(for: "x.log", isDirectory: false) == .ignore)
+    #expect(rules.decision(for: "a/b/x.log", isDirectory: false) == .ignore)
+    #expect(rules.decision(for: "a/keep.log", isDirectory: false) == .include)
+    #expect(rules.decision(for: "root.txt", isDirectory: false) == .ignore)
+    #expect(rules.decision(for: "a/root.txt", isDirectory: false) == nil, "anchored to the file's directory")
+    #expect(rules.decision(for: "build", isDirectory: true) == .ignore)
+    #expect(rules.decision(for: "a/build", isDirectory: true) == .ignore)
+    #expect(rules.decision(for: "build", isDirectory: false) == nil, "build/ matches directories only")
+    #expect(rules.decision(for: "doc/x.md", isDirectory: false) == .ignore)
+    #expect(rules.decision(for: "a/doc/x.md", isDirectory: false) == nil, "a slash in the middle anchors")
+    #expect(rules.decision(for: "#hash", isDirectory: false) == .ignore)
+    #expect(rules.decision(for: "!bang", isDirectory: false) == .ignore)
+    #expect(rules.decision(for: "trailing ", isDirectory: false) == .ignore)
+    #expect(rules.decision(for: "spaces", isDirectory: false) == .ignore)
+    #expect(rules.decision(for: "# a comment", isDirectory: false) == nil)
+  }
+
+  @Test("smart case and several patterns")
+  func patternHelpers() throws {
+    #expect(Pattern.isAllLowercase("hello", syntax: .literal))
+    #expect(!Pattern.isAllLowercase("Hello", syntax: .literal))
+    #expect(!Pattern.isAllLowercase("привеТ", syntax: .literal))
+    #expect(Pattern.isAllLowercase(#"\W\p{Lu}\pL\d"#, syntax: .regex), "escapes are not letters of the pattern")
+    #expect(!Pattern.isAllLowercase(#"\WA"#, syntax: .regex))
+    let any = Pattern.anyOf(["a.b", "c"], syntax: .literal)
+    let found = try PatternMatcher(any).matches(in: ByteStorage("xa.b c axb"))
+    #expect(found == [1..<4, 5..<6])
+  }
+}
