@@ -19,33 +19,43 @@ public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
     elements.append(TextElement(id: nextID, text: randomText()))
     nextID += 1
   }
-  let document = RotorDocument(elements: elements)
+  guard let document = try? RotorDocument(elements: elements) else {
+    fuzzCheck(false, "a document of distinct ids was refused")
+    return 0
+  }
   let rotors = SystemRotor.allCases
   for kind in rotors { _ = try? document.rotor(kind) }
   var steps = 0
   while !input.isEmpty && steps < 12 {
     steps += 1
     let ids = document.elementIDs
-    switch input.int(below: 5) {
-    case 0, 1:
-      guard let id = ids.isEmpty ? nil : ids[input.int(below: ids.count)] else { continue }
-      let text = document.text(of: id)
-      let indices = Array(text.indices) + [text.endIndex]
-      var a = indices[input.int(below: indices.count)]
-      var b = indices[input.int(below: indices.count)]
-      if b < a { swap(&a, &b) }
-      document.replace(a..<b, in: id, with: randomText())
-    case 2:
-      document.insert(TextElement(id: nextID, text: randomText()), at: input.int(below: ids.count + 1))
-      nextID += 1
-    case 3:
-      guard !ids.isEmpty else { continue }
-      document.remove(ids[input.int(below: ids.count)])
-    default:
-      guard !ids.isEmpty else { continue }
-      _ = document.move(ids[input.int(below: ids.count)], to: input.int(below: ids.count))
+    do {
+      switch input.int(below: 5) {
+      case 0, 1:
+        guard let id = ids.isEmpty ? nil : ids[input.int(below: ids.count)] else { continue }
+        let text = try document.text(of: id)
+        let indices = Array(text.indices) + [text.endIndex]
+        var a = indices[input.int(below: indices.count)]
+        var b = indices[input.int(below: indices.count)]
+        if b < a { swap(&a, &b) }
+        _ = try document.replace(a..<b, in: id, with: randomText())
+      case 2:
+        _ = try document.insert(TextElement(id: nextID, text: randomText()), at: input.int(below: ids.count + 1))
+        nextID += 1
+      case 3:
+        guard !ids.isEmpty else { continue }
+        _ = try document.remove(ids[input.int(below: ids.count)])
+      default:
+        guard !ids.isEmpty else { continue }
+        _ = try document.move(ids[input.int(below: ids.count)], to: input.int(below: ids.count))
+      }
+    } catch {
+      fuzzCheck(false, "a valid edit was refused: \(error)")
     }
-    let fresh = RotorDocument(elements: document.elements)
+    guard let fresh = try? RotorDocument(elements: document.elements) else {
+      fuzzCheck(false, "rebuild refused")
+      return 0
+    }
     for kind in rotors {
       guard let edited = try? document.rotor(kind), let rebuilt = try? fresh.rotor(kind) else {
         fuzzCheck(false, "\(kind) failed")
@@ -62,7 +72,7 @@ public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
 func describe(_ rotor: Rotor<Int>, _ document: RotorDocument<Int>) -> [String] {
   rotor.map { entry in
     guard let id = entry.id, let range = entry.textRange else { return "\(entry.label)" }
-    let text = document.text(of: id)
+    guard let text = try? document.text(of: id) else { return "missing \(id)" }
     let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
     let end = text.utf8.distance(from: text.startIndex, to: range.upperBound)
     return "\(id):\(start)..<\(end):\(entry.label)"
