@@ -188,7 +188,7 @@ public func loadDocument(_ name: String, elements: String, rotors: [String]? = n
     for rotor in rotors?.map({ SystemRotor(rawValue: $0)! }) ?? SystemRotor.allCases {
       entries += try document.rotor(rotor).count
     }
-    let bytes = (0..<document.elementCount).reduce(0) { $0 + document.text(of: $1).utf8.count }
+    let bytes = try (0..<document.elementCount).reduce(0) { $0 + (try document.utf8Count(of: $1)) }
     return Document(
       id: Documents.shared.add(document), elementCount: document.elementCount, byteCount: bytes,
       entryCount: entries)
@@ -215,27 +215,24 @@ public final class Editor: @unchecked Sendable {
 
   public func edit() -> Int {
     if let (element, offset) = typed {
-      let start = document.position(in: element, utf8Offset: offset)
-      let end = document.position(in: element, utf8Offset: offset + 1)
-      document.replace(start.index..<end.index, in: element, with: "")
+      try! document.replace(utf8Range: offset..<(offset + 1), in: element, with: "")
       typed = nil
       return offset
     }
     let (element, offset) = randomPlace()
-    document.insert("x", at: document.position(in: element, utf8Offset: offset).index, in: element)
+    try! document.replace(utf8Range: offset..<offset, in: element, with: "x")
     typed = (element, offset)
     return offset
   }
 
-  /// A random element and a UTF-8 offset in it on a scalar boundary. The element's text is not
-  /// kept (a second reference would make the next edit copy it).
+  /// A random element and a UTF-8 offset in it on a scalar boundary (O(log n): no `String` of
+  /// the element is made).
   private func randomPlace() -> (Int, Int) {
     let element = positions.next(below: document.elementCount)
-    return document.element(element)!.text.utf8.withContiguousStorageIfAvailable { text -> (Int, Int) in
-      var offset = positions.next(below: text.count + 1)
-      while offset < text.count && text[offset] & 0xC0 == 0x80 { offset -= 1 }
-      return (element, offset)
-    }!
+    let count = try! document.utf8Count(of: element)
+    var offset = positions.next(below: count + 1)
+    while (try? document.position(in: element, utf8Offset: offset)) == nil { offset -= 1 }
+    return (element, offset)
   }
 }
 

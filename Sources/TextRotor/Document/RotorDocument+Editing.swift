@@ -1,156 +1,290 @@
+import TextRotorICU
+
+/// What an edit changed in one rotor: the entries removed (indices before the edit) and added
+/// (indices after it). A rotor whose entries only moved (a custom rotor after typing) reports
+/// empty ranges; one that had to be dropped and will be rebuilt reports `rebuilt`.
+public struct RotorChange: Equatable, Sendable {
+  public var removed: Range<Int>
+  public var added: Range<Int>
+  public var rebuilt = false
+}
+
+/// What an edit did: the element, its edited UTF-8 range (before the edit) and the length of the
+/// text put there, the document's new generation, and per rotor name what changed.
+public struct DocumentChange<ID: Hashable> {
+  public var element: ID
+  /// The replaced UTF-8 range of the element's text, in offsets before the edit (for an inserted
+  /// element: `0..<0`; for a removed one: its whole text).
+  public var editedRange: Range<Int>
+  public var insertedCount: Int
+  public var generation: Int
+  public var rotors: [String: RotorChange] = [:]
+}
+
+extension DocumentChange: Sendable where ID: Sendable {}
+
+/// Whether an anchor at the exact place where text is inserted stays before the new text or moves
+/// after it (VS Code's `TrackedRangeStickiness` for one position).
+public enum AnchorStickiness: Sendable {
+  case staysBefore
+  case movesAfter
+}
+
+/// A position that moves with the text (see ``RotorDocument/anchor(at:stickiness:)``).
+public struct TextAnchor: Hashable, Sendable {
+  let id: Int
+}
+
+struct AnchorPayload: Sendable {
+  var id: Int
+  var stickiness: AnchorStickiness
+}
+
 /// Edits. After each one every rotor is correct:
 /// - system rotors are re-segmented locally: from the start of the line before the edit to the end
 ///   of the line after it (hard line breaks are boundaries for every segmentation; paragraphs
-///   widen to blank lines), within the element; the entries after it move by changing one delta
-///   per piece (O(pieces));
+///   widen to blank lines), within the element, and spliced into their trees: O(log n + window);
 /// - computed (pattern) rotors are recomputed over the same lines;
 /// - custom rotors' entries move with the text: positions before the edit stay, positions after
-///   it move by the change in length, entries grow when text is typed at their edges, and entries
-///   follow their element when it moves.
+///   it move by the change in length, entries grow when text is typed at their edges, an entry
+///   without a text range spans its whole element as it grows or shrinks, and entries follow their
+///   element when it moves;
+/// - anchors move with the text, by their stickiness.
 ///
-/// If re-segmenting fails (an ICU error), the rotor's cache is dropped and rebuilt in full when
-/// next asked for.
+/// Invalid arguments (an unknown id, an index out of range, a duplicate id) throw
+/// ``DocumentError`` and change nothing. A `String.Index` inside a UTF-8 sequence is rounded down
+/// to the scalar's start, as Swift rounds it. If re-segmenting fails (an ICU error), the rotor's
+/// cache is dropped and rebuilt in full when next asked for.
 extension RotorDocument {
   /// Replaces `range` of element `id`'s text with `text`.
-  public func replace(_ range: Range<String.Index>, in id: ID, with text: String) {
-    let e = table.index(of: id)
-    let a = table.utf8Offset(element: e, range.lowerBound)
-    let b = table.utf8Offset(element: e, range.upperBound)
-    // Take the text out of the table so that, unless a rotor snapshot still holds it, the edit
-    // happens in place instead of copying the whole text.
-    var newText = table.texts[e]
-    table.texts[e] = ""
-    let inserted = text.utf8.count
-    newText.replaceSubrange(range, with: text)
-    newText.makeContiguousUTF8()
-    table.texts[e] = newText
-    let delta = inserted - (b - a)
-    if delta != 0 {
-      for j in (e + 1)..<table.count { table.starts[j] += delta }
-    }
-    source = nil
-    let s = table.starts[e]
+  @discardableResult
+  public func replace(_ range: Range<String.Index>, in id: ID, with text: String) throws(DocumentError)
+    -> DocumentChange<ID>
+  {
+    let e = try table.require(id)
+    let a = try table.utf8Offset(in: e, range.lowerBound)
+    let b = try table.utf8Offset(in: e, range.upperBound)
+    return edit(element: e, a..<Swift.max(a, b), with: Array(text.utf8))
+  }
 
-    newText.utf8.withContiguousStorageIfAvailable { buffer in
-      let upper = buffer.count
-      for kind in Array(systemIndexes.keys) {
-        let ws = SafeCuts.start(before: a, rotor: kind, buffer, lower: 0)
-        let we = SafeCuts.end(after: a + inserted, rotor: kind, buffer, upper: upper)
-        let window = ByteStorage(UnsafeBufferPointer(rebasing: buffer[ws..<we]))
-        do {
-          let store = try localSegmenter.segment(window, elements: [0..<window.count], rotor: kind)
-          systemIndexes[kind]!.replace(
-            startingIn: (s + ws)..<(s + we - delta), movingLaterBy: delta, with: store, storeDelta: s + ws)
-        } catch {
-          systemIndexes[kind] = nil
-        }
-      }
-      for name in Array(customRotors.keys) {
-        customRotors[name]!.remap(replacing: (s + a)..<(s + b), insertedCount: inserted)
-      }
-      if !computedRotors.isEmpty {
-        let ws = SafeCuts.start(before: a, rotor: nil, buffer, lower: 0)
-        let we = SafeCuts.end(after: a + inserted, rotor: nil, buffer, upper: upper)
-        let window = ByteStorage(UnsafeBufferPointer(rebasing: buffer[ws..<we]))
-        for name in Array(computedRotors.keys) {
-          guard var index = computedRotors[name]!.index else { continue }
-          computedRotors[name]!.index = nil
-          guard let found = try? computedRotors[name]!.compute(window, 0..<window.count) else { continue }
-          index.replace(startingIn: (s + ws)..<(s + we - delta), with: [])
-          index.shift(startingAtLeast: s + we - delta, by: delta)
-          index.replace(
-            startingIn: (s + ws)..<(s + ws),
-            with: found.map { (($0.lowerBound + s + ws)..<($0.upperBound + s + ws), ()) })
-          computedRotors[name]!.index = index
-        }
-      }
-    }
+  /// Replaces the UTF-8 range `range` of element `id`'s text with `text` (offsets on scalar
+  /// boundaries).
+  @discardableResult
+  public func replace(utf8Range range: Range<Int>, in id: ID, with text: String) throws(DocumentError)
+    -> DocumentChange<ID>
+  {
+    let e = try table.require(id)
+    try Self.check(range.lowerBound, in: table[e].text)
+    try Self.check(range.upperBound, in: table[e].text)
+    return edit(element: e, range, with: Array(text.utf8))
   }
 
   /// Inserts `text` at `index` of element `id`'s text.
-  public func insert(_ text: String, at index: String.Index, in id: ID) {
-    replace(index..<index, in: id, with: text)
+  @discardableResult
+  public func insert(_ text: String, at index: String.Index, in id: ID) throws(DocumentError) -> DocumentChange<ID> {
+    try replace(index..<index, in: id, with: text)
+  }
+
+  func edit(element e: Int, _ range: Range<Int>, with new: [UInt8]) -> DocumentChange<ID> {
+    let item = table[e]
+    var text = item.text
+    text.replace(range, with: new)
+    table.tree.update(at: e, with: item.with(text: text))
+    source = nil
+    generation += 1
+    let s = table.start(of: e)
+    let a = range.lowerBound
+    let b = range.upperBound
+    let n = new.count
+    let delta = n - range.count
+    var change = DocumentChange(element: item.id, editedRange: range, insertedCount: n, generation: generation)
+
+    for kind in Array(systemIndexes.keys) {
+      let ws = text.cut(before: a, rotor: kind)
+      let we = text.cut(after: a + n, rotor: kind)
+      let (storage, r) = text.contiguous(ws..<we)
+      var index = systemIndexes[kind]!
+      let i0 = index.firstIndex(startingAfter: s + ws - 1)
+      let i1 = index.firstIndex(startingAfter: s + we - delta - 1)
+      do {
+        let store = try localSegmenter.segment(storage, elements: [r], rotor: kind)
+        index.replace(
+          startingIn: (s + ws)..<(s + we - delta), movingLaterBy: delta, with: store, storeDelta: s + ws - r.lowerBound)
+        systemIndexes[kind] = index
+        change.rotors[kind.rawValue] = RotorChange(removed: i0..<i1, added: i0..<(i0 + store.count))
+      } catch {
+        systemIndexes[kind] = nil
+        change.rotors[kind.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+      }
+    }
+    let newLength = text.utf8Count
+    for name in Array(customRotors.keys) {
+      customRotors[name]!.apply(edit: (s + a)..<(s + b), newCount: n) { r, payload in
+        payload.hasTextRange ? Self.remap(r, a: s + a, b: s + b, inserted: n) : s..<(s + newLength)
+      }
+      change.rotors[name] = RotorChange(removed: 0..<0, added: 0..<0)
+    }
+    if !computedRotors.isEmpty {
+      let ws = text.cut(before: a, rotor: nil)
+      let we = text.cut(after: a + n, rotor: nil)
+      let (storage, r) = text.contiguous(ws..<we)
+      let shift = s + ws - r.lowerBound
+      for name in Array(computedRotors.keys) {
+        guard var index = computedRotors[name]!.index else { continue }
+        computedRotors[name]!.index = nil
+        guard let found = try? computedRotors[name]!.compute(storage, r) else {
+          change.rotors[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+          continue
+        }
+        let window = (s + ws)..<(s + we - delta)
+        let i0 = index.firstIndex(startingAtLeast: window.lowerBound)
+        let i1 = index.firstIndex(startingAtLeast: window.upperBound)
+        index.apply(
+          edit: window, newCount: we - ws,
+          inserting: found.map { (($0.lowerBound + shift)..<($0.upperBound + shift), ()) }
+        ) { r, _ in window.contains(r.lowerBound) ? nil : r }
+        computedRotors[name]!.index = index
+        change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<(i0 + found.count))
+      }
+    }
+    anchors.apply(edit: (s + a)..<(s + b), newCount: n) { r, anchor in
+      let p = r.lowerBound
+      let moved = p < s + a ? p : (p == s + a && anchor.stickiness == .staysBefore ? p : s + a + n)
+      return moved..<moved
+    }
+    return change
+  }
+
+  /// The rule for an entry's range across a text edit that replaced `a..<b` with `inserted` bytes.
+  static func remap(_ r: Range<Int>, a: Int, b: Int, inserted: Int) -> Range<Int> {
+    let delta = inserted - (b - a)
+    let start = r.lowerBound <= a ? r.lowerBound : (r.lowerBound >= b ? r.lowerBound + delta : a)
+    if r.isEmpty { return start..<start }
+    let end = r.upperBound < a ? r.upperBound : (r.upperBound >= b ? r.upperBound + delta : a + inserted)
+    return start..<Swift.max(end, start)
   }
 
   /// Inserts `element` before the element now at `index` (or at the end).
-  public func insert(_ element: TextElement<ID>, at index: Int) {
-    precondition(index >= 0 && index <= table.count, "element index \(index) out of 0...\(table.count)")
-    precondition(table.indexByID[element.id] == nil, "duplicate element id \(element.id)")
-    var text = element.text
-    text.makeContiguousUTF8()
-    let length = text.utf8.count
-    let start = index < table.count ? table.starts[index] : (table.count == 0 ? 0 : table.end(table.count - 1) + 1)
-    let shift = length + 1
-    table.ids.insert(element.id, at: index)
-    table.texts.insert(text, at: index)
-    table.starts.insert(start, at: index)
-    for j in (index + 1)..<table.count { table.starts[j] += shift }
-    table.reindex()
+  @discardableResult
+  public func insert(_ element: TextElement<ID>, at index: Int) throws(DocumentError) -> DocumentChange<ID> {
+    guard index >= 0 && index <= table.count else { throw .elementIndexOutOfRange(index, count: table.count + 1) }
+    guard table.index(of: element.id) == nil else { throw .duplicateElement("\(element.id)") }
+    return insert(element.id, TextRope(element.text), at: index, carrying: [:], anchors: [])
+  }
+
+  @discardableResult
+  private func insert(
+    _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload<ID>)]],
+    anchors carriedAnchors: [(Range<Int>, AnchorPayload)]
+  ) -> DocumentChange<ID> {
+    let x = index < table.count ? table.start(of: index) : table.length
+    let key = table.key(forInsertionAt: index)
+    let item = ElementItem(id: id, key: key, text: text, gap: ElementItem<ID>.virtualGap)
+    table.tree.insert(item, at: index)
+    table.keys[id] = key
     source = nil
-    let bytes = ByteStorage(text.utf8)
+    generation += 1
+    let span = item.summary.text.utf8
+    let length = text.utf8Count
+    var change = DocumentChange(element: id, editedRange: 0..<0, insertedCount: length, generation: generation)
+    let shifted: (Range<Int>) -> Range<Int> = { r in r.lowerBound >= x ? (r.lowerBound + span)..<(r.upperBound + span) : r }
+    let (storage, r) = text.contiguous(0..<length)
     for kind in Array(systemIndexes.keys) {
+      let i0 = systemIndexes[kind]!.firstIndex(startingAfter: x - 1)
       do {
-        let store = try localSegmenter.segment(bytes, elements: [0..<length], rotor: kind)
-        systemIndexes[kind]!.replace(startingIn: start..<start, movingLaterBy: shift, with: store, storeDelta: start)
+        let store = try localSegmenter.segment(storage, elements: [r], rotor: kind)
+        systemIndexes[kind]!.replace(startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound)
+        change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + store.count))
       } catch {
         systemIndexes[kind] = nil
+        change.rotors[kind.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
       }
     }
-    for name in Array(customRotors.keys) { customRotors[name]!.shift(startingAtLeast: start, by: shift) }
+    for name in Array(customRotors.keys) {
+      let entries = (carried[name] ?? []).map { (($0.0.lowerBound + x)..<($0.0.upperBound + x), $0.1) }
+      let i0 = customRotors[name]!.firstIndex(startingAtLeast: x)
+      customRotors[name]!.apply(edit: x..<x, newCount: span, inserting: entries) { r, _ in shifted(r) }
+      change.rotors[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + entries.count))
+    }
     for name in Array(computedRotors.keys) {
       guard var index = computedRotors[name]!.index else { continue }
       computedRotors[name]!.index = nil
-      guard let found = try? computedRotors[name]!.compute(bytes, 0..<length) else { continue }
-      index.shift(startingAtLeast: start, by: shift)
-      index.replace(
-        startingIn: start..<start, with: found.map { (($0.lowerBound + start)..<($0.upperBound + start), ()) })
+      guard let found = try? computedRotors[name]!.compute(storage, r) else { continue }
+      let shift = x - r.lowerBound
+      let i0 = index.firstIndex(startingAtLeast: x)
+      index.apply(
+        edit: x..<x, newCount: span, inserting: found.map { (($0.lowerBound + shift)..<($0.upperBound + shift), ()) }
+      ) { r, _ in shifted(r) }
       computedRotors[name]!.index = index
+      change.rotors[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
     }
+    let movedAnchors = carriedAnchors.map { (($0.0.lowerBound + x)..<($0.0.upperBound + x), $0.1) }
+    anchors.apply(edit: x..<x, newCount: span, inserting: movedAnchors) { r, _ in shifted(r) }
+    return change
   }
 
   /// Removes element `id` (and every entry in it).
-  public func remove(_ id: ID) {
-    _ = remove(at: table.index(of: id))
+  @discardableResult
+  public func remove(_ id: ID) throws(DocumentError) -> TextElement<ID> {
+    try remove(at: try table.require(id))
   }
 
   /// Removes the element at `index` and returns it.
   @discardableResult
-  public func remove(at index: Int) -> TextElement<ID> {
-    precondition(index >= 0 && index < table.count, "element index \(index) out of 0..<\(table.count)")
-    let removed = TextElement(id: table.ids[index], text: table.texts[index])
-    let start = table.starts[index]
-    let next = index + 1 < table.count ? table.starts[index + 1] : table.end(index) + 1
-    let delta = start - next
+  public func remove(at index: Int) throws(DocumentError) -> TextElement<ID> {
+    guard index >= 0 && index < table.count else { throw .elementIndexOutOfRange(index, count: table.count) }
+    let item = table[index]
+    _ = removeElement(at: index)
+    return TextElement(id: item.id, text: item.text.string)
+  }
+
+  @discardableResult
+  private func removeElement(at index: Int) -> DocumentChange<ID> {
+    let item = table[index]
+    let s = table.start(of: index)
+    let next = s + item.summary.text.utf8
+    let old = s..<next
+    var change = DocumentChange(
+      element: item.id, editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
     for kind in Array(systemIndexes.keys) {
-      systemIndexes[kind]!.replace(startingIn: start..<next, movingLaterBy: delta, with: SegmentStore(), storeDelta: 0)
+      let i0 = systemIndexes[kind]!.firstIndex(startingAfter: s - 1)
+      let i1 = systemIndexes[kind]!.firstIndex(startingAfter: next - 1)
+      systemIndexes[kind]!.replace(startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0)
+      change.rotors[kind.rawValue] = RotorChange(removed: i0..<i1, added: i0..<i0)
     }
+    let drop: (Range<Int>) -> Range<Int>? = { r in old.contains(r.lowerBound) ? nil : r }
     for name in Array(customRotors.keys) {
-      customRotors[name]!.replace(startingIn: start..<next, with: [])
-      customRotors[name]!.shift(startingAtLeast: next, by: delta)
+      let i0 = customRotors[name]!.firstIndex(startingAtLeast: s)
+      let i1 = customRotors[name]!.firstIndex(startingAtLeast: next)
+      customRotors[name]!.apply(edit: old, newCount: 0) { r, _ in drop(r) }
+      change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<i0)
     }
     for name in Array(computedRotors.keys) where computedRotors[name]!.index != nil {
-      computedRotors[name]!.index!.replace(startingIn: start..<next, with: [])
-      computedRotors[name]!.index!.shift(startingAtLeast: next, by: delta)
+      let i0 = computedRotors[name]!.index!.firstIndex(startingAtLeast: s)
+      let i1 = computedRotors[name]!.index!.firstIndex(startingAtLeast: next)
+      computedRotors[name]!.index!.apply(edit: old, newCount: 0) { r, _ in drop(r) }
+      change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<i0)
     }
-    table.ids.remove(at: index)
-    table.texts.remove(at: index)
-    table.starts.remove(at: index)
-    for j in index..<table.count { table.starts[j] += delta }
-    table.reindex()
+    anchors.apply(edit: old, newCount: 0) { r, _ in drop(r) }
+    table.tree.remove(at: index)
+    table.keys[item.id] = nil
     source = nil
-    return removed
+    generation += 1
+    return change
   }
 
   /// Moves element `id` to `index` (its index once moved) and returns what a screen reader should
-  /// announce: "Moved below <the element now before it>" ("Moved above <the element after it>"
-  /// at the top). Custom rotors' entries in the element move with it.
+  /// announce: "Moved below <the element now before it>" ("Moved above <the element after it>" at
+  /// the top), the element named by ``elementName``. Custom rotors' entries and anchors in the
+  /// element move with it.
   @discardableResult
-  public func move(_ id: ID, to index: Int) -> String {
-    let from = table.index(of: id)
-    precondition(index >= 0 && index < table.count, "element index \(index) out of 0..<\(table.count)")
-    let start = table.starts[from]
-    let end = table.end(from)
-    // The element's custom entries, relative to its start.
+  public func move(_ id: ID, to index: Int) throws(DocumentError) -> String {
+    let from = try table.require(id)
+    guard index >= 0 && index < table.count else { throw .elementIndexOutOfRange(index, count: table.count) }
+    let item = table[from]
+    let start = table.start(of: from)
+    let end = start + item.text.utf8Count
+    // The element's custom entries and anchors, relative to its start.
     var carried: [String: [(Range<Int>, CustomPayload<ID>)]] = [:]
     for (name, rotor) in customRotors {
       let i0 = rotor.firstIndex(startingAtLeast: start)
@@ -162,21 +296,56 @@ extension RotorDocument {
       }
       carried[name] = entries
     }
-    let element = remove(at: from)
-    insert(element, at: index)
-    let newStart = table.starts[index]
-    for (name, entries) in carried where !entries.isEmpty {
-      customRotors[name]!.replace(
-        startingIn: newStart..<newStart,
-        with: entries.map { (($0.0.lowerBound + newStart)..<($0.0.upperBound + newStart), $0.1) })
+    var carriedAnchors: [(Range<Int>, AnchorPayload)] = []
+    anchors.forEach(
+      in: anchors.firstIndex(startingAtLeast: start)..<anchors.firstIndex(startingAtLeast: end + 1)
+    ) { _, range, payload in
+      carriedAnchors.append(((range.lowerBound - start)..<(range.upperBound - start), payload))
+      return true
     }
+    removeElement(at: from)
+    insert(item.id, item.text, at: index, carrying: carried, anchors: carriedAnchors)
     if index > 0 {
-      return "Moved below \(elementName(TextElement(id: table.ids[index - 1], text: table.texts[index - 1])))"
+      let before = table[index - 1]
+      return "Moved below \(elementName(TextElement(id: before.id, text: before.text.string(0..<Swift.min(before.text.utf8Count, 4096)))))"
     }
     if table.count > 1 {
-      return "Moved above \(elementName(TextElement(id: table.ids[1], text: table.texts[1])))"
+      let after = table[1]
+      return "Moved above \(elementName(TextElement(id: after.id, text: after.text.string(0..<Swift.min(after.text.utf8Count, 4096)))))"
     }
     return "Moved"
+  }
+
+  // MARK: Anchors
+
+  /// An anchor at `position`: a position that moves with the text as it is edited. Text inserted
+  /// exactly at it goes after it (`.staysBefore`) or before it (`.movesAfter`). An anchor whose
+  /// element is removed is gone (``position(of:)`` is nil).
+  public func anchor(at position: TextPosition<ID>, stickiness: AnchorStickiness = .staysBefore)
+    throws(DocumentError) -> TextAnchor
+  {
+    let p = try table.documentOffset(position)
+    nextAnchor += 1
+    let payload = AnchorPayload(id: nextAnchor, stickiness: stickiness)
+    anchors.apply(edit: p..<p, newCount: 0, inserting: [(p..<p, payload)]) { r, _ in r }
+    return TextAnchor(id: nextAnchor)
+  }
+
+  /// Where `anchor` is now, or nil when its element was removed. O(anchors).
+  public func position(of anchor: TextAnchor) -> TextPosition<ID>? {
+    var found: Int? = nil
+    anchors.forEach(in: 0..<anchors.count) { _, r, payload in
+      if payload.id == anchor.id { found = r.lowerBound }
+      return found == nil
+    }
+    return found.map { table.position(atDocumentOffset: $0) }
+  }
+
+  /// Stops tracking `anchor`.
+  public func removeAnchor(_ anchor: TextAnchor) {
+    var all = anchors.all
+    all.removeAll { $0.1.id == anchor.id }
+    anchors = IntervalIndex(sorted: all, width: table.length)
   }
 
   /// Segments small windows on the calling thread.

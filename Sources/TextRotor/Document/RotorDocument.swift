@@ -1,31 +1,46 @@
-/// A document: an ordered list of elements (an editor's paragraphs, a file's lines, ...) and its
-/// rotors — system rotors built lazily from the text and cached, custom rotors added by name, and
-/// rotors computed from the text by a matcher — all kept correct while the text is edited.
+import TextRotorICU
+
+/// A document: an ordered list of elements (an editor's paragraphs, a file's lines, or one whole
+/// buffer) and its rotors — system rotors built lazily from the text and cached, custom rotors
+/// added by name, and rotors computed from the text by a matcher — all kept correct while the text
+/// is edited.
 ///
-/// Positions: a ``TextPosition`` is an element and a `String.Index` into its text. Internally
-/// (and in ``Rotor/location(at:)``) a position is a *document offset*: the elements' UTF-8 bytes
-/// laid end to end in order with a gap between neighbours; for a document read from a file and
-/// not yet edited, the file's byte offsets.
+/// Storage (see the "Architecture" article): the elements live in a summarized B-tree
+/// (``SumTree``) whose nodes count elements, bytes, UTF-16 units, scalars and line breaks; each
+/// element's text is a rope of UTF-8 chunks in the same kind of tree (slices of the mapped file for
+/// a document read from a file); every rotor's index is a tree of chunks positioned by prefix sums.
+/// So an edit, an element insertion, removal or move, and every position conversion is O(log n),
+/// and nothing after an edit is ever shifted.
 ///
-/// Not thread-safe (like an editor's text storage); the ``Rotor`` values it hands out are
-/// snapshots that stay valid (for the text as it was) after later edits.
+/// Positions: a ``TextPosition`` is an element and a `String.Index` into its text; ``utf8Offset(of:)``,
+/// ``utf16Offset(of:)``, ``location(of:encoding:)`` and ``position(in:line:character:encoding:)``
+/// convert in O(log n). Internally (and in ``Rotor/location(at:)``) a position is a *document offset*:
+/// the bytes before the first element, then each element's UTF-8 bytes followed by the gap after
+/// it; for a document read from a file, the file's byte offsets, edits or not.
+///
+/// Not thread-safe (like an editor's text storage); the ``Rotor`` values and ``snapshot()`` it hands
+/// out are O(1) immutable snapshots that stay valid (for the text as it was) after later edits and
+/// can be read on other threads.
 public final class RotorDocument<ID: Hashable> {
-  var table: ElementTable<ID>
-  /// The document's bytes at their document offsets and the elements' ranges in them, while they
-  /// match the elements (dropped at the first edit, rebuilt when a new system rotor needs them).
+  var table: DocumentText<ID>
+  /// The file's bytes and the elements' ranges in it, while no edit has happened: system rotors
+  /// are then segmented straight from the mapped file, in parallel.
   var source: (bytes: ByteStorage, ranges: [Range<Int>])?
   /// How system rotors are segmented (locale, threads for the first build).
   public let segmenter: Segmenter
   /// The document's namespace: entries whose namespace is nil or this one name its elements.
   public let namespace = RotorNamespace()
-  /// What `move` calls an element in its announcement; by default its first line.
-  public var elementName: (TextElement<ID>) -> String = { element in
-    String(element.text.prefix { $0 != "\n" && $0 != "\r" && $0 != "\r\n" })
-  }
+  /// What `move` calls an element in its announcement: its first line, trimmed and shortened to
+  /// about 40 characters at a word boundary, as a screen reader would say it.
+  public var elementName: (TextElement<ID>) -> String = { element in RotorDocument.shortName(element.text) }
+  /// Bumped by every edit; a snapshot or rotor taken at an older generation is stale.
+  public internal(set) var generation = 0
 
   var systemIndexes: [SystemRotor: SegmentIndex] = [:]
   var customRotors: [String: IntervalIndex<CustomPayload<ID>>] = [:]
   var computedRotors: [String: ComputedRotor] = [:]
+  var anchors = IntervalIndex<AnchorPayload>()
+  var nextAnchor = 0
   /// Names of custom and computed rotors, in the order they were added.
   public private(set) var rotorNames: [String] = []
 
@@ -38,136 +53,262 @@ public final class RotorDocument<ID: Hashable> {
     var compute: (ByteStorage, Range<Int>) throws -> [Range<Int>]
   }
 
-  /// A document of `elements` (ids must be unique).
-  public convenience init(elements: [TextElement<ID>], segmenter: Segmenter = Segmenter()) {
-    var table = ElementTable<ID>()
-    var start = 0
-    for element in elements {
-      var text = element.text
-      text.makeContiguousUTF8()
-      table.ids.append(element.id)
-      table.texts.append(text)
-      table.starts.append(start)
-      start += text.utf8.count + 1
-    }
-    table.reindex()
-    self.init(table: table, source: nil, segmenter: segmenter)
+  /// A document of `elements`. Throws ``DocumentError/duplicateElement(_:)`` when two share an id.
+  public init(elements: [TextElement<ID>], segmenter: Segmenter = Segmenter()) throws(DocumentError) {
+    table = try DocumentText(elements: elements.map { ($0.id, TextRope($0.text), ElementItem<ID>.virtualGap) })
+    self.segmenter = segmenter
+    anchors = IntervalIndex(width: table.length)
   }
 
-  init(table: ElementTable<ID>, source: (bytes: ByteStorage, ranges: [Range<Int>])?, segmenter: Segmenter) {
+  init(table: DocumentText<ID>, source: (bytes: ByteStorage, ranges: [Range<Int>])?, segmenter: Segmenter) {
     self.table = table
     self.source = source
     self.segmenter = segmenter
+    anchors = IntervalIndex(width: table.length)
   }
 
   // MARK: Elements
 
-  /// The elements, in order.
+  /// The elements, in order (each text made into a `String`: O(document)).
   public var elements: [TextElement<ID>] {
-    (0..<table.count).map { TextElement(id: table.ids[$0], text: table.texts[$0]) }
+    var result: [TextElement<ID>] = []
+    result.reserveCapacity(table.count)
+    table.tree.forEach { _, _, item in
+      result.append(TextElement(id: item.id, text: item.text.string))
+      return true
+    }
+    return result
   }
   public var elementCount: Int { table.count }
-  public var elementIDs: [ID] { table.ids }
+  public var elementIDs: [ID] {
+    var result: [ID] = []
+    result.reserveCapacity(table.count)
+    table.tree.forEach { _, _, item in
+      result.append(item.id)
+      return true
+    }
+    return result
+  }
+
+  /// The id of the element at `index` (0-based), or nil. O(log n).
+  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table[index].id : nil }
 
   /// The element `id`, or nil.
   public func element(_ id: ID) -> TextElement<ID>? {
-    guard let i = table.indexByID[id] else { return nil }
-    return TextElement(id: id, text: table.texts[i])
+    guard let i = table.index(of: id) else { return nil }
+    return TextElement(id: id, text: table[i].text.string)
   }
 
-  /// The index of element `id` in the document, or nil.
-  public func index(of id: ID) -> Int? { table.indexByID[id] }
+  /// The index of element `id` in the document, or nil. O(log n).
+  public func index(of id: ID) -> Int? { table.index(of: id) }
 
-  /// The text of element `id`.
-  public func text(of id: ID) -> String { table.texts[table.index(of: id)] }
+  /// The text of element `id` as a `String` (O(its length): an editor holding one huge element
+  /// asks for ranges with ``text(of:in:)`` instead).
+  public func text(of id: ID) throws(DocumentError) -> String { table[try table.require(id)].text.string }
+
+  /// The text of `range` (UTF-8 offsets) of element `id`.
+  public func text(of id: ID, in range: Range<Int>) throws(DocumentError) -> String {
+    let text = table[try table.require(id)].text
+    try Self.check(range.lowerBound, in: text)
+    try Self.check(range.upperBound, in: text)
+    return text.string(range.lowerBound..<Swift.max(range.lowerBound, range.upperBound))
+  }
+
+  /// The length of element `id`'s text in UTF-8 bytes.
+  public func utf8Count(of id: ID) throws(DocumentError) -> Int { table[try table.require(id)].text.utf8Count }
+
+  /// An O(1) snapshot of the document's text, for reading on any thread while editing goes on.
+  public func snapshot() -> DocumentSnapshot<ID> { DocumentSnapshot(table: table, generation: generation) }
 
   // MARK: Positions
 
-  /// The position at UTF-8 offset `offset` of element `id`'s text.
-  public func position(in id: ID, utf8Offset offset: Int) -> TextPosition<ID> {
-    let i = table.index(of: id)
-    precondition(offset >= 0 && offset <= table.length(i), "offset \(offset) outside element \(id)")
-    return TextPosition(element: id, index: table.stringIndex(element: i, utf8Offset: offset))
+  static func check(_ offset: Int, in text: TextRope) throws(DocumentError) {
+    guard offset >= 0 && offset <= text.utf8Count else { throw .offsetOutOfRange(offset, length: text.utf8Count) }
+    guard text.isScalarBoundary(offset) else { throw .insideUTF8Sequence(offset) }
+  }
+
+  /// The position at UTF-8 offset `offset` of element `id`'s text. O(log n).
+  public func position(in id: ID, utf8Offset offset: Int) throws(DocumentError) -> TextPosition<ID> {
+    try Self.check(offset, in: table[try table.require(id)].text)
+    return TextPosition(element: id, index: StringIndexABI.index(utf8Offset: offset))
+  }
+
+  /// The position at UTF-16 offset `offset` of element `id`'s text (rounded down to a scalar
+  /// boundary when it falls between the halves of a surrogate pair). O(log n).
+  public func position(in id: ID, utf16Offset offset: Int) throws(DocumentError) -> TextPosition<ID> {
+    let text = table[try table.require(id)].text
+    guard offset >= 0 && offset <= text.utf16Count else { throw .offsetOutOfRange(offset, length: text.utf16Count) }
+    return TextPosition(element: id, index: StringIndexABI.index(utf8Offset: text.utf8Offset(advancing: offset, .utf16)))
+  }
+
+  /// The position at LSP (line, character) of element `id`'s text: `line` 0-based, `character`
+  /// counted in `encoding` from the line's start and clamped to the line's end, as LSP 3.17 says.
+  /// O(log n) (grapheme counts: O(line)).
+  public func position(in id: ID, line: Int, character: Int, encoding: PositionEncoding = .utf16)
+    throws(DocumentError) -> TextPosition<ID>
+  {
+    let text = table[try table.require(id)].text
+    guard line >= 0, let start = text.lineStart(line) else { throw .lineOutOfRange(line, lines: text.lineCount) }
+    let end = text.lineEnd(ofLineAt: start)
+    return TextPosition(
+      element: id, index: StringIndexABI.index(utf8Offset: Self.offset(in: text, line: start..<end, character, encoding)))
+  }
+
+  static func offset(in text: TextRope, line: Range<Int>, _ character: Int, _ encoding: PositionEncoding) -> Int {
+    let c = Swift.max(character, 0)
+    switch encoding {
+    case .utf8: return text.scalarBoundary(atOrBefore: Swift.min(line.lowerBound + c, line.upperBound))
+    case .utf16, .utf32:
+      let unit: ByteStorage.Unit = encoding == .utf16 ? .utf16 : .scalars
+      let before = unit == .utf16 ? text.utf16Offset(ofUTF8: line.lowerBound) : text.scalarOffset(ofUTF8: line.lowerBound)
+      return Swift.min(text.utf8Offset(advancing: before + c, unit), line.upperBound)
+    case .grapheme:
+      let s = text.string(line)
+      let index = s.index(s.startIndex, offsetBy: c, limitedBy: s.endIndex) ?? s.endIndex
+      return line.lowerBound + s.utf8.distance(from: s.startIndex, to: index)
+    }
   }
 
   /// The position at a document offset (clamped into the element it falls in or after).
-  public func position(atDocumentOffset offset: Int) -> TextPosition<ID> {
-    let i = table.element(at: offset)
-    let local = Swift.min(Swift.max(offset - table.starts[i], 0), table.length(i))
-    return TextPosition(element: table.ids[i], index: table.stringIndex(element: i, utf8Offset: local))
+  public func position(atDocumentOffset offset: Int) -> TextPosition<ID> { table.position(atDocumentOffset: offset) }
+
+  /// The UTF-8 offset of `position` in its element's text. O(log n).
+  public func utf8Offset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
+    try table.utf8Offset(in: try table.require(position.element), position.index)
   }
 
-  /// The UTF-8 offset of `position` in its element's text. O(1).
-  public func utf8Offset(of position: TextPosition<ID>) -> Int {
-    table.utf8Offset(element: table.index(of: position.element), position.index)
+  /// The UTF-16 offset of `position` in its element's text. O(log n).
+  public func utf16Offset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
+    let i = try table.require(position.element)
+    return table[i].text.utf16Offset(ofUTF8: try table.utf8Offset(in: i, position.index))
   }
 
-  /// The UTF-16 offset of `position` in its element's text.
-  public func utf16Offset(of position: TextPosition<ID>) -> Int {
-    let text = table.texts[table.index(of: position.element)]
-    return text.utf16.distance(from: text.startIndex, to: position.index)
+  /// The document offset of `position` (a file offset for a document read from a file).
+  public func documentOffset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
+    try table.documentOffset(position)
   }
-
-  /// The document offset of `position` (a file offset for an unedited document from a file).
-  public func documentOffset(of position: TextPosition<ID>) -> Int { table.documentOffset(position) }
 
   /// The line and column of `position` in its element's text (1-based; lines ended by LF, CRLF
-  /// or CR; the column counted in `encoding`), and its UTF-16 offset. O(offset).
-  public func location(of position: TextPosition<ID>, encoding: PositionEncoding = .utf8) -> TextLocation {
-    let text = table.texts[table.index(of: position.element)]
-    let utf8 = text.utf8
-    let end = utf8.distance(from: utf8.startIndex, to: position.index)
-    var line = 1
-    var lineStart = 0
-    var previous: UInt8 = 0
-    var offset = 0
-    for byte in utf8 {
-      if offset >= end { break }
-      if byte == 0x0A || byte == 0x0D {
-        if !(byte == 0x0A && previous == 0x0D) { line += 1 }
-        lineStart = offset + 1
-      }
-      previous = byte
-      offset += 1
-    }
-    let lineStartIndex = utf8.index(utf8.startIndex, offsetBy: lineStart)
-    let column: Int
-    switch encoding {
-    case .utf8: column = end - lineStart
-    case .utf16: column = text.utf16.distance(from: lineStartIndex, to: position.index)
-    case .utf32: column = text.unicodeScalars.distance(from: lineStartIndex, to: position.index)
-    case .grapheme: column = text.distance(from: lineStartIndex, to: position.index)
-    }
-    return TextLocation(line: line, column: column + 1, utf16Offset: utf16Offset(of: position))
+  /// or CR; the column counted in `encoding`), and its UTF-16 offset in the element. O(log n)
+  /// (grapheme columns: O(line)).
+  public func location(of position: TextPosition<ID>, encoding: PositionEncoding = .utf8) throws(DocumentError)
+    -> TextLocation
+  {
+    let i = try table.require(position.element)
+    let text = table[i].text
+    let o = try table.utf8Offset(in: i, position.index)
+    let line = text.line(ofUTF8: o)
+    let start = text.lineStart(line) ?? 0
+    return TextLocation(
+      line: line + 1, column: Self.column(text, from: start, to: o, encoding) + 1, utf16Offset: text.utf16Offset(ofUTF8: o))
   }
+
+  /// The line and column of `position` in the whole document (for a document read from a file:
+  /// the file's lines, whatever the elements), and its UTF-16 offset from the document's start.
+  public func documentLocation(of position: TextPosition<ID>, encoding: PositionEncoding = .utf8)
+    throws(DocumentError) -> TextLocation
+  {
+    let i = try table.require(position.element)
+    let text = table[i].text
+    let o = try table.utf8Offset(in: i, position.index)
+    let before = table.origin.adding(table.tree.summary(before: i).text)
+    let line = text.line(ofUTF8: o)
+    let start = text.lineStart(line) ?? 0
+    let local = text.summary(upTo: o)
+    let column = Self.column(text, from: start, to: o, encoding)
+    let lineBreaks = before.adding(local).lineBreaks - (local.lastIsCR && o < text.utf8Count && text.byte(at: o) == 0x0A ? 1 : 0)
+    return TextLocation(line: lineBreaks + 1, column: column + 1, utf16Offset: before.utf16 + local.utf16)
+  }
+
+  static func column(_ text: TextRope, from start: Int, to o: Int, _ encoding: PositionEncoding) -> Int {
+    switch encoding {
+    case .utf8: return o - start
+    case .utf16: return text.utf16Offset(ofUTF8: o) - text.utf16Offset(ofUTF8: start)
+    case .utf32: return text.scalarOffset(ofUTF8: o) - text.scalarOffset(ofUTF8: start)
+    case .grapheme: return text.string(start..<o).count
+    }
+  }
+
+  /// The number of lines of element `id`'s text.
+  public func lineCount(of id: ID) throws(DocumentError) -> Int { table[try table.require(id)].text.lineCount }
 
   // MARK: System rotors
 
-  /// The system rotor `kind`, segmented on first use and cached; kept up to date by edits.
+  /// The system rotor `kind`: segmented on first use (which throws only if ICU fails) and then
+  /// kept up to date by edits.
   public func rotor(_ kind: SystemRotor) throws(ICUError) -> Rotor<ID> {
     Rotor(name: kind.rawValue, systemRotor: kind, storage: .segments(try systemIndex(kind)), table: table)
   }
 
+  /// The system rotor `kind` if it is already built (never throws, never segments).
+  public func cachedRotor(_ kind: SystemRotor) -> Rotor<ID>? {
+    systemIndexes[kind].map { Rotor(name: kind.rawValue, systemRotor: kind, storage: .segments($0), table: table) }
+  }
+
   func systemIndex(_ kind: SystemRotor) throws(ICUError) -> SegmentIndex {
     if let index = systemIndexes[kind] { return index }
-    let (bytes, ranges) = currentSource()
-    let index = SegmentIndex(try segmenter.segment(bytes, elements: ranges, rotor: kind))
+    var stores: [(SegmentStore, delta: Int)] = []
+    try forEachBatch(rotor: kind) { (bytes, ranges, delta) throws(ICUError) in
+      stores.append((try segmenter.segment(bytes, elements: ranges, rotor: kind), delta))
+    }
+    let index = SegmentIndex(stores, width: table.length)
     systemIndexes[kind] = index
     return index
   }
 
-  func currentSource() -> (bytes: ByteStorage, ranges: [Range<Int>]) {
-    if let source { return source }
-    let made = table.concatenated()
-    source = (made.0, made.1)
-    return (made.0, made.1)
+  /// Calls `body` with the document's text in batches of contiguous bytes: the elements' ranges
+  /// in a storage, and what to add to a storage offset to get a document offset. An unedited file
+  /// is one batch (the mapped file itself); otherwise elements are copied into buffers of about
+  /// 16 MB at a time (a longer element is cut at safe points for `rotor`), so memory stays bounded.
+  func forEachBatch<E: Error>(
+    rotor: SystemRotor?, _ body: (ByteStorage, [Range<Int>], Int) throws(E) -> Void
+  ) throws(E) {
+    if let source {
+      try body(source.bytes, source.ranges, 0)
+      return
+    }
+    let limit = 16 << 20
+    var buffer: [UInt8] = []
+    var ranges: [Range<Int>] = []
+    var bufferStart = 0
+    var position = table.origin.utf8
+    func flush() throws(E) {
+      if !ranges.isEmpty { try body(ByteStorage(buffer), ranges, bufferStart) }
+      buffer.removeAll(keepingCapacity: true)
+      ranges.removeAll()
+    }
+    for i in 0..<table.count {
+      let item = table[i]
+      let text = item.text
+      if text.utf8Count > limit {
+        try flush()
+        // A long element: windows cut after line breaks (blank lines for paragraphs).
+        var p = 0
+        while p < text.utf8Count {
+          let q = text.cut(after: Swift.min(p + limit, text.utf8Count), rotor: rotor)
+          let (storage, r) = text.contiguous(p..<q)
+          try body(storage, [r], position + p - r.lowerBound)
+          p = q
+        }
+      } else {
+        if ranges.isEmpty { bufferStart = position }
+        let lo = buffer.count
+        text.forEachPiece(in: 0..<text.utf8Count) { storage, r in buffer.append(contentsOf: storage.copyBytes(r)) }
+        ranges.append(lo..<buffer.count)
+        for _ in 0..<item.gap.utf8 { buffer.append(0x0A) }
+        if buffer.count >= limit { try flush() }
+      }
+      position += item.summary.text.utf8
+    }
+    try flush()
   }
 
   // MARK: Custom rotors
 
   /// Adds (or replaces) a custom rotor named `name`, placing its entries in document order (ties
   /// keep the builder's order). Entries name elements by id (nil id: `owner`) in the document's
-  /// namespace or none; entries that name no element are left out and returned.
+  /// namespace or none; entries that name no element are left out and returned. An entry without
+  /// a text range targets its whole element and follows its text as it grows or shrinks.
   @discardableResult
   public func addRotor(
     _ name: String, owner: ID? = nil, @RotorContentBuilder entries: () -> [RotorEntry<ID>]
@@ -185,18 +326,21 @@ public final class RotorDocument<ID: Hashable> {
         unresolved.append(entry)
         continue
       }
-      guard let id = entry.id ?? owner, let e = table.indexByID[id] else {
+      guard let id = entry.id ?? owner, let e = table.index(of: id) else {
         unresolved.append(entry)
         continue
       }
-      let length = table.length(e)
+      let length = table[e].text.utf8Count
       var local = 0..<length
       if let r = entry.textRange {
-        let lo = Swift.min(Swift.max(table.utf8Offset(element: e, r.lowerBound), 0), length)
-        let hi = Swift.min(Swift.max(table.utf8Offset(element: e, r.upperBound), lo), length)
-        local = lo..<hi
+        guard let lo = try? table.utf8Offset(in: e, r.lowerBound), let hi = try? table.utf8Offset(in: e, r.upperBound)
+        else {
+          unresolved.append(entry)
+          continue
+        }
+        local = lo..<Swift.max(lo, hi)
       }
-      let s = table.starts[e]
+      let s = table.start(of: e)
       let range = (s + local.lowerBound)..<(s + local.upperBound)
       placed.append(
         (
@@ -207,33 +351,38 @@ public final class RotorDocument<ID: Hashable> {
         ))
     }
     placed.sort { ($0.start, $0.order) < ($1.start, $1.order) }
-    customRotors[rotor.name] = IntervalIndex(sorted: placed.lazy.map { ($0.range, $0.payload) })
+    customRotors[rotor.name] = IntervalIndex(sorted: placed.lazy.map { ($0.range, $0.payload) }, width: table.length)
     computedRotors[rotor.name] = nil
     if !rotorNames.contains(rotor.name) { rotorNames.append(rotor.name) }
     return unresolved
   }
 
-  /// Adds (or replaces) a rotor whose entries `compute` finds in the text: given the document's
-  /// bytes and a range of them (an element, or after an edit the lines around it), it returns the
-  /// entries' byte ranges inside it, sorted by start (a pattern matcher's matches). After an edit
-  /// only the edited lines are recomputed, so entries must not span a line break.
+  /// Adds (or replaces) a rotor whose entries `compute` finds in the text: given a storage of the
+  /// document's bytes and the range of one element (or, after an edit, of the lines around it) in
+  /// it, it returns the entries' byte ranges inside that range, sorted by start (a pattern
+  /// matcher's matches). After an edit only the edited lines are recomputed, so entries must not
+  /// span a line break.
   @discardableResult
   public func addComputedRotor(
     named name: String, compute: @escaping (ByteStorage, Range<Int>) throws -> [Range<Int>]
   ) throws -> Rotor<ID> {
     var computed = ComputedRotor(index: nil, compute: compute)
-    computed.index = try fullIndex(compute)
+    let index = try fullIndex(compute)
+    computed.index = index
     computedRotors[name] = computed
     customRotors[name] = nil
     if !rotorNames.contains(name) { rotorNames.append(name) }
-    return Rotor(name: name, storage: .matches(computed.index!), table: table)
+    return Rotor(name: name, storage: .matches(index), table: table)
   }
 
   func fullIndex(_ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>]) throws -> IntervalIndex<Void> {
-    let (bytes, ranges) = currentSource()
     var all: [(Range<Int>, Void)] = []
-    for range in ranges { all.append(contentsOf: try compute(bytes, range).map { ($0, ()) }) }
-    return IntervalIndex(sorted: all)
+    try forEachBatch(rotor: nil) { (bytes, ranges, delta) throws in
+      for range in ranges {
+        for r in try compute(bytes, range) { all.append(((r.lowerBound + delta)..<(r.upperBound + delta), ())) }
+      }
+    }
+    return IntervalIndex(sorted: all, width: table.length)
   }
 
   /// The custom or computed rotor named `name`, or nil. A computed rotor whose last update
@@ -255,13 +404,32 @@ public final class RotorDocument<ID: Hashable> {
     computedRotors[name] = nil
     rotorNames.removeAll { $0 == name }
   }
+
+  // MARK: Names
+
+  /// An element's name for an announcement: its first non-blank line, trimmed, shortened to about
+  /// 40 characters at a word boundary (with "…").
+  public static func shortName(_ text: String, limit: Int = 40) -> String {
+    let firstLine =
+      text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).first {
+        !$0.allSatisfy(\.isWhitespace)
+      } ?? ""
+    let trimmed = firstLine.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
+    let line = String(trimmed)
+    guard line.count > limit else { return line }
+    let cut = line.prefix(limit)
+    if let space = cut.lastIndex(where: { $0.isWhitespace }), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+      return String(cut[..<space]) + "…"
+    }
+    return String(cut) + "…"
+  }
 }
 
 extension RotorDocument where ID == Int {
   /// The file at `path` (`"-"`: standard input) divided into elements as `elements` says; element
-  /// ids are their 0-based indices. While the document is not edited, document offsets are the
-  /// file's byte offsets. Ill-formed UTF-8 is read as U+FFFD (then offsets follow the repaired
-  /// text).
+  /// ids are their 0-based indices. Document offsets are the file's byte offsets, and the text is
+  /// not copied: elements are slices of the memory-mapped file (one pass over it sums its lines
+  /// and UTF-16 units). Ill-formed UTF-8 is read as U+FFFD (then offsets follow the repaired text).
   public convenience init(
     contentsOf path: String, elements kind: ElementKind = .whole, segmenter: Segmenter = Segmenter()
   ) throws(FileError) {
@@ -269,16 +437,39 @@ extension RotorDocument where ID == Int {
     let ranges = kind.ranges(in: bytes)
     let valid = ranges.allSatisfy { bytes.firstInvalidUTF8(in: $0) == nil }
     guard valid else {
-      self.init(
+      // Repaired: each element's text as Swift decodes it.
+      try! self.init(
         elements: ranges.enumerated().map { TextElement(id: $0.offset, text: bytes.string($0.element)) },
         segmenter: segmenter)
       return
     }
-    var table = ElementTable<Int>()
-    table.ids = Array(ranges.indices)
-    table.texts = ranges.map { bytes.string($0) }
-    table.starts = ranges.map(\.lowerBound)
-    table.reindex()
-    self.init(table: table, source: (bytes, ranges), segmenter: segmenter)
+    var elements: [(Int, TextRope, TextSummary)] = []
+    elements.reserveCapacity(ranges.count)
+    for (i, r) in ranges.enumerated() {
+      let next = i + 1 < ranges.count ? ranges[i + 1].lowerBound : bytes.count
+      let gap = next > r.upperBound ? TextSummary(bytes, r.upperBound..<next) : ElementItem<Int>.virtualGap
+      elements.append((i, TextRope(bytes, r), gap))
+    }
+    let first = ranges.first?.lowerBound ?? bytes.count
+    let table = try! DocumentText(elements: elements, origin: TextSummary(bytes, 0..<first))
+    self.init(table: table, source: table.count > 0 ? (bytes, ranges) : nil, segmenter: segmenter)
   }
 }
+
+/// An immutable snapshot of a document's text, taken in O(1): read it on any thread while the
+/// document goes on being edited. ``generation`` tells whether the document has changed since.
+public struct DocumentSnapshot<ID: Hashable> {
+  let table: DocumentText<ID>
+  /// The document's generation when the snapshot was taken.
+  public let generation: Int
+
+  public var elementCount: Int { table.count }
+  /// The id of the element at `index`, or nil.
+  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table[index].id : nil }
+  /// The text of element `id` as it was, or nil.
+  public func text(of id: ID) -> String? { table.index(of: id).map { table[$0].text.string } }
+  /// Bytes of the document: elements and the gaps between them.
+  public var length: Int { table.length }
+}
+
+extension DocumentSnapshot: Sendable where ID: Sendable {}

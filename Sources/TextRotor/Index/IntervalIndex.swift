@@ -1,140 +1,137 @@
-/// Intervals over integer positions (document offsets), kept in order of their starts (ties keep
-/// the order they were given in), each carrying a value. Intervals may overlap, nest and be empty.
+/// What a run of interval leaves sums up to: the bytes it spans, its entries, and the largest end
+/// of an entry in it relative to the run's start (`Int.min` with no entry). Not invertible (a
+/// maximum), which is why the tree is ``SumTree`` and not a group-summed rope.
+struct IntervalSummary: TreeSummary {
+  var bytes = 0
+  var count = 0
+  var maxEnd = Int.min
+
+  static var zero: IntervalSummary { IntervalSummary() }
+
+  mutating func add(_ next: IntervalSummary) {
+    if next.maxEnd != .min { maxEnd = Swift.max(maxEnd, bytes + next.maxEnd) }
+    bytes += next.bytes
+    count += next.count
+  }
+}
+
+/// Up to ``IntervalIndex/leafCapacity`` entries, positioned relative to the leaf's start; the leaf
+/// spans `width` bytes of the document and every entry starts inside that span.
+struct IntervalLeaf<Value>: TreeItem {
+  var width: Int
+  var starts: [Int] = []
+  var ends: [Int] = []
+  var values: [Value] = []
+  private(set) var maxEnd = Int.min
+
+  init(width: Int) { self.width = width }
+
+  /// A leaf starting at `origin`, `width` wide, holding `entries` (absolute ranges).
+  init(origin: Int, width: Int, entries: ArraySlice<(Range<Int>, Value)>) {
+    self.width = width
+    starts.reserveCapacity(entries.count)
+    ends.reserveCapacity(entries.count)
+    values.reserveCapacity(entries.count)
+    for (r, v) in entries {
+      starts.append(r.lowerBound - origin)
+      ends.append(r.upperBound - origin)
+      values.append(v)
+      maxEnd = Swift.max(maxEnd, r.upperBound - origin)
+    }
+  }
+
+  var count: Int { starts.count }
+  var summary: IntervalSummary { IntervalSummary(bytes: width, count: starts.count, maxEnd: maxEnd) }
+}
+
+extension IntervalLeaf: Sendable where Value: Sendable {}
+
+/// Intervals over document offsets kept in order of their starts (ties keep their order), each
+/// with a value: the index of custom and pattern rotors. Intervals may overlap, nest and be empty.
 ///
-/// Layout: leaves of at most ``maxLeafCount`` entries store their starts and ends relative to the
-/// leaf's `base`, so a shift of every entry after an edit only moves leaf bases (O(leaves)), and
-/// an edit inside a leaf rewrites one leaf (O(leaf size)). A perfect binary tree over the leaves
-/// holds each leaf's largest end, so overlap and stabbing queries skip every leaf that holds no
-/// answer.
+/// Layout: a ``SumTree`` of leaves, each spanning a run of the document and holding its entries
+/// relative to its own start, so a position is a prefix sum of leaf widths: an edit changes the
+/// width of the leaves it touches, and nothing after it is ever shifted. Each node keeps the
+/// largest end below it, so overlap and stabbing queries skip every subtree that holds no answer.
 ///
-/// Complexity (n entries, L = n / 64 leaves, k answers):
-/// - build from sorted input: O(n)
-/// - `firstIndex(startingAtLeast:)` (next/previous), `subscript`: O(log n)
-/// - `forEach(overlapping:)`: O(log n + k) leaves-and-entries visited when answers cluster (a
-///   viewport); O(log n + k·log L) in the worst case of scattered long entries
-/// - `shift`, `remap`, `replace`: O(log n + L + touched entries)
+/// Complexity (n entries, k answers or touched entries): build O(n); `subscript`,
+/// `firstIndex(startingAtLeast:)`: O(log n); `forEach(overlapping:)`: O(log n + k) when answers
+/// cluster (a viewport), O(k log n) for scattered long entries; `apply(edit:...)`: O(log n + k).
 struct IntervalIndex<Value> {
-  static var maxLeafCount: Int { 128 }
-  static var buildLeafCount: Int { 64 }
+  static var leafCapacity: Int { 64 }
 
-  struct Leaf {
-    var base: Int
-    var starts: [Int] = []
-    var ends: [Int] = []
-    var values: [Value] = []
-    var count: Int { starts.count }
-    /// Largest end, relative to base (Int.min when empty).
-    var maxEnd: Int = .min
+  private(set) var tree: SumTree<IntervalLeaf<Value>>
 
-    init(base: Int) { self.base = base }
+  /// No entries, over `width` bytes.
+  init(width: Int = 0) { tree = SumTree([IntervalLeaf(width: width)]) }
 
-    mutating func append(_ range: Range<Int>, _ value: Value) {
-      starts.append(range.lowerBound - base)
-      ends.append(range.upperBound - base)
-      values.append(value)
-      maxEnd = Swift.max(maxEnd, range.upperBound - base)
-    }
-
-    func range(_ k: Int) -> Range<Int> { (base + starts[k])..<(base + ends[k]) }
-    var firstStart: Int { base + starts[0] }
-    var lastStart: Int { base + starts[count - 1] }
-    var absoluteMaxEnd: Int { maxEnd == .min ? .min : base + maxEnd }
-
-    mutating func recomputeMaxEnd() { maxEnd = ends.max() ?? .min }
-  }
-
-  private(set) var leaves: [Leaf] = []
-  /// `prefix[i]` = entries before leaf `i`; one more element than `leaves`.
-  private var prefix: [Int] = [0]
-  /// Max-end tree over the leaves: node 1 is the root, leaf `i` is node `size + i`.
-  private var tree: [Int] = []
-  private var size = 0
-
-  init() { rebuildSummaries() }
-
-  /// Builds from entries sorted by start. O(n).
-  init<S: Sequence>(sorted entries: S) where S.Element == (Range<Int>, Value) {
-    leaves = Self.makeLeaves(entries)
-    rebuildSummaries()
-  }
-
-  private static func makeLeaves<S: Sequence>(_ entries: S) -> [Leaf] where S.Element == (Range<Int>, Value) {
-    var result: [Leaf] = []
-    var leaf: Leaf? = nil
+  /// Entries sorted by start, over `width` bytes (every start at most `width`). O(n).
+  init<S: Sequence>(sorted entries: S, width: Int) where S.Element == (Range<Int>, Value) {
+    let all = Array(entries)
     var lastStart = Int.min
-    for (range, value) in entries {
-      precondition(range.lowerBound >= lastStart, "entries must be sorted by start")
-      lastStart = range.lowerBound
-      if leaf == nil { leaf = Leaf(base: range.lowerBound) }
-      leaf!.append(range, value)
-      if leaf!.count == buildLeafCount {
-        result.append(leaf!)
-        leaf = nil
-      }
+    for (r, _) in all {
+      precondition(r.lowerBound >= lastStart && r.lowerBound <= width, "entries must be sorted and inside the width")
+      lastStart = r.lowerBound
     }
-    if let leaf { result.append(leaf) }
+    tree = SumTree(Self.leaves(all[...], from: 0, to: width))
+  }
+
+  /// Leaves for `entries` (sorted, starting in from...to) covering `from..<to`.
+  private static func leaves(_ entries: ArraySlice<(Range<Int>, Value)>, from: Int, to: Int) -> [IntervalLeaf<Value>] {
+    guard !entries.isEmpty else { return [IntervalLeaf(width: to - from)] }
+    var result: [IntervalLeaf<Value>] = []
+    var i = entries.startIndex
+    var origin = from
+    while i < entries.endIndex {
+      var j = Swift.min(i + leafCapacity, entries.endIndex)
+      // Entries sharing a start stay in one leaf: a leaf's span must hold every start in it.
+      while j < entries.endIndex && entries[j].0.lowerBound == entries[j - 1].0.lowerBound { j += 1 }
+      let next = j < entries.endIndex ? entries[j].0.lowerBound : to
+      result.append(IntervalLeaf(origin: origin, width: next - origin, entries: entries[i..<j]))
+      origin = next
+      i = j
+    }
     return result
   }
 
-  var count: Int { prefix[prefix.count - 1] }
+  var count: Int { tree.summary.count }
   var isEmpty: Bool { count == 0 }
+  /// The bytes covered: the document's length.
+  var width: Int { tree.summary.bytes }
 
-  /// Recomputes entry counts and the max-end tree: O(L).
-  private mutating func rebuildSummaries() {
-    prefix = [0]
-    prefix.reserveCapacity(leaves.count + 1)
-    for leaf in leaves { prefix.append(prefix[prefix.count - 1] + leaf.count) }
-    size = 1
-    while size < leaves.count { size *= 2 }
-    tree = Array(repeating: .min, count: 2 * size)
-    for (i, leaf) in leaves.enumerated() { tree[size + i] = leaf.absoluteMaxEnd }
-    var node = size - 1
-    while node >= 1 {
-      tree[node] = Swift.max(tree[2 * node], tree[2 * node + 1])
-      node -= 1
-    }
-  }
-
-  /// (leaf, index in leaf) of entry `i` (`i` may be `count`: then the end).
-  private func locate(_ i: Int) -> (Int, Int) {
-    var lo = 0
-    var hi = leaves.count
-    // Last leaf whose prefix is <= i.
-    while hi - lo > 1 {
-      let mid = (lo + hi) / 2
-      if prefix[mid] <= i { lo = mid } else { hi = mid }
-    }
-    if lo < leaves.count, i - prefix[lo] >= leaves[lo].count { return (lo + 1, 0) }
-    return (lo, i - prefix[lo])
+  /// (leaf, its summary before, index in leaf) of entry `i < count`.
+  private func locate(_ i: Int) -> (Int, IntervalSummary, Int) {
+    let (l, before) = tree.seek { $0.count > i }
+    return (l, before, i - before.count)
   }
 
   subscript(i: Int) -> (range: Range<Int>, value: Value) {
     precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
-    let (l, k) = locate(i)
-    return (leaves[l].range(k), leaves[l].values[k])
+    let (l, before, k) = locate(i)
+    let leaf = tree[l]
+    return ((before.bytes + leaf.starts[k])..<(before.bytes + leaf.ends[k]), leaf.values[k])
   }
 
   func range(at i: Int) -> Range<Int> { self[i].range }
 
   /// The index of the first entry whose start is at least `position` (`count` if none). O(log n).
   func firstIndex(startingAtLeast position: Int) -> Int {
-    // First leaf whose last start is >= position.
-    var lo = 0
-    var hi = leaves.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if leaves[mid].lastStart >= position { hi = mid } else { lo = mid + 1 }
+    if position <= 0 { return 0 }
+    var (l, before) = tree.seek { $0.bytes > position }
+    if l == tree.count {
+      // At or past the end: only entries starting exactly at the end can remain (the last leaf).
+      l = tree.count - 1
+      before = tree.summary(before: l)
     }
-    guard lo < leaves.count else { return count }
-    let leaf = leaves[lo]
-    let relative = position - leaf.base
+    let leaf = tree[l]
+    let relative = position - before.bytes
     var a = 0
     var b = leaf.count
     while a < b {
       let mid = (a + b) / 2
       if leaf.starts[mid] >= relative { b = mid } else { a = mid + 1 }
     }
-    return prefix[lo] + a
+    return before.count + a
   }
 
   /// The index of the first entry whose start is greater than `position`.
@@ -149,48 +146,23 @@ struct IntervalIndex<Value> {
     let hi = Swift.max(query.upperBound, a + 1)
     let l = firstIndex(startingAtLeast: a)
     let r = firstIndex(startingAtLeast: hi)
-    // Entries before `l` start before `a`: those that end after `a`, found through the tree.
+    var going = true
+    // Entries before `l` start before `a`: those that end after it, found through the maximums.
     if l > 0 {
-      let (lastLeaf, _) = locate(l - 1)
-      if !visit(node: 1, nodeLo: 0, nodeHi: size, lastLeaf: lastLeaf, limit: l, above: a, body) { return }
-    }
-    guard l < r else { return }
-    var (leafIndex, k) = locate(l)
-    var i = l
-    while i < r {
-      let leaf = leaves[leafIndex]
-      while k < leaf.count && i < r {
-        if !body(i, leaf.range(k)) { return }
-        k += 1
-        i += 1
+      tree.visit(enter: { before, sub in
+        going && before.count < l && sub.maxEnd != .min && before.bytes + sub.maxEnd > a
+      }) { _, before, leaf in
+        for k in 0..<leaf.count where before.count + k < l && before.bytes + leaf.ends[k] > a {
+          guard body(before.count + k, (before.bytes + leaf.starts[k])..<(before.bytes + leaf.ends[k])) else {
+            going = false
+            return false
+          }
+        }
+        return true
       }
-      leafIndex += 1
-      k = 0
     }
-  }
-
-  /// Depth-first over the leaves `0...lastLeaf` whose max end is above `above`, left to right;
-  /// reports entries with index < `limit` and end > `above`.
-  private func visit(
-    node: Int, nodeLo: Int, nodeHi: Int, lastLeaf: Int, limit: Int, above: Int, _ body: (Int, Range<Int>) -> Bool
-  ) -> Bool {
-    if nodeLo > lastLeaf || tree[node] <= above { return true }
-    if node >= size {
-      let leafIndex = node - size
-      let leaf = leaves[leafIndex]
-      let relative = above - leaf.base
-      let first = prefix[leafIndex]
-      let n = Swift.min(leaf.count, limit - first)
-      for k in 0..<n where leaf.ends[k] > relative {
-        if !body(first + k, leaf.range(k)) { return false }
-      }
-      return true
-    }
-    let mid = (nodeLo + nodeHi) / 2
-    if !visit(node: 2 * node, nodeLo: nodeLo, nodeHi: mid, lastLeaf: lastLeaf, limit: limit, above: above, body) {
-      return false
-    }
-    return visit(node: 2 * node + 1, nodeLo: mid, nodeHi: nodeHi, lastLeaf: lastLeaf, limit: limit, above: above, body)
+    guard going, l < r else { return }
+    forEach(in: l..<r) { i, range, _ in body(i, range) }
   }
 
   /// Indices of the entries overlapping `query` (see ``forEach(overlapping:_:)``).
@@ -203,149 +175,135 @@ struct IntervalIndex<Value> {
     return result
   }
 
-  /// Calls `body` for entries `indices` in order.
+  /// Calls `body` for entries `indices` in order until it returns false.
   func forEach(in indices: Range<Int>, _ body: (Int, Range<Int>, Value) -> Bool) {
     guard !indices.isEmpty else { return }
-    var (leafIndex, k) = locate(indices.lowerBound)
+    let (l, _, k0) = locate(indices.lowerBound)
+    var k = k0
     var i = indices.lowerBound
-    while i < indices.upperBound {
-      let leaf = leaves[leafIndex]
-      while k < leaf.count && i < indices.upperBound {
-        if !body(i, leaf.range(k), leaf.values[k]) { return }
+    tree.forEach(from: l) { _, before, leaf in
+      while k < leaf.count {
+        if i >= indices.upperBound { return false }
+        guard body(i, (before.bytes + leaf.starts[k])..<(before.bytes + leaf.ends[k]), leaf.values[k]) else {
+          return false
+        }
         k += 1
         i += 1
       }
-      leafIndex += 1
       k = 0
+      return i < indices.upperBound
     }
+  }
+
+  /// All entries, in order.
+  var all: [(Range<Int>, Value)] {
+    var result: [(Range<Int>, Value)] = []
+    result.reserveCapacity(count)
+    forEach(in: 0..<count) { _, r, v in
+      result.append((r, v))
+      return true
+    }
+    return result
   }
 
   // MARK: Editing
 
-  /// Adds `delta` to the start and end of every entry whose start is at least `position`.
-  /// O(log n + L + one leaf).
-  mutating func shift(startingAtLeast position: Int, by delta: Int) {
-    guard delta != 0 else { return }
-    let first = firstIndex(startingAtLeast: position)
-    guard first < count else { return }
-    shift(startingAtIndex: first, by: delta)
+  /// Applies an edit that made the bytes `old` (old offsets) `newCount` bytes long. Entries that
+  /// start at or after `max(old.upperBound, old.lowerBound + 1)` move by the change in length
+  /// (their leaves' positions are prefix sums: nothing is rewritten for them); every other entry
+  /// that ends at or after `old.lowerBound` is passed to `transform` (its old range and value) for its new
+  /// range, or nil to drop it; `inserted` entries (new offsets, sorted, starting in
+  /// `old.lowerBound...old.lowerBound + newCount`) are added. O(log n + touched leaves).
+  mutating func apply(
+    edit old: Range<Int>, newCount: Int, inserting inserted: [(Range<Int>, Value)] = [],
+    transform: (Range<Int>, Value) -> Range<Int>?
+  ) {
+    let a = old.lowerBound
+    let b = old.upperBound
+    let delta = newCount - old.count
+    let limit = Swift.max(b, a + 1)
+    precondition(a >= 0 && b <= width, "edit \(old) outside 0...\(width)")
+    // The run of leaves whose span holds the edit: from the leaf holding `a` to the one holding
+    // `b` (the last leaf when `b` is the end).
+    let first = Swift.min(tree.seek { $0.bytes > a }.index, tree.count - 1)
+    let last = Swift.min(tree.seek { $0.bytes > b }.index, tree.count - 1)
+    // Leaves before the run with entries reaching `a`: their ends may change, their spans do not.
+    var earlier: [(Int, Int, IntervalLeaf<Value>)] = []
+    tree.visit(enter: { before, sub in
+      before.count < Int.max && sub.maxEnd != .min && before.bytes + sub.maxEnd >= a && before.bytes < a
+    }) { l, before, leaf in
+      if l < first { earlier.append((l, before.bytes, leaf)) }
+      return l < first
+    }
+    for (l, origin, leaf) in earlier {
+      var entries: [(Range<Int>, Value)] = []
+      entries.reserveCapacity(leaf.count)
+      for k in 0..<leaf.count {
+        let r = (origin + leaf.starts[k])..<(origin + leaf.ends[k])
+        if r.upperBound >= a, let t = transform(r, leaf.values[k]) {
+          entries.append((t, leaf.values[k]))
+        } else if r.upperBound < a {
+          entries.append((r, leaf.values[k]))
+        }
+      }
+      tree.update(at: l, with: IntervalLeaf(origin: origin, width: leaf.width, entries: entries[...]))
+    }
+    // The run itself: decoded, edited and cut into leaves again.
+    let runStart = tree.summary(before: first).bytes
+    var runEnd = runStart
+    var entries: [(Range<Int>, Value)] = []
+    var insertedAt = -1
+    for l in first...last {
+      let leaf = tree[l]
+      for k in 0..<leaf.count {
+        let r = (runEnd + leaf.starts[k])..<(runEnd + leaf.ends[k])
+        if r.lowerBound >= limit {
+          if insertedAt < 0 { insertedAt = entries.count }
+          entries.append(((r.lowerBound + delta)..<(r.upperBound + delta), leaf.values[k]))
+        } else if r.upperBound < a {
+          entries.append((r, leaf.values[k]))
+        } else if let t = transform(r, leaf.values[k]) {
+          entries.append((t, leaf.values[k]))
+        }
+      }
+      runEnd += leaf.width
+    }
+    if !inserted.isEmpty { entries.insert(contentsOf: inserted, at: insertedAt < 0 ? entries.count : insertedAt) }
+    // Transformed starts may now sit out of order with their neighbours (a start inside the
+    // replaced text moves to its start): a stable sort keeps ties in their order.
+    if !entries.isEmpty && !zip(entries, entries.dropFirst()).allSatisfy({ $0.0.lowerBound <= $1.0.lowerBound }) {
+      entries = entries.enumerated().sorted {
+        ($0.element.0.lowerBound, $0.offset) < ($1.element.0.lowerBound, $1.offset)
+      }
+      .map(\.element)
+    }
+    tree.replaceSubrange(first..<(last + 1), with: Self.leaves(entries[...], from: runStart, to: runEnd + delta))
   }
 
-  /// Applies a text edit that replaced `replaced` (old positions) with `insertedCount` positions:
-  /// positions before the edit stay, positions after it move by the change in length, a start
-  /// inside the replaced text moves to the edit's start and an end inside it to the end of the
-  /// inserted text (entries grow when text is typed at their edges, as editors' decorations do).
-  /// Empty entries stay empty.
-  mutating func remap(replacing replaced: Range<Int>, insertedCount: Int) {
-    let a = replaced.lowerBound
-    let b = replaced.upperBound
-    let delta = insertedCount - replaced.count
-    // Entries starting at or after max(b, a + 1) move entirely.
-    let suffix = firstIndex(startingAtLeast: Swift.max(b, a + 1))
-    // Entries before that which end at or after `a` change individually.
-    var touched: [Int] = []
-    if suffix > 0 {
-      let (lastLeaf, _) = locate(suffix - 1)
-      _ = visit(node: 1, nodeLo: 0, nodeHi: size, lastLeaf: lastLeaf, limit: suffix, above: a - 1) { i, _ in
-        touched.append(i)
+  /// Removes the entries whose start lies in `positions` and inserts `entries` (sorted, starting
+  /// in `positions`) in their place; the width is unchanged.
+  mutating func replace(startingIn positions: Range<Int>, with entries: [(Range<Int>, Value)]) {
+    apply(edit: positions, newCount: positions.count, inserting: entries) { r, _ in
+      positions.contains(r.lowerBound) ? nil : r
+    }
+  }
+
+  /// Checks the tree and that every entry starts inside its leaf (debug builds).
+  func invariantCheck() {
+    #if DEBUG
+      tree.invariantCheck()
+      let leaves = tree.count
+      tree.forEach { l, _, leaf in
+        for k in 0..<leaf.count {
+          precondition(leaf.starts[k] >= 0 && leaf.ends[k] >= leaf.starts[k], "entry out of order")
+          precondition(
+            leaf.starts[k] < leaf.width || (l == leaves - 1 && leaf.starts[k] <= leaf.width), "entry outside its leaf")
+          precondition(k == 0 || leaf.starts[k - 1] <= leaf.starts[k], "entries not sorted")
+        }
         return true
       }
-    }
-    for i in touched {
-      let (l, k) = locate(i)
-      let old = leaves[l].range(k)
-      let start = old.lowerBound <= a ? old.lowerBound : (old.lowerBound >= b ? old.lowerBound + delta : a)
-      var end: Int
-      if old.isEmpty {
-        end = start
-      } else {
-        end = old.upperBound < a ? old.upperBound : (old.upperBound >= b ? old.upperBound + delta : a + insertedCount)
-        end = Swift.max(end, start)
-      }
-      leaves[l].starts[k] = start - leaves[l].base
-      leaves[l].ends[k] = end - leaves[l].base
-    }
-    for l in Set(touched.map { locate($0).0 }) { leaves[l].recomputeMaxEnd() }
-    if suffix < count && delta != 0 {
-      shift(startingAtIndex: suffix, by: delta)
-    } else {
-      rebuildSummaries()
-    }
-  }
-
-  private mutating func shift(startingAtIndex first: Int, by delta: Int) {
-    var (leafIndex, k) = locate(first)
-    if k > 0 {
-      // The tail of a partly affected leaf moves entry by entry.
-      for j in k..<leaves[leafIndex].count {
-        leaves[leafIndex].starts[j] += delta
-        leaves[leafIndex].ends[j] += delta
-      }
-      leaves[leafIndex].recomputeMaxEnd()
-      leafIndex += 1
-    }
-    for j in leafIndex..<leaves.count { leaves[j].base += delta }
-    rebuildSummaries()
-  }
-
-  /// Removes the entries whose start lies in `positions` and inserts `entries` (sorted by start,
-  /// every start in `positions`) in their place. O(log n + L + touched leaves).
-  mutating func replace(startingIn positions: Range<Int>, with entries: [(Range<Int>, Value)]) {
-    let i0 = firstIndex(startingAtLeast: positions.lowerBound)
-    let i1 = firstIndex(startingAtLeast: positions.upperBound)
-    replaceSubrange(i0..<i1, with: entries)
-  }
-
-  /// Replaces entries `indices` with `entries` (sorted, and in order with their neighbours).
-  mutating func replaceSubrange(_ indices: Range<Int>, with entries: [(Range<Int>, Value)]) {
-    if indices.isEmpty && entries.isEmpty { return }
-    // The leaves holding the affected entries (or the insertion point).
-    let (firstLeaf, _) = locate(indices.lowerBound)
-    var lastLeafExclusive: Int
-    if indices.isEmpty {
-      lastLeafExclusive = Swift.min(firstLeaf + 1, leaves.count)
-    } else {
-      lastLeafExclusive = locate(indices.upperBound - 1).0 + 1
-    }
-    if firstLeaf == leaves.count {
-      // Appending after the last leaf: merge with it when it has room.
-      if firstLeaf > 0 && leaves[firstLeaf - 1].count + entries.count <= Self.maxLeafCount {
-        var leaf = leaves[firstLeaf - 1]
-        for (r, v) in entries { leaf.append(r, v) }
-        leaves[firstLeaf - 1] = leaf
-      } else {
-        leaves.append(contentsOf: Self.makeLeaves(entries))
-      }
-      rebuildSummaries()
-      return
-    }
-    var merged: [(Range<Int>, Value)] = []
-    for l in firstLeaf..<lastLeafExclusive {
-      let leaf = leaves[l]
-      for k in 0..<leaf.count {
-        let i = prefix[l] + k
-        if i == indices.lowerBound { merged.append(contentsOf: entries) }
-        if indices.contains(i) { continue }
-        merged.append((leaf.range(k), leaf.values[k]))
-      }
-    }
-    // Insertion at the very end of the affected leaves (after their last entry).
-    if indices.lowerBound == prefix[lastLeafExclusive] { merged.append(contentsOf: entries) }
-    let rebuilt = Self.makeLeaves(merged)
-    leaves.replaceSubrange(firstLeaf..<lastLeafExclusive, with: rebuilt)
-    rebuildSummaries()
-  }
-
-  /// All entries, in order (for tests and rebuilding).
-  var all: [(Range<Int>, Value)] {
-    var result: [(Range<Int>, Value)] = []
-    result.reserveCapacity(count)
-    for leaf in leaves {
-      for k in 0..<leaf.count { result.append((leaf.range(k), leaf.values[k])) }
-    }
-    return result
+    #endif
   }
 }
 
 extension IntervalIndex: Sendable where Value: Sendable {}
-extension IntervalIndex.Leaf: Sendable where Value: Sendable {}

@@ -1,139 +1,159 @@
-/// The index of a system rotor: its compact ``SegmentStore`` chunks, viewed as pieces that each
-/// show a run of one chunk's entries moved by a `delta`. Entries are sorted and disjoint (as a
-/// segmentation is), so every query is a binary search over pieces, then one inside a chunk; no
-/// entry is ever materialised until asked for.
-///
-/// An edit re-segments a window and replaces the entries starting in it: the pieces around the
-/// window are cut (a cut is a new view of the same immutable chunk, no re-encoding), one piece is
-/// inserted for the window, and later pieces move by changing their `delta`: O(pieces).
+/// What a run of segment pieces sums up to: the bytes it spans and its entries.
+struct PieceSummary: TreeSummary {
+  var bytes = 0
+  var count = 0
+  static var zero: PieceSummary { PieceSummary() }
+  mutating func add(_ next: PieceSummary) {
+    bytes += next.bytes
+    count += next.count
+  }
+}
+
+/// A run of one compact chunk's entries (`lo..<hi`) placed in the document: the piece spans
+/// `width` bytes, and the chunk's offset `rawStart` sits at the piece's start, so an entry's
+/// position is the piece's position (a prefix sum) plus its offset from `rawStart`.
+struct SegmentPiece: TreeItem, Sendable {
+  let chunk: SegmentStore.Chunk
+  let lo: Int
+  let hi: Int
+  let rawStart: Int
+  let width: Int
+
+  var count: Int { hi - lo }
+  var summary: PieceSummary { PieceSummary(bytes: width, count: hi - lo) }
+
+  static func gap(_ width: Int) -> SegmentPiece {
+    SegmentPiece(chunk: SegmentStore.Chunk(origin: 0), lo: 0, hi: 0, rawStart: 0, width: width)
+  }
+
+  /// Entry `k` of the piece (0-based), relative to the piece's start.
+  func segment(at k: Int) -> SegmentStore.Segment {
+    var s = chunk.segment(at: lo + k)
+    s.start -= rawStart
+    s.end -= rawStart
+    return s
+  }
+
+  /// The part of the piece from `offset` (relative to its start) on: entries starting there or later.
+  func suffix(from offset: Int) -> SegmentPiece {
+    let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
+    return SegmentPiece(chunk: chunk, lo: k, hi: hi, rawStart: rawStart + offset, width: width - offset)
+  }
+
+  /// The part of the piece before `offset`: entries starting before it.
+  func prefix(upTo offset: Int) -> SegmentPiece {
+    let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
+    return SegmentPiece(chunk: chunk, lo: lo, hi: k, rawStart: rawStart, width: offset)
+  }
+}
+
+/// The index of a system rotor: its compact ``SegmentStore`` chunks, viewed as pieces in a
+/// ``SumTree`` whose nodes sum the bytes spanned and the entries held. Entries are sorted and
+/// disjoint (as a segmentation is); positions are prefix sums, so an edit replaces the pieces
+/// around the re-segmented window and nothing after it is ever shifted or rebuilt. No entry is
+/// materialised until asked for.
 ///
 /// Complexity (n entries, P pieces): `subscript`, `firstIndex(startingAfter:)`,
-/// `firstIndex(endingAfter:)`: O(log P + log n) plus decoding at most 64 varints; overlap
-/// queries: the same plus O(k); `replace`: O(P + window).
+/// `firstIndex(endingAfter:)`: O(log P) plus decoding at most 64 varints; overlap queries: the same
+/// plus O(k); `replace`: O(log P + window).
 struct SegmentIndex: Sendable {
-  struct Piece: Sendable {
-    var chunk: SegmentStore.Chunk
-    /// The run of the chunk's entries shown: `lo..<hi`.
-    var lo: Int
-    var hi: Int
-    /// Added to the chunk's offsets.
-    var delta: Int
-    /// The first entry's start, the last entry's start and end, without `delta`.
-    var rawFirstStart: Int
-    var rawLastStart: Int
-    var rawLastEnd: Int
+  private(set) var tree: SumTree<SegmentPiece>
 
-    init(chunk: SegmentStore.Chunk, lo: Int, hi: Int, delta: Int) {
-      self.chunk = chunk
-      self.lo = lo
-      self.hi = hi
-      self.delta = delta
-      let first = chunk.segment(at: lo)
-      let last = chunk.segment(at: hi - 1)
-      rawFirstStart = first.start
-      rawLastStart = last.start
-      rawLastEnd = last.end
+  /// No entries over `width` bytes.
+  init(width: Int = 0) { tree = SumTree([SegmentPiece.gap(width)]) }
+
+  /// The entries of `stores` (each moved by its delta, in document order) over `width` bytes.
+  init(_ stores: [(SegmentStore, delta: Int)], width: Int) {
+    var pieces: [SegmentPiece] = []
+    Self.appendPieces(of: stores, from: 0, to: width, into: &pieces)
+    tree = SumTree(Self.normalized(pieces))
+  }
+
+  /// The entries of `store` moved by `delta`, over `width` bytes.
+  init(_ store: SegmentStore, delta: Int = 0, width: Int) { self.init([(store, delta)], width: width) }
+
+  /// Pieces covering `from..<to` for the chunks of `stores` (their entries moved by each delta
+  /// into `from...to`).
+  private static func appendPieces(
+    of stores: [(SegmentStore, delta: Int)], from: Int, to: Int, into pieces: inout [SegmentPiece]
+  ) {
+    var position = from
+    var previous: (chunk: SegmentStore.Chunk, start: Int, rawStart: Int)? = nil
+    for (store, delta) in stores {
+      for chunk in store.chunks where chunk.count > 0 {
+        let first = chunk.segment(at: 0).start + delta
+        if let p = previous {
+          pieces.append(
+            SegmentPiece(chunk: p.chunk, lo: 0, hi: p.chunk.count, rawStart: p.rawStart, width: first - p.start))
+        } else if first > position {
+          pieces.append(.gap(first - position))
+        }
+        previous = (chunk, first, first - delta)
+        position = first
+      }
     }
-
-    var count: Int { hi - lo }
-    var lastStart: Int { rawLastStart + delta }
-    var lastEnd: Int { rawLastEnd + delta }
-    var firstStart: Int { rawFirstStart + delta }
-
-    func segment(at k: Int) -> SegmentStore.Segment {
-      var s = chunk.segment(at: lo + k)
-      s.start += delta
-      s.end += delta
-      return s
+    if let p = previous {
+      pieces.append(SegmentPiece(chunk: p.chunk, lo: 0, hi: p.chunk.count, rawStart: p.rawStart, width: to - p.start))
+    } else {
+      pieces.append(.gap(to - from))
     }
   }
 
-  private(set) var pieces: [Piece] = []
-  /// `prefix[i]` = entries before piece `i`.
-  private var prefix: [Int] = [0]
-
-  init() {}
-
-  /// The entries of `store`, moved by `delta`.
-  init(_ store: SegmentStore, delta: Int = 0) {
-    pieces = Self.pieces(store, delta: delta)
-    rebuildPrefix()
-  }
-
-  static func pieces(_ store: SegmentStore, delta: Int) -> [Piece] {
-    store.chunks.filter { $0.count > 0 }.map { Piece(chunk: $0, lo: 0, hi: $0.count, delta: delta) }
-  }
-
-  private mutating func rebuildPrefix() {
-    prefix = [0]
-    prefix.reserveCapacity(pieces.count + 1)
-    for p in pieces { prefix.append(prefix[prefix.count - 1] + p.count) }
-  }
-
-  var count: Int { prefix[prefix.count - 1] }
-
-  /// (piece, index in piece) of entry `i`, `i < count`.
-  private func locate(_ i: Int) -> (Int, Int) {
-    var lo = 0
-    var hi = pieces.count
-    while hi - lo > 1 {
-      let mid = (lo + hi) / 2
-      if prefix[mid] <= i { lo = mid } else { hi = mid }
-    }
-    return (lo, i - prefix[lo])
-  }
+  var count: Int { tree.summary.count }
+  var width: Int { tree.summary.bytes }
 
   subscript(i: Int) -> SegmentStore.Segment {
     precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
-    let (p, k) = locate(i)
-    return pieces[p].segment(at: k)
+    let (p, before) = tree.seek { $0.count > i }
+    var s = tree[p].segment(at: i - before.count)
+    s.start += before.bytes
+    s.end += before.bytes
+    return s
   }
 
   /// Calls `body` for entries `indices` in order until it returns false.
   func forEach(in indices: Range<Int>, _ body: (SegmentStore.Segment) -> Bool) {
     guard !indices.isEmpty else { return }
-    var (p, k) = locate(indices.lowerBound)
+    let (p, before) = tree.seek { $0.count > indices.lowerBound }
+    var k = indices.lowerBound - before.count
     var remaining = indices.count
-    while remaining > 0 {
-      let piece = pieces[p]
+    tree.forEach(from: p) { _, before, piece in
       let take = Swift.min(piece.count - k, remaining)
-      let delta = piece.delta
+      let shift = before.bytes - piece.rawStart
       let going = piece.chunk.forEach(from: piece.lo + k, to: piece.lo + k + take) { s in
-        body(SegmentStore.Segment(start: s.start + delta, end: s.end + delta, status: s.status))
+        body(SegmentStore.Segment(start: s.start + shift, end: s.end + shift, status: s.status))
       }
-      if !going { return }
       remaining -= take
-      p += 1
       k = 0
+      return going && remaining > 0
     }
+  }
+
+  /// The piece whose span holds `offset` (the last one at or past the end) and the summary before it.
+  private func piece(holding offset: Int) -> (Int, PieceSummary) {
+    let found = tree.seek { $0.bytes > offset }
+    if found.index < tree.count { return found }
+    return (tree.count - 1, tree.summary(before: tree.count - 1))
   }
 
   /// The index of the first entry whose start is greater than `offset` (`count` if none).
   func firstIndex(startingAfter offset: Int) -> Int {
-    search(firstPiece: { $0.lastStart > offset }) { piece in
-      piece.chunk.firstIndex(startingAfter: offset - piece.delta)
-    }
+    if offset < 0 { return 0 }
+    let (p, before) = piece(holding: offset)
+    let piece = tree[p]
+    let k = piece.chunk.firstIndex(startingAfter: piece.rawStart + offset - before.bytes)
+    return before.count + Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
   }
 
   /// The index of the first entry whose end is greater than `offset` (`count` if none).
   func firstIndex(endingAfter offset: Int) -> Int {
-    search(firstPiece: { $0.lastEnd > offset }) { piece in
-      piece.chunk.firstIndex(endingAfter: offset - piece.delta)
-    }
-  }
-
-  private func search(firstPiece holds: (Piece) -> Bool, inChunk: (Piece) -> Int) -> Int {
-    var lo = 0
-    var hi = pieces.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if holds(pieces[mid]) { hi = mid } else { lo = mid + 1 }
-    }
-    guard lo < pieces.count else { return count }
-    let piece = pieces[lo]
-    // The chunk is sorted as a whole, so a search over all of it, clamped to the run, is exact.
-    let k = Swift.min(Swift.max(inChunk(piece), piece.lo), piece.hi)
-    return prefix[lo] + (k - piece.lo)
+    let (p, before) = piece(holding: Swift.max(offset, 0))
+    let piece = tree[p]
+    let k = piece.chunk.firstIndex(endingAfter: piece.rawStart + offset - before.bytes)
+    let i = before.count + Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
+    // Ends are sorted: only the entry just before (in an earlier piece) can also end after it.
+    if i > 0 && i == before.count && self[i - 1].end > offset { return i - 1 }
+    return i
   }
 
   /// The entries overlapping `query` as `IntervalIndex.forEach(overlapping:)` defines it: for
@@ -148,87 +168,90 @@ struct SegmentIndex: Sendable {
 
   // MARK: Editing
 
-  /// Removes the entries whose start lies in `old`, moves every later entry by `delta`, and puts
-  /// `store`'s entries (moved by `storeDelta`) in their place.
+  /// The bytes `old` became `old.count + delta` bytes: removes the entries starting in `old`,
+  /// moves every later entry by `delta` (by changing the widths of the pieces around the edit:
+  /// nothing after it is touched), and puts `store`'s entries (moved by `storeDelta`, inside the
+  /// new window) in their place. O(log P + window).
   mutating func replace(startingIn old: Range<Int>, movingLaterBy delta: Int, with store: SegmentStore, storeDelta: Int)
   {
-    let i0 = firstIndex(startingAfter: old.lowerBound - 1)
-    let i1 = firstIndex(startingAfter: old.upperBound - 1)
-    var result: [Piece] = []
-    result.reserveCapacity(pieces.count + 2 + store.chunks.count)
-    var p = 0
-    // Pieces wholly before i0.
-    while p < pieces.count && prefix[p + 1] <= i0 {
-      result.append(pieces[p])
-      p += 1
-    }
-    // The part of the piece holding i0 that comes before it.
-    if p < pieces.count && prefix[p] < i0 {
-      var head = pieces[p]
-      head.hi = head.lo + (i0 - prefix[p])
-      result.append(Piece(chunk: head.chunk, lo: head.lo, hi: head.hi, delta: head.delta))
-    }
-    result.append(contentsOf: Self.pieces(store, delta: storeDelta))
-    // Skip to the piece holding i1; keep its part from i1 on, and everything after, moved.
-    while p < pieces.count && prefix[p + 1] <= i1 { p += 1 }
-    if p < pieces.count {
-      var tail = pieces[p]
-      let k = i1 - prefix[p]
-      if k > 0 {
-        tail = Piece(chunk: tail.chunk, lo: tail.lo + k, hi: tail.hi, delta: tail.delta)
-      }
-      tail.delta += delta
-      result.append(tail)
-      p += 1
-      while p < pieces.count {
-        var moved = pieces[p]
-        moved.delta += delta
-        result.append(moved)
-        p += 1
-      }
-    }
-    pieces = result
-    compactSmallPieces()
-    rebuildPrefix()
+    let (p0, before0) = piece(holding: old.lowerBound)
+    let (p1, before1) = old.isEmpty ? (p0, before0) : piece(holding: old.upperBound)
+    let first = tree[p0]
+    let last = tree[p1]
+    var pieces: [SegmentPiece] = []
+    let head = first.prefix(upTo: old.lowerBound - before0.bytes)
+    if head.width > 0 { pieces.append(head) }
+    let newEnd = old.upperBound + delta
+    Self.appendPieces(of: [(store, storeDelta)], from: old.lowerBound, to: newEnd, into: &pieces)
+    let tail = last.suffix(from: Swift.min(old.upperBound - before1.bytes, last.width))
+    if tail.width > 0 || p1 == tree.count - 1 && tail.count > 0 { pieces.append(tail) }
+    // A window with no entries leaves a gap piece: fold it into a neighbour's span.
+    pieces = Self.normalized(Self.foldGaps(pieces))
+    tree.replaceSubrange(p0..<(p1 + 1), with: pieces)
   }
 
-  /// Moves every entry whose start is at least `offset` by `delta`.
-  mutating func shift(startingAtLeast offset: Int, by delta: Int) {
-    replace(startingIn: offset..<offset, movingLaterBy: delta, with: SegmentStore(), storeDelta: 0)
-  }
-
-  /// Keeps the number of pieces in check after many edits: runs of small neighbouring pieces are
-  /// re-encoded into one chunk.
-  private mutating func compactSmallPieces() {
-    let small = 256
-    guard pieces.count > 8 else { return }
-    var result: [Piece] = []
+  /// Makes every piece's entries start strictly inside its span (an entry exactly at a piece's end,
+  /// as an empty element's empty line at the end of a window, takes one byte from the next piece;
+  /// entries sharing a start across two chunks are re-encoded into one), so that the piece holding
+  /// an offset is the only one to search.
+  private static func normalized(_ pieces: [SegmentPiece]) -> [SegmentPiece] {
+    var result: [SegmentPiece] = []
     result.reserveCapacity(pieces.count)
-    var i = 0
-    while i < pieces.count {
-      var j = i
-      var total = 0
-      while j < pieces.count && pieces[j].count < small && total + pieces[j].count < 4096 {
-        total += pieces[j].count
-        j += 1
+    for var piece in pieces {
+      guard var last = result.last, last.count > 0, last.segment(at: last.count - 1).start >= last.width else {
+        result.append(piece)
+        continue
       }
-      if j - i >= 2 {
-        var chunk = SegmentStore.Chunk(origin: pieces[i].firstStart)
-        for piece in pieces[i..<j] {
-          let delta = piece.delta
-          _ = piece.chunk.forEach(from: piece.lo, to: piece.hi) { s in
-            chunk.append(start: s.start + delta, end: s.end + delta, status: s.status)
-            return true
-          }
+      if piece.count == 0 || piece.segment(at: 0).start > 0 {
+        last = SegmentPiece(chunk: last.chunk, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + 1)
+        piece = SegmentPiece(
+          chunk: piece.chunk, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart + 1, width: piece.width - 1)
+        result[result.count - 1] = last
+        if piece.width > 0 || piece.count > 0 { result.append(piece) }
+        continue
+      }
+      // A shared start: one chunk for both.
+      var chunk = SegmentStore.Chunk(origin: last.segment(at: 0).start)
+      for p in [last, piece] {
+        for k in 0..<p.count {
+          let s = p.segment(at: k)
+          let shift = p.rawStart == piece.rawStart && p.lo == piece.lo ? last.width : 0
+          chunk.append(start: s.start + shift, end: s.end + shift, status: s.status)
         }
-        result.append(Piece(chunk: chunk, lo: 0, hi: chunk.count, delta: 0))
-        i = j
+      }
+      result[result.count - 1] = SegmentPiece(
+        chunk: chunk, lo: 0, hi: chunk.count, rawStart: 0, width: last.width + piece.width)
+    }
+    return result
+  }
+
+  /// Merges empty pieces into the piece before them (or, at the start, the one after).
+  private static func foldGaps(_ pieces: [SegmentPiece]) -> [SegmentPiece] {
+    var result: [SegmentPiece] = []
+    var pending = 0
+    for piece in pieces {
+      if piece.count == 0 {
+        if let last = result.popLast() {
+          result.append(
+            SegmentPiece(
+              chunk: last.chunk, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + piece.width))
+        } else {
+          pending += piece.width
+        }
+        continue
+      }
+      if pending > 0 {
+        result.append(
+          SegmentPiece(
+            chunk: piece.chunk, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart - pending,
+            width: piece.width + pending))
+        pending = 0
       } else {
-        result.append(pieces[i])
-        i += 1
+        result.append(piece)
       }
     }
-    pieces = result
+    if pending > 0 || result.isEmpty { result.append(.gap(pending)) }
+    return result
   }
 
   /// All entries, in order.
@@ -242,6 +265,29 @@ struct SegmentIndex: Sendable {
     return result
   }
 
-  /// Bytes held by the chunks (a chunk shared by several pieces counted once per piece).
-  var memoryBytes: Int { pieces.reduce(prefix.capacity * 8) { $0 + $1.chunk.memoryBytes + 64 } }
+  /// Bytes held by the chunks (a chunk shared by several pieces counted once per piece) and the tree.
+  var memoryBytes: Int {
+    var total = 0
+    tree.forEach { _, _, piece in
+      total += piece.chunk.memoryBytes + 64
+      return true
+    }
+    return total
+  }
+
+  /// Checks the tree and that every piece's entries start inside its span (debug builds).
+  func invariantCheck() {
+    #if DEBUG
+      tree.invariantCheck()
+      let n = tree.count
+      tree.forEach { p, _, piece in
+        if piece.count > 0 {
+          precondition(piece.segment(at: 0).start >= 0, "piece entry before its span")
+          let lastStart = piece.segment(at: piece.count - 1).start
+          precondition(lastStart < piece.width || (p == n - 1 && lastStart <= piece.width), "piece entry past its span")
+        }
+        return true
+      }
+    #endif
+  }
 }

@@ -7,9 +7,7 @@
 //   the text at them. This is what pattern rotors use. To build one from a matcher:
 //
 //       // ranges: sorted by start, in document coordinates (element start + UTF-8 offset)
-//       let rotor = Rotor(name: "matches", matches: ranges, elements: document.table)
-//
-//   or, to have the document keep it correct across edits (re-matching the lines around each
+//   To have the document keep it correct across edits (re-matching the lines around each
 //   edit), register a matcher that returns the matches inside a byte range of a ByteStorage:
 //
 //       let rotor = try document.addComputedRotor(named: "matches: \(pattern)") { bytes, range in
@@ -24,7 +22,7 @@
 //   builder gave. It is not indexed: navigation scans it (O(n)); add it to a document to index it.
 //
 // Positions are document offsets: elements' UTF-8 bytes laid end to end with a gap between
-// neighbours (see `ElementTable`), so document order is element order, then UTF-8 offset.
+// neighbours (see `DocumentText`), so document order is element order, then UTF-8 offset.
 
 /// What a custom entry carries besides its position.
 struct CustomPayload<ID: Hashable> {
@@ -43,6 +41,16 @@ enum RotorStorage<ID: Hashable> {
   case segments(SegmentIndex)
   case matches(IntervalIndex<Void>)
   case custom(IntervalIndex<CustomPayload<ID>>)
+
+  /// The index behind a document's rotor (nil for a rotor built on its own).
+  var index: (any RotorIndex)? {
+    switch self {
+    case .list: nil
+    case .segments(let index): index
+    case .matches(let index): index
+    case .custom(let index): index
+    }
+  }
 }
 
 extension RotorStorage: Sendable where ID: Sendable {}
@@ -61,7 +69,7 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   public let systemRotor: SystemRotor?
   var storage: RotorStorage<ID>
   /// The document's elements when the rotor was taken (nil for a rotor built on its own).
-  var table: ElementTable<ID>?
+  var table: DocumentText<ID>?
 
   /// A rotor built on its own, its entries in the order given.
   public init(_ name: String, @RotorContentBuilder entries: () -> [RotorEntry<ID>]) {
@@ -76,17 +84,11 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
     self.table = nil
   }
 
-  init(name: String, systemRotor: SystemRotor? = nil, storage: RotorStorage<ID>, table: ElementTable<ID>) {
+  init(name: String, systemRotor: SystemRotor? = nil, storage: RotorStorage<ID>, table: DocumentText<ID>) {
     self.name = name
     self.systemRotor = systemRotor
     self.storage = storage
     self.table = table
-  }
-
-  /// A rotor of byte ranges (sorted by start, in document coordinates: see ``RotorDocument``)
-  /// whose labels are the text at them, as a pattern rotor's.
-  init(name: String, matches: [Range<Int>], elements table: ElementTable<ID>) {
-    self.init(name: name, storage: .matches(IntervalIndex(sorted: matches.lazy.map { ($0, ()) })), table: table)
   }
 
   // MARK: Collection
@@ -95,12 +97,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   public var endIndex: Int { count }
 
   public var count: Int {
-    switch storage {
-    case .list(let entries): entries.count
-    case .segments(let index): index.count
-    case .matches(let index): index.count
-    case .custom(let index): index.count
-    }
+    if case .list(let entries) = storage { return entries.count }
+    return storage.index!.count
   }
 
   public subscript(i: Int) -> RotorEntry<ID> {
@@ -143,13 +141,13 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
     return .none
   }
 
-  func documentRange(at i: Int) -> Range<Int>? {
-    switch storage {
-    case .list: nil
-    case .segments(let index): index[i].range
-    case .matches(let index): index.range(at: i)
-    case .custom(let index): index.range(at: i)
-    }
+  func documentRange(at i: Int) -> Range<Int>? { storage.index?.range(at: i) }
+
+  /// The UTF-16 range of entry `i`, from the start of its element and from the start of the
+  /// document (of the file, for a document read from a file). O(log n).
+  public func utf16Range(at i: Int) -> (inElement: Range<Int>, inDocument: Range<Int>)? {
+    guard let table, let location = location(at: i) else { return nil }
+    return table.utf16Range(location)
   }
 
   // MARK: Navigation by document offset
@@ -171,35 +169,25 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   /// before its end and end after its start, and empty entries inside it. An empty range is a
   /// caret: entries with `start <= offset < end`, and empty entries at it. O(log n + k).
   public func indices(overlappingDocumentRange range: Range<Int>) -> [Int] {
-    switch storage {
-    case .list: return []
-    case .segments(let index): return Array(index.indices(overlapping: range))
-    case .matches(let index): return index.indices(overlapping: range)
-    case .custom(let index): return index.indices(overlapping: range)
-    }
+    storage.index?.indices(overlappingRange: range) ?? []
   }
 
-  private func firstIndex(startingAtLeast offset: Int) -> Int {
-    switch storage {
-    case .list: 0
-    case .segments(let index): index.firstIndex(startingAfter: offset - 1)
-    case .matches(let index): index.firstIndex(startingAtLeast: offset)
-    case .custom(let index): index.firstIndex(startingAtLeast: offset)
-    }
-  }
+  private func firstIndex(startingAtLeast offset: Int) -> Int { storage.index?.firstIndex(startingAtLeast: offset) ?? 0 }
 
   // MARK: Navigation by position
 
   /// The index of the first entry (in document order) whose start is after `position`. O(log n).
   public func indexOfEntry(after position: TextPosition<ID>) -> Int? {
     guard let table else { return listIndex(after: position) }
-    return indexOfEntry(afterDocumentOffset: table.documentOffset(position))
+    guard let offset = try? table.documentOffset(position) else { return nil }
+    return indexOfEntry(afterDocumentOffset: offset)
   }
 
   /// The index of the last entry whose start is before `position`. O(log n).
   public func indexOfEntry(before position: TextPosition<ID>) -> Int? {
     guard let table else { return listIndex(before: position) }
-    return indexOfEntry(beforeDocumentOffset: table.documentOffset(position))
+    guard let offset = try? table.documentOffset(position) else { return nil }
+    return indexOfEntry(beforeDocumentOffset: offset)
   }
 
   /// The first entry (in document order) whose start is after `position`: "next".
@@ -216,8 +204,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   /// ``indices(overlappingDocumentRange:)``).
   public func indices(from start: TextPosition<ID>, to end: TextPosition<ID>) -> [Int] {
     guard let table else { return listIndices(from: start, to: end) }
-    let a = table.documentOffset(start)
-    return indices(overlappingDocumentRange: a..<Swift.max(a, table.documentOffset(end)))
+    guard let a = try? table.documentOffset(start), let b = try? table.documentOffset(end) else { return [] }
+    return indices(overlappingDocumentRange: a..<Swift.max(a, b))
   }
 
   /// The entries overlapping the text from `start` to `end` (a viewport), in document order.

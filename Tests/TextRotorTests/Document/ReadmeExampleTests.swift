@@ -10,12 +10,12 @@ struct ReadmeExampleTests {
     // --- README ---
     let document = try RotorDocument(contentsOf: path, elements: .paragraphs)
     let words = try document.rotor(.words)
-    let next = words.entry(after: document.position(in: 0, utf8Offset: 10))
+    let next = words.entry(after: try document.position(in: 0, utf8Offset: 10))
     let lines = try document.rotor(.lines)
     document.addRotor("Important") { for line in lines where line.label.hasPrefix("Important") { line } }
     // --- end ---
     // "next" is the first word of paragraph 0 that starts after its byte 10.
-    let text = document.text(of: 0)
+    let text = try document.text(of: 0)
     func offset(_ entry: RotorEntry<Int>) -> Int? {
       guard entry.id == 0, let r = entry.textRange else { return nil }
       return text.utf8.distance(from: text.startIndex, to: r.lowerBound)

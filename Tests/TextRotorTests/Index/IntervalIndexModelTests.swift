@@ -64,7 +64,8 @@ import Testing
       var rng = SeededRandom(seed: seed)
       var next = 0
       var model = Self.randomEntries(&rng, next: &next)
-      var index = IntervalIndex(sorted: model.map { ($0.range, $0.value) })
+      var index = IntervalIndex(
+        sorted: model.map { ($0.range, $0.value) }, width: (model.map(\.range.upperBound).max() ?? 0) + 1000)
       Self.check(index, model, &rng, seed: seed)
       for _ in 0..<6 {
         let top = (model.last?.range.upperBound ?? 10) + 20
@@ -85,7 +86,9 @@ import Testing
             }
             return (start..<end, e.value)
           }
-          index.remap(replacing: a..<b, insertedCount: inserted)
+          index.apply(edit: a..<b, newCount: inserted) { r, _ in
+            RotorDocument<Int>.remap(r, a: a, b: b, inserted: inserted)
+          }
         case 1:
           // Shift a suffix forward.
           let p = Int(rng.next() % UInt64(top))
@@ -93,7 +96,9 @@ import Testing
           model = model.map {
             $0.range.lowerBound >= p ? (($0.range.lowerBound + d)..<($0.range.upperBound + d), $0.value) : $0
           }
-          index.shift(startingAtLeast: p, by: d)
+          index.apply(edit: p..<p, newCount: d) { r, _ in
+            r.lowerBound >= p ? (r.lowerBound + d)..<(r.upperBound + d) : r
+          }
         default:
           // Replace the entries starting in lo..<hi by new ones.
           let lo = Int(rng.next() % UInt64(top))
@@ -111,6 +116,7 @@ import Testing
           model.insert(contentsOf: fresh, at: at)
           index.replace(startingIn: lo..<hi, with: fresh.map { ($0.range, $0.value) })
         }
+        index.invariantCheck()
         Self.check(index, model, &rng, seed: seed)
       }
     }
@@ -119,7 +125,7 @@ import Testing
   @Test func nestedIntervalsStabbing() {
     // 1000 nested intervals [i, 2000 - i): every caret inside sees the right ones.
     let model = (0..<1000).map { ($0..<(2000 - $0), $0) }
-    let index = IntervalIndex(sorted: model)
+    let index = IntervalIndex(sorted: model, width: 2000)
     for p in stride(from: 0, to: 2000, by: 37) {
       let expected = model.indices.filter { model[$0].0.contains(p) }
       #expect(index.indices(overlapping: p..<p) == expected)

@@ -63,7 +63,7 @@ import Testing
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var model = Self.segments(from: 0, to: Int(rng.next() % 3000), &rng)
-      var index = SegmentIndex(Self.store(model, rng: &rng))
+      var index = SegmentIndex(Self.store(model, rng: &rng), width: (model.last?.end ?? 0) + 100)
       Self.check(index, model, &rng, seed: seed)
       for _ in 0..<12 {
         let top = (model.last?.end ?? 0) + 5
@@ -85,6 +85,7 @@ import Testing
         model = Array(model[..<i0]) + fresh + tail
         index.replace(
           startingIn: lo..<hi, movingLaterBy: delta, with: Self.store(relative, rng: &rng), storeDelta: lo)
+        index.invariantCheck()
         Self.check(index, model, &rng, seed: seed)
       }
     }

@@ -34,7 +34,7 @@ struct MatchingRegressionTests {
   func literalWithCRLF(literal: String) throws {
     #expect(throws: PatternError.self) { try PatternMatcher(.literal(literal)) }
     #expect(throws: PatternError.self) { try PatternMatcher(.literal(literal, ignoreCase: true)) }
-    let document = RotorDocument(elements: [TextElement(id: 0, text: "x\r\nab\n")])
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: "x\r\nab\n")])
     #expect(throws: PatternError.self) { try document.rotor(matching: .literal(literal)) }
   }
 
@@ -49,7 +49,7 @@ struct MatchingRegressionTests {
     }
     #expect(try matches(.regex("x*"), "a\r\nb\n") == [0..<0, 1..<1, 3..<3, 4..<4])
     #expect(try matches(.regex("a|"), "aab") == [0..<1, 1..<2, 3..<3])
-    let document = RotorDocument(elements: [TextElement(id: 0, text: "bab")])
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: "bab")])
     #expect(try document.rotor(matching: .regex("a*")).count == 3)
   }
 

@@ -97,7 +97,7 @@ struct RegexMatchingTests {
 struct MatchesRotorTests {
   @Test("rotor(matching:) lists the matches of every element in document order")
   func documentRotor() throws {
-    let document = RotorDocument(elements: [
+    let document = try RotorDocument(elements: [
       TextElement(id: "a", text: "An Important note, not important."),
       TextElement(id: "b", text: "Nothing here"),
       TextElement(id: "c", text: "IMPORTANT\nimportant!"),

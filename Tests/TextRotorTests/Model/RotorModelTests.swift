@@ -64,7 +64,7 @@ struct Message {
 
   @Test func importantLinesRotor() throws {
     let text = "Important: call Anna\nnothing here\nImportant: buy milk"
-    let document = RotorDocument(elements: [TextElement(id: 0, text: text)])
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
     let lines = try document.rotor(.lines)
     document.addRotor("Important") {
       for line in lines where line.label.hasPrefix("Important") {
@@ -74,7 +74,7 @@ struct Message {
     let important = document.rotor(named: "Important")!
     #expect(important.map(\.label) == ["Important: call Anna", "Important: buy milk"])
     // It follows edits: typing before the second line moves it.
-    document.insert("Very ", at: text.startIndex, in: 0)
+    try document.insert("Very ", at: text.startIndex, in: 0)
     #expect(document.rotor(named: "Important")!.map(\.label) == ["Very Important: call Anna", "Important: buy milk"])
   }
 
@@ -103,8 +103,8 @@ struct Message {
     #expect(Set([inA.target, inB.target, plain.target]).count == 3)
   }
 
-  @Test func documentResolvesItsOwnNamespaceOnly() {
-    let document = RotorDocument(elements: [TextElement(id: 1, text: "one"), TextElement(id: 2, text: "two")])
+  @Test func documentResolvesItsOwnNamespaceOnly() throws {
+    let document = try RotorDocument(elements: [TextElement(id: 1, text: "one"), TextElement(id: 2, text: "two")])
     let other = RotorNamespace()
     let left = document.addRotor("r") {
       RotorEntry("mine", id: 2, in: document.namespace)
@@ -117,9 +117,9 @@ struct Message {
     #expect(document.rotor(named: "r")!.map(\.label) == ["plain", "mine"])
   }
 
-  @Test func prepareRuns() {
+  @Test func prepareRuns() throws {
     let counter = Counter()
-    let document = RotorDocument(elements: [TextElement(id: 1, text: "one")])
+    let document = try RotorDocument(elements: [TextElement(id: 1, text: "one")])
     document.addRotor("r") { RotorEntry("p", id: 1) { counter.bump() } }
     document.rotor(named: "r")![0].prepare()
     #expect(counter.value == 1)

@@ -15,14 +15,18 @@ struct ViewportEntriesTests {
         for _ in 0..<Int.random(in: 0...60, using: &rng) { text += Self.pieces.randomElement(using: &rng)! }
         return TextElement(id: k, text: text)
       }
-      let document = RotorDocument(elements: elements)
+      let document = try RotorDocument(elements: elements)
       for kind in SystemRotor.allCases {
         let rotor = try document.rotor(kind)
         for _ in 0..<10 {
           let a = Int.random(in: 0..<elements.count, using: &rng)
           let b = Int.random(in: a..<elements.count, using: &rng)
-          let start = document.position(in: a, utf8Offset: Int.random(in: 0...elements[a].text.utf8.count, using: &rng))
-          let end = document.position(in: b, utf8Offset: elements[b].text.utf8.count)
+          // A random scalar boundary (an offset inside a UTF-8 sequence is an error).
+          let scalars = elements[a].text.unicodeScalars
+          let k = scalars.index(scalars.startIndex, offsetBy: Int.random(in: 0...scalars.count, using: &rng))
+          let start = try document.position(
+            in: a, utf8Offset: elements[a].text.utf8.distance(from: scalars.startIndex, to: k))
+          let end = try document.position(in: b, utf8Offset: elements[b].text.utf8.count)
           let expected = rotor.indices(from: start, to: end).map { rotor[$0] }
           let got = rotor.entries(from: start, to: end)
           #expect(got.map(\.label) == expected.map(\.label), "seed \(seed) round \(round) \(kind)")

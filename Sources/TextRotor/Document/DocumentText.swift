@@ -1,0 +1,259 @@
+import Synchronization
+import TextRotorICU
+
+/// What a run of elements sums up to: how many, their text with the gaps after them (bytes, UTF-16
+/// units, scalars, line breaks), and the largest order key among them.
+struct ElementSummary: TreeSummary {
+  var count = 0
+  var text = TextSummary()
+  var maxKey = Int64.min
+
+  static var zero: ElementSummary { ElementSummary() }
+
+  mutating func add(_ next: ElementSummary) {
+    count += next.count
+    text.add(next.text)
+    maxKey = Swift.max(maxKey, next.maxKey)
+  }
+}
+
+/// One element in the document's tree: its id, its order key (increasing in document order, so an
+/// id is found by one descent), its text, and the gap after it up to the next element (the file's
+/// separator bytes for a document read from a file, else one virtual line feed).
+struct ElementItem<ID: Hashable>: TreeItem {
+  let id: ID
+  let key: Int64
+  let text: TextRope
+  let gap: TextSummary
+  let summary: ElementSummary
+
+  init(id: ID, key: Int64, text: TextRope, gap: TextSummary) {
+    self.id = id
+    self.key = key
+    self.text = text
+    self.gap = gap
+    self.summary = ElementSummary(count: 1, text: text.summary.adding(gap), maxKey: key)
+  }
+
+  func with(text: TextRope) -> ElementItem { ElementItem(id: id, key: key, text: text, gap: gap) }
+  func with(key: Int64) -> ElementItem { ElementItem(id: id, key: key, text: text, gap: gap) }
+
+  /// The gap of a document built from elements: one line feed.
+  static var virtualGap: TextSummary {
+    var g = TextSummary()
+    g.utf8 = 1
+    g.utf16 = 1
+    g.scalars = 1
+    g.lineBreaks = 1
+    g.firstIsLF = true
+    return g
+  }
+}
+
+extension ElementItem: Sendable where ID: Sendable {}
+
+/// Where each id's element is: its order key. Shared by a document and its snapshots and only
+/// ever a hint for them (a snapshot checks the element it finds, and searches when the hint is
+/// stale), so it is updated in place, under a lock, and never copied.
+final class KeyTable<ID: Hashable>: @unchecked Sendable {
+  // @unchecked: `keys` is only touched while holding `lock`.
+  private let lock = Mutex<Void>(())
+  private var keys: [ID: Int64] = [:]
+
+  subscript(id: ID) -> Int64? {
+    get { lock.withLock { _ in keys[id] } }
+    set { lock.withLock { _ in keys[id] = newValue } }
+  }
+
+  func set(_ pairs: [(ID, Int64)]) {
+    lock.withLock { _ in for (id, key) in pairs { keys[id] = key } }
+  }
+}
+
+/// The text of a document: its elements in a ``SumTree`` (ids, order keys, text ropes, gaps), with
+/// the bytes before the first element (`origin`). A value: a copy is an O(1) snapshot.
+///
+/// Document offsets: the origin, then each element's UTF-8 bytes followed by its gap. For a document
+/// read from a file they are the file's byte offsets; lines and UTF-16 offsets of the whole file
+/// come from the same sums.
+struct DocumentText<ID: Hashable> {
+  var tree: SumTree<ElementItem<ID>>
+  let keys: KeyTable<ID>
+  var origin: TextSummary
+
+  static var keySpacing: Int64 { 1 << 24 }
+
+  init(elements: [(ID, TextRope, TextSummary)], origin: TextSummary = TextSummary()) throws(DocumentError) {
+    keys = KeyTable()
+    self.origin = origin
+    var seen = Set<ID>()
+    var items: [ElementItem<ID>] = []
+    items.reserveCapacity(elements.count)
+    for (i, (id, text, gap)) in elements.enumerated() {
+      guard seen.insert(id).inserted else { throw .duplicateElement("\(id)") }
+      items.append(ElementItem(id: id, key: Int64(i) * Self.keySpacing, text: text, gap: gap))
+    }
+    keys.set(items.map { ($0.id, $0.key) })
+    tree = SumTree(items)
+  }
+
+  var count: Int { tree.count }
+  /// Bytes of the document: origin, elements and gaps.
+  var length: Int { origin.utf8 + tree.summary.text.utf8 }
+
+  subscript(i: Int) -> ElementItem<ID> { tree[i] }
+
+  /// The index of element `id`, or nil. O(log n).
+  func index(of id: ID) -> Int? {
+    if let key = keys[id] {
+      let i = tree.seek { $0.maxKey >= key }.index
+      if i < tree.count && tree[i].id == id { return i }
+    }
+    // A stale hint (a snapshot of an older document): search.
+    var found: Int? = nil
+    tree.forEach { i, _, item in
+      if item.id == id { found = i }
+      return found == nil
+    }
+    return found
+  }
+
+  func require(_ id: ID) throws(DocumentError) -> Int {
+    guard let i = index(of: id) else { throw .unknownElement("\(id)") }
+    return i
+  }
+
+  /// Document offset where element `i` starts.
+  func start(of i: Int) -> Int { origin.utf8 + tree.summary(before: i).text.utf8 }
+
+  /// The element whose span (text and gap) holds document offset `offset` (0 before the first,
+  /// the last past the end).
+  func element(at offset: Int) -> (index: Int, start: Int) {
+    let relative = offset - origin.utf8
+    var (i, before) = tree.seek { $0.text.utf8 > relative }
+    if i == tree.count {
+      i = tree.count - 1
+      before = tree.summary(before: i)
+    }
+    return (i, origin.utf8 + before.text.utf8)
+  }
+
+  // MARK: Positions
+
+  /// The UTF-8 offset in element `i` of `index`: validated against its length and rounded down to
+  /// a scalar boundary, as Swift rounds an index.
+  func utf8Offset(in i: Int, _ index: String.Index) throws(DocumentError) -> Int {
+    guard let (offset, _) = StringIndexABI.utf8Offset(of: index) else { throw .foreignIndex }
+    let text = tree[i].text
+    guard offset <= text.utf8Count else { throw .offsetOutOfRange(offset, length: text.utf8Count) }
+    return text.scalarBoundary(atOrBefore: offset)
+  }
+
+  /// The document offset of `position`.
+  func documentOffset(_ position: TextPosition<ID>) throws(DocumentError) -> Int {
+    let i = try require(position.element)
+    return start(of: i) + (try utf8Offset(in: i, position.index))
+  }
+
+  /// The position at document offset `offset`, clamped into the element it falls in or after.
+  func position(atDocumentOffset offset: Int) -> TextPosition<ID> {
+    let (i, s) = element(at: offset)
+    let text = tree[i].text
+    let local = text.scalarBoundary(atOrBefore: Swift.min(Swift.max(offset - s, 0), text.utf8Count))
+    return TextPosition(element: tree[i].id, index: StringIndexABI.index(utf8Offset: local))
+  }
+
+  func location(documentRange range: Range<Int>) -> EntryLocation<ID> {
+    let (e, s) = element(at: range.lowerBound)
+    return EntryLocation(
+      elementIndex: e, element: tree[e].id, utf8Range: (range.lowerBound - s)..<(range.upperBound - s),
+      documentRange: range)
+  }
+
+  func stringRange(_ location: EntryLocation<ID>) -> Range<String.Index> {
+    StringIndexABI.index(utf8Offset: location.utf8Range.lowerBound)..<StringIndexABI.index(
+      utf8Offset: location.utf8Range.upperBound)
+  }
+
+  func text(_ location: EntryLocation<ID>) -> String {
+    tree[location.elementIndex].text.string(location.utf8Range)
+  }
+
+  /// The UTF-16 range of `location`, counted from the start of its element and of the document.
+  func utf16Range(_ location: EntryLocation<ID>) -> (inElement: Range<Int>, inDocument: Range<Int>) {
+    let text = tree[location.elementIndex].text
+    let lo = text.utf16Offset(ofUTF8: location.utf8Range.lowerBound)
+    let hi = lo + text.summary(upTo: location.utf8Range.upperBound).utf16 - text.summary(upTo: location.utf8Range.lowerBound).utf16
+    let base = origin.utf16 + tree.summary(before: location.elementIndex).text.utf16
+    return (lo..<hi, (base + lo)..<(base + hi))
+  }
+
+  // MARK: Order keys
+
+  /// A key for an element inserted at index `i`, between its neighbours; relabels a neighbourhood
+  /// evenly when there is no room left between them (amortised O(log n)).
+  mutating func key(forInsertionAt i: Int) -> Int64 {
+    let lower = i > 0 ? tree[i - 1].key : nil
+    let upper = i < count ? tree[i].key : nil
+    switch (lower, upper) {
+    case (nil, nil): return 0
+    case (let l?, nil) where l < Int64.max / 2: return l + Self.keySpacing
+    case (nil, let u?) where u > Int64.min / 2: return u - Self.keySpacing
+    case (let l?, let u?) where u - l >= 2: return l + (u - l) / 2
+    default:
+      relabel(around: i)
+      return key(forInsertionAt: i)
+    }
+  }
+
+  /// Spreads the keys of a window of elements around index `i` evenly, growing the window until
+  /// its keys leave room; the whole document as the last resort.
+  private mutating func relabel(around i: Int) {
+    var w = 16
+    while true {
+      let lo = Swift.max(0, i - w)
+      let hi = Swift.min(count, i + w)
+      if lo == 0 && hi == count {
+        relabel(lo..<hi, from: 0, spacing: Self.keySpacing)
+        return
+      }
+      let low = lo > 0 ? tree[lo - 1].key : tree[lo].key - Self.keySpacing * Int64(w)
+      let high = hi < count ? tree[hi].key : tree[hi - 1].key + Self.keySpacing * Int64(w)
+      let slots = Int64(hi - lo + 1)
+      let spacing = (high - low) / (slots + 1)
+      if spacing >= 1 << 12 {
+        relabel(lo..<hi, from: low + spacing, spacing: spacing)
+        return
+      }
+      w *= 2
+    }
+  }
+
+  private mutating func relabel(_ range: Range<Int>, from first: Int64, spacing: Int64) {
+    var pairs: [(ID, Int64)] = []
+    var key = first
+    for j in range {
+      // Leave a slot free at `i`'s side of every element: spacing between consecutive keys.
+      tree.update(at: j, with: tree[j].with(key: key))
+      pairs.append((tree[j].id, key))
+      key += spacing
+    }
+    keys.set(pairs)
+  }
+
+  /// Checks the trees and the keys (debug builds).
+  func invariantCheck() {
+    #if DEBUG
+      tree.invariantCheck()
+      var last = Int64.min
+      tree.forEach { _, _, item in
+        precondition(item.key > last, "order keys not increasing")
+        last = item.key
+        item.text.invariantCheck()
+        return true
+      }
+    #endif
+  }
+}
+
+extension DocumentText: Sendable where ID: Sendable {}

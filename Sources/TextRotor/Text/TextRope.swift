@@ -1,0 +1,333 @@
+import TextRotorICU
+
+/// What a run of text sums up to: its UTF-8 bytes, UTF-16 units, scalars and hard line breaks (LF,
+/// CR LF, CR; a CR LF pair split between two runs counts once).
+struct TextSummary: TreeSummary {
+  var utf8 = 0
+  var utf16 = 0
+  var scalars = 0
+  var lineBreaks = 0
+  var firstIsLF = false
+  var lastIsCR = false
+
+  static var zero: TextSummary { TextSummary() }
+
+  mutating func add(_ next: TextSummary) {
+    if next.utf8 == 0 { return }
+    if utf8 == 0 {
+      self = next
+      return
+    }
+    lineBreaks += next.lineBreaks - (lastIsCR && next.firstIsLF ? 1 : 0)
+    utf8 += next.utf8
+    utf16 += next.utf16
+    scalars += next.scalars
+    lastIsCR = next.lastIsCR
+  }
+
+  init() {}
+
+  init(_ storage: ByteStorage, _ range: Range<Int>) {
+    guard !range.isEmpty else { return }
+    let c = storage.chunkCounts(in: range)
+    utf8 = range.count
+    utf16 = c.utf16
+    scalars = c.scalars
+    lineBreaks = c.lineBreaks
+    firstIsLF = storage[range.lowerBound] == 0x0A
+    lastIsCR = storage[range.upperBound - 1] == 0x0D
+  }
+}
+
+/// A run of a text's bytes: a slice of a memory-mapped file, or of a small buffer of typed text.
+struct TextChunk: TreeItem {
+  let storage: ByteStorage
+  let range: Range<Int>
+  let summary: TextSummary
+
+  init(_ storage: ByteStorage, _ range: Range<Int>) {
+    self.storage = storage
+    self.range = range
+    self.summary = TextSummary(storage, range)
+  }
+
+  var count: Int { range.count }
+}
+
+/// The text of one element: well-formed UTF-8 in chunks of at most ``maxChunk`` bytes, held in a
+/// ``SumTree`` whose nodes sum bytes, UTF-16 units, scalars and line breaks. A file's text is taken
+/// as slices of its mapped bytes (nothing copied); an edit splits the chunks around it and puts the
+/// new bytes (with small neighbours merged in, so typing does not fragment the text) in their
+/// place: O(log n + edit). Every conversion between UTF-8 offsets, UTF-16 offsets, scalar offsets
+/// and lines is one descent plus a scan of one chunk: O(log n).
+///
+/// A value: copies are O(1) and share every chunk; an edit copies only the tree path it changes.
+struct TextRope: Sendable {
+  static var maxChunk: Int { 2048 }
+  static var minChunk: Int { 512 }
+
+  private(set) var tree: SumTree<TextChunk>
+
+  init() { tree = SumTree() }
+
+  init(_ string: String) {
+    self.init()
+    if !string.isEmpty { replace(0..<0, with: Array(string.utf8)) }
+  }
+
+  /// The bytes `range` of `storage` (well-formed UTF-8), not copied.
+  init(_ storage: ByteStorage, _ range: Range<Int>) {
+    tree = SumTree(Self.chunks(storage, range))
+  }
+
+  /// Cuts `range` into chunks of at most `maxChunk` bytes at scalar boundaries.
+  private static func chunks(_ storage: ByteStorage, _ range: Range<Int>) -> [TextChunk] {
+    var result: [TextChunk] = []
+    result.reserveCapacity(range.count / maxChunk + 1)
+    var start = range.lowerBound
+    while start < range.upperBound {
+      var end = Swift.min(start + maxChunk, range.upperBound)
+      if end < range.upperBound {
+        var cut = end
+        while cut > start + 1 && storage[cut] & 0xC0 == 0x80 { cut -= 1 }
+        end = cut
+      }
+      result.append(TextChunk(storage, start..<end))
+      start = end
+    }
+    return result
+  }
+
+  var summary: TextSummary { tree.summary }
+  var utf8Count: Int { tree.summary.utf8 }
+  var utf16Count: Int { tree.summary.utf16 }
+  var isEmpty: Bool { utf8Count == 0 }
+  /// Lines: line breaks + 1.
+  var lineCount: Int { tree.summary.lineBreaks + 1 }
+
+  // MARK: Finding
+
+  /// The chunk holding byte `offset` (the last chunk for `offset == utf8Count`) and the summary
+  /// before it.
+  private func chunk(holding offset: Int) -> (index: Int, before: TextSummary) {
+    let found = tree.seek { $0.utf8 > offset }
+    if found.index == tree.count && found.index > 0 {
+      let last = tree.count - 1
+      return (last, tree.summary(before: last))
+    }
+    return found
+  }
+
+  /// The byte at `offset`.
+  func byte(at offset: Int) -> UInt8 {
+    precondition(offset >= 0 && offset < utf8Count, "offset \(offset) outside 0..<\(utf8Count)")
+    let (i, before) = chunk(holding: offset)
+    let c = tree[i]
+    return c.storage[c.range.lowerBound + offset - before.utf8]
+  }
+
+  /// Whether `offset` (in 0...utf8Count) is not inside a UTF-8 sequence.
+  func isScalarBoundary(_ offset: Int) -> Bool {
+    offset == 0 || offset == utf8Count || byte(at: offset) & 0xC0 != 0x80
+  }
+
+  /// `offset` moved back to the nearest scalar boundary, as Swift rounds a `String.Index`.
+  func scalarBoundary(atOrBefore offset: Int) -> Int {
+    var o = offset
+    while !isScalarBoundary(o) { o -= 1 }
+    return o
+  }
+
+  /// The summary of bytes `0..<offset`.
+  func summary(upTo offset: Int) -> TextSummary {
+    precondition(offset >= 0 && offset <= utf8Count, "offset \(offset) outside 0...\(utf8Count)")
+    if offset == utf8Count { return summary }
+    let (i, before) = chunk(holding: offset)
+    let c = tree[i]
+    let local = offset - before.utf8
+    return before.adding(TextSummary(c.storage, c.range.lowerBound..<(c.range.lowerBound + local)))
+  }
+
+  /// The UTF-16 offset of UTF-8 offset `offset`.
+  func utf16Offset(ofUTF8 offset: Int) -> Int { summary(upTo: offset).utf16 }
+
+  /// The scalar offset of UTF-8 offset `offset`.
+  func scalarOffset(ofUTF8 offset: Int) -> Int { summary(upTo: offset).scalars }
+
+  /// The UTF-8 offset after `units` UTF-16 units (or scalars), rounded down to a scalar boundary;
+  /// the end when the text is shorter.
+  func utf8Offset(advancing units: Int, _ unit: ByteStorage.Unit) -> Int {
+    guard units > 0 else { return 0 }
+    let measure: (TextSummary) -> Int = unit == .utf16 ? { $0.utf16 } : { $0.scalars }
+    guard units < measure(summary) else { return utf8Count }
+    let (i, before) = tree.seek { measure($0) > units }
+    let c = tree[i]
+    let (end, _) = c.storage.advance(units - measure(before), unit, from: c.range.lowerBound, limit: c.range.upperBound)
+    return before.utf8 + end - c.range.lowerBound
+  }
+
+  /// The 0-based line holding `offset` (a position between CR and LF is on the CR's line).
+  func line(ofUTF8 offset: Int) -> Int {
+    let s = summary(upTo: offset)
+    if s.lastIsCR && offset < utf8Count && byte(at: offset) == 0x0A { return s.lineBreaks - 1 }
+    return s.lineBreaks
+  }
+
+  /// The UTF-8 offset where 0-based line `line` starts, or nil past the last line.
+  func lineStart(_ line: Int) -> Int? {
+    guard line > 0 else { return line == 0 ? 0 : nil }
+    guard line <= summary.lineBreaks else { return nil }
+    let (i, before) = tree.seek { $0.lineBreaks >= line }
+    let c = tree[i]
+    var from = c.range.lowerBound
+    // The chunk's first LF may finish a CR LF break counted before it.
+    if before.lastIsCR && c.summary.firstIsLF { from += 1 }
+    guard let end = c.storage.endOfLineBreak(line - before.lineBreaks, in: from..<c.range.upperBound) else {
+      return nil
+    }
+    let p = before.utf8 + end - c.range.lowerBound
+    if end == c.range.upperBound && c.storage[end - 1] == 0x0D && p < utf8Count && byte(at: p) == 0x0A { return p + 1 }
+    return p
+  }
+
+  /// The UTF-8 offset where the line holding `offset` ends (before its terminator).
+  func lineEnd(ofLineAt offset: Int) -> Int {
+    let l = line(ofUTF8: offset)
+    guard let next = lineStart(l + 1) else { return utf8Count }
+    var e = next - 1
+    if e > 0 && byte(at: e) == 0x0A && byte(at: e - 1) == 0x0D { e -= 1 }
+    return e
+  }
+
+  // MARK: Reading bytes
+
+  /// Calls `body` with the pieces of `range`, in order, each as a storage and a range of it;
+  /// neighbouring chunks that are adjacent slices of one storage (an unedited file) come as one.
+  func forEachPiece(in range: Range<Int>, _ body: (ByteStorage, Range<Int>) throws -> Void) rethrows {
+    guard !range.isEmpty else { return }
+    let (first, before) = chunk(holding: range.lowerBound)
+    var position = before.utf8
+    var pending: (ByteStorage, Range<Int>)? = nil
+    try tree.forEach(from: first) { _, _, c in
+      if position >= range.upperBound { return false }
+      let lo = Swift.max(range.lowerBound, position) - position + c.range.lowerBound
+      let hi = Swift.min(range.upperBound, position + c.count) - position + c.range.lowerBound
+      position += c.count
+      guard lo < hi else { return true }
+      if let (storage, r) = pending {
+        if storage === c.storage && r.upperBound == lo {
+          pending = (storage, r.lowerBound..<hi)
+          return true
+        }
+        try body(storage, r)
+      }
+      pending = (c.storage, lo..<hi)
+      return true
+    }
+    if let (storage, r) = pending { try body(storage, r) }
+  }
+
+  /// A copy of the bytes of `range`.
+  func bytes(_ range: Range<Int>) -> [UInt8] {
+    var result: [UInt8] = []
+    result.reserveCapacity(range.count)
+    forEachPiece(in: range) { storage, r in result.append(contentsOf: storage.copyBytes(r)) }
+    return result
+  }
+
+  /// The text of `range` (scalar boundaries) as a `String`.
+  func string(_ range: Range<Int>) -> String {
+    if range.isEmpty { return "" }
+    var only: (ByteStorage, Range<Int>)? = nil
+    var pieces = 0
+    forEachPiece(in: range) { storage, r in
+      only = (storage, r)
+      pieces += 1
+    }
+    if pieces == 1, let (storage, r) = only { return storage.string(r) }
+    return String(decoding: bytes(range), as: UTF8.self)
+  }
+
+  var string: String { string(0..<utf8Count) }
+
+  /// The bytes of `range` as one storage and a range of it: the chunk's own storage when `range`
+  /// lies in one chunk, else a copy.
+  func contiguous(_ range: Range<Int>) -> (ByteStorage, Range<Int>) {
+    var only: (ByteStorage, Range<Int>)? = nil
+    var pieces = 0
+    forEachPiece(in: range) { storage, r in
+      only = (storage, r)
+      pieces += 1
+    }
+    if pieces == 1, let only { return only }
+    let copy = ByteStorage(bytes(range))
+    return (copy, 0..<copy.count)
+  }
+
+  // MARK: Editing
+
+  /// Replaces the bytes `range` (scalar boundaries) with `new` (well-formed UTF-8).
+  mutating func replace(_ range: Range<Int>, with new: [UInt8]) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= utf8Count, "range \(range) outside 0...\(utf8Count)")
+    if tree.isEmpty {
+      if !new.isEmpty { tree = SumTree(Self.chunks(ByteStorage(new), 0..<new.count)) }
+      return
+    }
+    var (i0, before0) = chunk(holding: range.lowerBound)
+    var (i1, before1) = range.isEmpty ? (i0, before0) : chunk(holding: range.upperBound - 1)
+    if range.isEmpty && range.lowerBound == utf8Count { before1 = before0 }
+    let c0 = tree[i0]
+    let c1 = tree[i1]
+    let leftCount = range.lowerBound - before0.utf8
+    let rightStart = range.upperBound - before1.utf8
+    var left: TextChunk? = leftCount > 0 ? TextChunk(c0.storage, c0.range.lowerBound..<(c0.range.lowerBound + leftCount)) : nil
+    var right: TextChunk? =
+      rightStart < c1.count ? TextChunk(c1.storage, (c1.range.lowerBound + rightStart)..<c1.range.upperBound) : nil
+    var middle: [UInt8] = []
+    if let l = left, l.count < Self.minChunk {
+      middle = l.storage.copyBytes(l.range)
+      left = nil
+    }
+    middle.append(contentsOf: new)
+    if let r = right, r.count < Self.minChunk {
+      middle.append(contentsOf: r.storage.copyBytes(r.range))
+      right = nil
+    }
+    // Small neighbours join the new bytes, so that typing does not leave a trail of tiny chunks.
+    if left == nil && i0 > 0 && middle.count < Self.maxChunk {
+      let p = tree[i0 - 1]
+      if p.count < Self.minChunk || p.count + middle.count <= Self.maxChunk {
+        middle = p.storage.copyBytes(p.range) + middle
+        i0 -= 1
+      }
+    }
+    if right == nil && i1 + 1 < tree.count && middle.count < Self.maxChunk {
+      let n = tree[i1 + 1]
+      if n.count < Self.minChunk || n.count + middle.count <= Self.maxChunk {
+        middle += n.storage.copyBytes(n.range)
+        i1 += 1
+      }
+    }
+    var items: [TextChunk] = []
+    if let left { items.append(left) }
+    if !middle.isEmpty {
+      let storage = ByteStorage(middle)
+      items.append(contentsOf: Self.chunks(storage, 0..<middle.count))
+    }
+    if let right { items.append(right) }
+    tree.replaceSubrange(i0..<(i1 + 1), with: items)
+  }
+
+  /// Checks the tree and that no chunk is empty or starts inside a UTF-8 sequence (debug builds).
+  func invariantCheck() {
+    #if DEBUG
+      tree.invariantCheck()
+      tree.forEach { _, _, c in
+        precondition(c.count > 0 && c.count <= Self.maxChunk, "chunk of \(c.count) bytes")
+        precondition(c.storage[c.range.lowerBound] & 0xC0 != 0x80, "chunk starts inside a UTF-8 sequence")
+        return true
+      }
+    #endif
+  }
+}
+

@@ -1,0 +1,106 @@
+/// Scans over well-formed UTF-8 for the text rope: what a chunk sums up to, and where a count of
+/// UTF-16 units or scalars or line breaks is reached. The pointer loops live here, in the one layer
+/// that holds raw pointers; callers above pass ranges.
+public struct ChunkCounts: Equatable, Sendable {
+  public var utf16 = 0
+  public var scalars = 0
+  /// Hard line breaks: every LF, and every CR not followed by LF inside the range.
+  public var lineBreaks = 0
+  public init() {}
+}
+
+extension ByteStorage {
+  /// UTF-16 units, scalars and line breaks of `range` (well-formed UTF-8): one pass, 8 bytes at a
+  /// time outside non-ASCII text.
+  public func chunkCounts(in range: Range<Int>) -> ChunkCounts {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    var result = ChunkCounts()
+    guard !range.isEmpty else { return result }
+    let text = textCounts(in: range)
+    result.lineBreaks = text.lineBreaks
+    result.utf16 = text.utf16Units
+    result.scalars = withUnsafeBytes { b -> Int in
+      var n = 0
+      var i = range.lowerBound
+      let end = range.upperBound
+      let high: UInt64 = 0x8080_8080_8080_8080
+      while i + 8 <= end {
+        let w = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
+        // Continuation bytes (10xxxxxx) are not scalars.
+        n += 8 - (w & high & ~(w << 1)).nonzeroBitCount
+        i += 8
+      }
+      while i < end {
+        if b[i] & 0xC0 != 0x80 { n += 1 }
+        i += 1
+      }
+      return n
+    }
+    return result
+  }
+
+  /// What `advance` measures.
+  public enum Unit: Sendable {
+    case utf16
+    case scalars
+  }
+
+  /// Walks forward from `start` (a scalar boundary) over `units` UTF-16 units or scalars, stopping
+  /// at `limit`: the byte offset reached, rounded down to a scalar boundary (a UTF-16 count that
+  /// ends inside a surrogate pair stops before that scalar), and the units actually passed.
+  public func advance(_ units: Int, _ unit: Unit, from start: Int, limit: Int) -> (offset: Int, passed: Int) {
+    precondition(start >= 0 && limit <= count && start <= limit)
+    return withUnsafeBytes { b in
+      var i = start
+      var passed = 0
+      while i < limit && passed < units {
+        let c = b[i]
+        let length = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4
+        let weight = unit == .utf16 && length == 4 ? 2 : 1
+        if passed + weight > units || i + length > limit { break }
+        passed += weight
+        i += length
+      }
+      return (i, passed)
+    }
+  }
+
+  /// The offset just after the `n`-th hard line break (1-based) in `range`, a CR LF pair inside it
+  /// read as one break, a CR at its very end as a break (the caller knows whether an LF follows);
+  /// nil when `range` has fewer breaks.
+  public func endOfLineBreak(_ n: Int, in range: Range<Int>) -> Int? {
+    precondition(n >= 1 && range.lowerBound >= 0 && range.upperBound <= count)
+    var seen = 0
+    var i = range.lowerBound
+    let upper = range.upperBound
+    while i < upper {
+      let lf = firstIndex(of: 0x0A, in: i..<upper) ?? upper
+      // CRs before the next LF are breaks of their own, except one right before it.
+      var j = i
+      while let cr = firstIndex(of: 0x0D, in: j..<lf), cr + 1 < lf || lf == upper {
+        seen += 1
+        if seen == n { return cr + 1 }
+        j = cr + 1
+      }
+      if lf == upper { return nil }
+      seen += 1
+      if seen == n { return lf + 1 }
+      i = lf + 1
+    }
+    return nil
+  }
+}
+
+extension ByteStorage {
+  /// Whether `range` holds only spaces, tabs, LFs and CRs (a blank line).
+  public func isBlank(in range: Range<Int>) -> Bool {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    return withUnsafeBytes { b in
+      for i in range {
+        let c = b[i]
+        if c != 0x20 && c != 0x09 && c != 0x0A && c != 0x0D { return false }
+      }
+      return true
+    }
+  }
+}

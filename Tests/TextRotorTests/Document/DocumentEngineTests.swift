@@ -1,0 +1,174 @@
+import Testing
+
+@testable import TextRotor
+
+/// The engine's promises from issue 8: invalid arguments never corrupt state, whole-element entries
+/// follow their element, positions convert every way, edits report what changed, anchors move,
+/// snapshots stay intact.
+@Suite struct DocumentEngineTests {
+  @Test func indexInsideAUTF8SequenceIsRoundedDownAndLabelsStayValid() throws {
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: "日本\nword here"), TextElement(id: 1, text: "next")])
+    _ = try d.rotor(.words)
+    // A client's UTF-8 view index into the middle of 日 (offset 1) and of 本 (offset 4).
+    let text = try d.text(of: 0)
+    let i1 = text.utf8.index(text.utf8.startIndex, offsetBy: 1)
+    let i4 = text.utf8.index(text.utf8.startIndex, offsetBy: 4)
+    try d.replace(i1..<i4, in: 0, with: "Y")
+    // Swift rounds both down to scalar starts: 0..<3 replaced, as String.replaceSubrange does.
+    var expected = text
+    expected.replaceSubrange(i1..<i4, with: "Y")
+    #expect(try d.text(of: 0) == expected)
+    let labels = try d.rotor(.words).map(\.label)
+    let rebuilt = try RotorDocument(elements: [TextElement(id: 0, text: expected), TextElement(id: 1, text: "next")])
+    #expect(labels == (try rebuilt.rotor(.words).map(\.label)))
+  }
+
+  @Test func invalidArgumentsThrowAndChangeNothing() throws {
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: "日本"), TextElement(id: 1, text: "x")])
+    #expect(throws: DocumentError.unknownElement("7")) { try d.position(in: 7, utf8Offset: 0) }
+    #expect(throws: DocumentError.insideUTF8Sequence(1)) { try d.position(in: 0, utf8Offset: 1) }
+    #expect(throws: DocumentError.offsetOutOfRange(9, length: 6)) { try d.position(in: 0, utf8Offset: 9) }
+    #expect(throws: DocumentError.duplicateElement("1")) { try d.insert(TextElement(id: 1, text: "y"), at: 0) }
+    #expect(throws: DocumentError.elementIndexOutOfRange(5, count: 3)) {
+      try d.insert(TextElement(id: 2, text: "y"), at: 5)
+    }
+    #expect(throws: DocumentError.duplicateElement("0")) {
+      try RotorDocument(elements: [TextElement(id: 0, text: "a"), TextElement(id: 0, text: "b")])
+    }
+    // A stale index past the end of a shortened text.
+    let stale = try d.position(in: 0, utf8Offset: 6)
+    try d.replace(utf8Range: 0..<6, in: 0, with: "a")
+    #expect(throws: DocumentError.offsetOutOfRange(6, length: 1)) { try d.utf16Offset(of: stale) }
+    #expect(try d.text(of: 0) == "a")
+    #expect(d.elementCount == 2)
+  }
+
+  @Test func wholeElementEntryFollowsItsText() throws {
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: "first"), TextElement(id: 1, text: "")])
+    d.addRotor("headings") { RotorEntry("heading", id: 1) }
+    try d.insert("Now typed", at: try d.text(of: 1).startIndex, in: 1)
+    let hits = d.rotor(named: "headings")!.entries(containing: try d.position(in: 1, utf8Offset: 4))
+    #expect(hits.map(\.label) == ["heading"])
+    #expect(hits.first?.textRange == nil)
+  }
+
+  @Test func positionsConvertEveryWay() throws {
+    let text = "a😀\r\nb日\rc\n\nxé"
+    let d = try RotorDocument(elements: [TextElement(id: "p", text: text)])
+    for (k, index) in text.unicodeScalars.indices.enumerated() {
+      let o = text.utf8.distance(from: text.startIndex, to: index)
+      let u = text.utf16.distance(from: text.startIndex, to: index)
+      let p = try d.position(in: "p", utf8Offset: o)
+      #expect(try d.utf16Offset(of: p) == u)
+      #expect(try d.utf8Offset(of: try d.position(in: "p", utf16Offset: u)) == o)
+      // Line and character, against a plain computation.
+      let before = text.utf8.prefix(o)
+      var line = 0
+      var lineStart = 0
+      var previous: UInt8 = 0
+      for (i, byte) in before.enumerated() {
+        if byte == 0x0A || (byte == 0x0D) {
+          if !(byte == 0x0A && previous == 0x0D) { line += 1 }
+          lineStart = i + 1
+        }
+        previous = byte
+      }
+      if o > 0 && before.last == 0x0D && o < text.utf8.count && Array(text.utf8)[o] == 0x0A { continue }
+      let lineIndex = text.utf8.index(text.startIndex, offsetBy: lineStart)
+      let character = text.utf16.distance(from: lineIndex, to: index)
+      let location = try d.location(of: p, encoding: .utf16)
+      #expect(location.line == line + 1 && location.column == character + 1, "scalar \(k)")
+      #expect(try d.utf8Offset(of: try d.position(in: "p", line: line, character: character)) == o, "scalar \(k)")
+    }
+    // Past the line's end: clamped, as LSP says.
+    #expect(try d.utf8Offset(of: try d.position(in: "p", line: 0, character: 99)) == 5)
+    #expect(throws: DocumentError.self) { try d.position(in: "p", line: 9, character: 0) }
+  }
+
+  @Test func editsReportWhatChangedAndBumpTheGeneration() throws {
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: "one two three")])
+    let words = try d.rotor(.words)
+    let g = d.generation
+    let change = try d.replace(utf8Range: 4..<7, in: 0, with: "2 2")
+    #expect(d.generation == g + 1 && change.generation == d.generation)
+    #expect(change.editedRange == 4..<7 && change.insertedCount == 3)
+    let words2 = try d.rotor(.words)
+    let c = change.rotors["words"]!
+    // Unchanged entries before the removed run, and the added run equals the new rotor's.
+    #expect(
+      Array(words.prefix(c.removed.lowerBound).map(\.label)) == Array(words2.prefix(c.added.lowerBound).map(\.label)))
+    #expect(words2.count - c.added.count == words.count - c.removed.count)
+    #expect(words.map(\.label).joined() == "one two three")
+    #expect(words2.map(\.label).joined() == "one 2 2 three")
+  }
+
+  @Test func anchorsMoveWithTheText() throws {
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: "abc"), TextElement(id: 1, text: "xyz")])
+    let before = try d.anchor(at: try d.position(in: 0, utf8Offset: 1), stickiness: .staysBefore)
+    let after = try d.anchor(at: try d.position(in: 0, utf8Offset: 1), stickiness: .movesAfter)
+    let later = try d.anchor(at: try d.position(in: 1, utf8Offset: 2))
+    try d.replace(utf8Range: 1..<1, in: 0, with: "NEW")
+    #expect(try d.utf8Offset(of: d.position(of: before)!) == 1)
+    #expect(try d.utf8Offset(of: d.position(of: after)!) == 4)
+    try d.move(1, to: 0)
+    #expect(d.position(of: later)?.element == 1)
+    #expect(try d.utf8Offset(of: d.position(of: later)!) == 2)
+    try d.remove(0)
+    #expect(d.position(of: before) == nil)
+  }
+
+  @Test func moveAnnouncementIsShortAndTrimmed() throws {
+    let long = "   " + String(repeating: "Spanish words ", count: 10) + "\nsecond line"
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: long), TextElement(id: 1, text: "English")])
+    let said = try d.move(1, to: 1)
+    #expect(said.hasPrefix("Moved below Spanish words"))
+    #expect(said.count < 60 && said.hasSuffix("…"))
+  }
+
+  @Test func snapshotsStayIntactAndAreReadableOnOtherTasks() async throws {
+    let d = try RotorDocument(elements: (0..<200).map { TextElement(id: $0, text: "Element \($0). Words here.") })
+    let words = try d.rotor(.words)
+    let snapshot = d.snapshot()
+    let labels = words.map(\.label)
+    async let read: [String] = Task.detached { words.map(\.label) }.value
+    for i in 0..<200 { try d.replace(utf8Range: 0..<7, in: i, with: "E") }
+    #expect(await read == labels)
+    #expect(words.map(\.label) == labels)
+    #expect(snapshot.text(of: 3) == "Element 3. Words here.")
+    #expect(try d.text(of: 3) == "E 3. Words here.")
+    #expect(snapshot.generation < d.generation)
+  }
+
+  @Test func manyElementsInsertRemoveMoveAndLookUp() throws {
+    var rng = SeededRandom(seed: 0xE1E)
+    var model = Array(0..<2000)
+    let d = try RotorDocument(elements: model.map { TextElement(id: $0, text: "e\($0)") })
+    var next = 2000
+    for step in 0..<3000 {
+      switch rng.next() % 3 {
+      case 0:
+        // Insert at one spot repeatedly now and then, to exhaust the order keys there.
+        let at = step % 5 == 0 ? 1000 % (model.count + 1) : Int(rng.next() % UInt64(model.count + 1))
+        try d.insert(TextElement(id: next, text: "e\(next)"), at: at)
+        model.insert(next, at: at)
+        next += 1
+      case 1 where model.count > 1:
+        let at = Int(rng.next() % UInt64(model.count))
+        try d.remove(at: at)
+        model.remove(at: at)
+      default:
+        let from = Int(rng.next() % UInt64(model.count))
+        let to = Int(rng.next() % UInt64(model.count))
+        let id = model.remove(at: from)
+        model.insert(id, at: to)
+        try d.move(id, to: to)
+      }
+      if step % 100 == 0 {
+        d.table.invariantCheck()
+        #expect(d.elementIDs == model, "seed \(rng.seed) step \(step)")
+      }
+      let probe = model[Int(rng.next() % UInt64(model.count))]
+      #expect(d.index(of: probe) == model.firstIndex(of: probe), "seed \(rng.seed) step \(step)")
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import Testing
+
+@testable import TextRotor
+
+/// A SumTree against a plain array, over thousands of random inserts, removals, updates and
+/// replacements; every summary and seek compared with a computation on the array.
+@Suite struct SumTreeModelTests {
+  struct Value: TreeItem {
+    var v: Int
+    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
+  }
+
+  /// Count, total and a non-invertible part (a maximum) to check that nothing subtracts.
+  struct Sum: TreeSummary {
+    var count = 0
+    var total = 0
+    var maxValue = Int.min
+    static var zero: Sum { Sum() }
+    mutating func add(_ next: Sum) {
+      count += next.count
+      total += next.total
+      maxValue = Swift.max(maxValue, next.maxValue)
+    }
+  }
+
+  @Test func randomOperationsMatchAnArray() {
+    var seeds = SeededRandom(seed: 0x5EED_7EE)
+    for round in 0..<25 {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var model: [Int] = (0..<Int(rng.next() % 300)).map { _ in Int(rng.next() % 100) }
+      var tree = SumTree(model.map(Value.init))
+      for step in 0..<400 {
+        let op = rng.next() % 5
+        switch op {
+        case 0:
+          let i = Int(rng.next() % UInt64(model.count + 1))
+          let v = Int(rng.next() % 100)
+          model.insert(v, at: i)
+          tree.insert(Value(v: v), at: i)
+        case 1 where !model.isEmpty:
+          let i = Int(rng.next() % UInt64(model.count))
+          model.remove(at: i)
+          tree.remove(at: i)
+        case 2 where !model.isEmpty:
+          let i = Int(rng.next() % UInt64(model.count))
+          let v = Int(rng.next() % 100)
+          model[i] = v
+          tree.update(at: i, with: Value(v: v))
+        default:
+          let a = Int(rng.next() % UInt64(model.count + 1))
+          let b = a + Int(rng.next() % UInt64(model.count - a + 1))
+          let new = (0..<Int(rng.next() % (op == 3 ? 5 : 200))).map { _ in Int(rng.next() % 100) }
+          model.replaceSubrange(a..<b, with: new)
+          tree.replaceSubrange(a..<b, with: new.map(Value.init))
+        }
+        tree.invariantCheck()
+        #expect(tree.count == model.count, "seed \(seed) round \(round) step \(step)")
+        if step % 20 == 0 || model.count < 50 {
+          var items: [Int] = []
+          tree.forEach { _, _, item in
+            items.append(item.v)
+            return true
+          }
+          #expect(items == model, "seed \(seed) step \(step)")
+          if !model.isEmpty {
+            let i = Int(rng.next() % UInt64(model.count))
+            #expect(tree[i].v == model[i], "seed \(seed)")
+            let before = tree.summary(before: i)
+            #expect(before.total == model[..<i].reduce(0, +), "seed \(seed)")
+            #expect(before.maxValue == (model[..<i].max() ?? Int.min), "seed \(seed)")
+            // seek: the first index whose running total passes a target.
+            let target = Int(rng.next() % UInt64(model.reduce(1, +)))
+            var running = 0
+            let expected = model.firstIndex { running += $0; return running > target } ?? model.count
+            #expect(tree.seek { $0.total > target }.index == expected, "seed \(seed)")
+            var backward: [Int] = []
+            tree.forEachBackward(before: i + 1) { j, s, item in
+              #expect(s.total == model[..<j].reduce(0, +), "seed \(seed)")
+              backward.append(item.v)
+              return true
+            }
+            #expect(backward == model[...i].reversed(), "seed \(seed)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test func oldCopiesStayIntact() {
+    var tree = SumTree((0..<1000).map(Value.init))
+    let snapshot = tree
+    for i in 0..<500 { tree.remove(at: i % tree.count) }
+    tree.insert(Value(v: -1), at: 3)
+    var items: [Int] = []
+    snapshot.forEach { _, _, item in
+      items.append(item.v)
+      return true
+    }
+    #expect(items == Array(0..<1000))
+    #expect(tree.count == 501)
+  }
+}
