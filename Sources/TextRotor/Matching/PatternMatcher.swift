@@ -58,13 +58,20 @@ public final class PatternMatcher {
       }
       engine = .literal(LiteralSearch(needle: needle, exceptions: exceptions))
     case (.literal, .automatic):
-      engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .whole))
+      // Without case, not ASCII: only the lines holding a case variant of two of its characters
+      // (every match must hold one; ``CaseClasses``) are given to ICU.
+      let regex = try compile(RegularExpression.escapedLiteral(text), options)
+      if pattern.ignoreCase, let needles = CaseClasses.needles(for: text) {
+        engine = .regex(RegexSearch(regex, mode: .prefiltered(needles.map { BytePattern($0) })))
+      } else {
+        engine = .regex(RegexSearch(regex, mode: .whole))
+      }
     case (.literal, .icu):
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
       let regex = try compile(text, options)
       if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), literal.utf8.count >= 2 {
-        engine = .regex(RegexSearch(regex, mode: .prefiltered(BytePattern(Array(literal.utf8)))))
+        engine = .regex(RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))])))
       } else {
         engine = .regex(RegexSearch(regex, mode: .whole))
       }
