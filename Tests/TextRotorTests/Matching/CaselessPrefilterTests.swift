@@ -54,3 +54,23 @@ struct CaselessPrefilterTests {
     #expect(prefiltered > 50)
   }
 }
+
+@Suite("Regex prefiltered by one rare symbol")
+struct SymbolPrefilterTests {
+  @Test("\\w+@\\w+\\.\\w+ is searched only on lines holding @, with ICU's matches")
+  func atSign() throws {
+    #expect(PatternMatcher.worthPrefiltering("@"))
+    #expect(!PatternMatcher.worthPrefiltering("."))
+    #expect(!PatternMatcher.worthPrefiltering("e"))
+    let text = "mail me: a@b.c or x_y@host.org.\nno at here\n@@ a@.b c@d.e@f.g\nü@ö.ä\n"
+    let pattern = Pattern.regex(#"\w+@\w+\.\w+"#)
+    let fast = try PatternMatcher(pattern)
+    guard case .regex(let search) = fast.engine, case .prefiltered = search.mode else {
+      Issue.record("not prefiltered")
+      return
+    }
+    let bytes = ByteStorage(text)
+    #expect(try fast.matches(in: bytes) == PatternMatcher(pattern, strategy: .icu).matches(in: bytes))
+    #expect(try fast.matches(in: bytes).count == 4)
+  }
+}
