@@ -281,7 +281,7 @@ public final class ByteStorage: @unchecked Sendable {
   public func utf16Count(in range: Range<Int>) -> Int {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
     guard !range.isEmpty else { return 0 }
-    return Int(withUnsafeBytes { cicu_count_text($0.baseAddress! + range.lowerBound, range.count) }.utf16Units)
+    return countPart(range).utf16Units
   }
 
   /// Unicode scalars in `range`, the text decoded from the range's start, ill-formed UTF-8 read as
@@ -350,6 +350,11 @@ extension ByteStorage {
     result.carriageReturns = Int(c.carriageReturns)
     result.crlfPairs = Int(c.crlfPairs)
     result.utf16Units = Int(c.utf16Units)
+    // The vectorised count is exact for well-formed UTF-8; ill-formed text is counted again byte
+    // by byte, each maximal subpart as one U+FFFD.
+    if firstInvalidUTF8(in: range) != nil {
+      result.utf16Units = Int(withUnsafeBytes { cicu_count_utf16_exact($0.baseAddress! + range.lowerBound, range.count) })
+    }
     return result
   }
 }

@@ -144,7 +144,8 @@ typedef struct {
   int64_t lineFeeds;      // LF bytes
   int64_t carriageReturns;// CR bytes
   int64_t crlfPairs;      // CR immediately followed by LF, both inside the range
-  int64_t utf16Units;     // UTF-16 code units of the text decoded from the range's start
+  int64_t utf16Units;     // UTF-16 code units (lead bytes, plus one more for 4-byte sequences;
+                          // exact for well-formed text, see cicu_count_utf16_exact)
 } cicu_text_counts;
 
 // UTF-16 units of ill-formed UTF-8 follow the Unicode standard's U+FFFD substitution of maximal
@@ -187,6 +188,15 @@ static inline int64_t cicu_utf16_units_at(const uint8_t *p, size_t i) {
   return cicu_utf16_units(p[i], i >= 1 ? p[i - 1] : 0, i >= 2 ? p[i - 2] : 0, i >= 3 ? p[i - 3] : 0);
 }
 
+/// UTF-16 units of `n` bytes decoded from `p`, ill-formed parts as U+FFFD (maximal subparts). One
+/// byte at a time: `cicu_count_text` counts lead bytes (exact for well-formed text) and the Swift
+/// side calls this only for a range that holds ill-formed UTF-8.
+static inline int64_t cicu_count_utf16_exact(const uint8_t *p, size_t n) {
+  int64_t total = 0;
+  for (size_t i = 0; i < n; i++) total += cicu_utf16_units_at(p, i);
+  return total;
+}
+
 /// Unicode scalars of `n` bytes, decoded from `p` (ill-formed parts as U+FFFD, maximal subparts).
 static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
   int64_t total = 0;
@@ -197,23 +207,15 @@ static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
 
 /// The body of the counting loop with W 8-bit lanes per counter, compiled twice: 16 lanes for the
 /// baseline (SSE2) and 32 for AVX2 (the same code; the CPU is checked at run time). Lanes are
-/// flushed every 127 rounds, before they can wrap (a byte adds at most 2 UTF-16 units). The first
-/// 3 bytes are counted one by one, so the lanes can read the 3 bytes before each byte.
+/// flushed every 255 rounds, before they can wrap.
 #define CICU_COUNT_TEXT_BODY(W) \
   cicu_text_counts result = {0, 0, 0, 0}; \
   if (n == 0) return result; \
   size_t m = n - 1;  /*  bytes that have a next byte inside the range */ \
   size_t i = 0; \
-  for (; i < m && i < 3; i++) { \
-    uint8_t b = p[i]; \
-    result.lineFeeds += b == 0x0A; \
-    result.carriageReturns += b == 0x0D; \
-    result.crlfPairs += (b == 0x0D) & (p[i + 1] == 0x0A); \
-    result.utf16Units += cicu_utf16_units_at(p, i); \
-  } \
   while (i < m) { \
-    size_t block = m - i < 127 * (W) ? m - i : 127 * (W); \
-    uint8_t lf[W] = {0}, cr[W] = {0}, pairs[W] = {0}, units[W] = {0}; \
+    size_t block = m - i < 255 * (W) ? m - i : 255 * (W); \
+    uint8_t lf[W] = {0}, cr[W] = {0}, pairs[W] = {0}, lead[W] = {0}, four[W] = {0}; \
     size_t j = 0; \
     const uint8_t *q = p + i; \
     for (; j + (W) <= block; j += (W)) { \
@@ -223,30 +225,31 @@ static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
         lf[k] += b == 0x0A; \
         cr[k] += b == 0x0D; \
         pairs[k] += (b == 0x0D) & (next == 0x0A); \
-        units[k] += cicu_utf16_units(b, q[j + k - 1], q[j + k - 2], q[j + k - 3]); \
+        lead[k] += (int8_t)b >= -64; \
+        four[k] += b >= 0xF0; \
       } \
     } \
-    /*  The tail goes straight into the totals: a lane may already be nearly full, and more would */ \
-    /*  wrap its 8 bits (a line or UTF-16 count 256 short). */ \
+    /*  The tail goes straight into the totals: lane 0 may already hold 254 counts, and 15 more */ \
+    /*  would wrap its 8 bits (a line or UTF-16 count 256 short). */ \
     for (; j < block; j++) { \
       uint8_t b = q[j]; \
       result.lineFeeds += b == 0x0A; \
       result.carriageReturns += b == 0x0D; \
       result.crlfPairs += (b == 0x0D) & (q[j + 1] == 0x0A); \
-      result.utf16Units += cicu_utf16_units(b, q[j - 1], q[j - 2], q[j - 3]); \
+      result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0); \
     } \
     for (int k = 0; k < (W); k++) { \
       result.lineFeeds += lf[k]; \
       result.carriageReturns += cr[k]; \
       result.crlfPairs += pairs[k]; \
-      result.utf16Units += units[k]; \
+      result.utf16Units += lead[k] + four[k]; \
     } \
     i += block; \
   } \
   uint8_t b = p[m]; \
   result.lineFeeds += b == 0x0A; \
   result.carriageReturns += b == 0x0D; \
-  result.utf16Units += cicu_utf16_units_at(p, m); \
+  result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0); \
   return result;
 
 static inline cicu_text_counts cicu_count_text_portable(const uint8_t *p, size_t n) { CICU_COUNT_TEXT_BODY(16) }
