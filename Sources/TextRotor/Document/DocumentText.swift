@@ -59,6 +59,13 @@ final class KeyTable<ID: Hashable>: @unchecked Sendable {
   // @unchecked: `keys` is only touched while holding `lock`.
   private let lock = Mutex<Void>(())
   private var keys: [ID: Int64] = [:]
+  private var _version = 0
+
+  /// Bumped whenever a key is set or removed: a snapshot whose version equals it can trust a miss.
+  var version: Int {
+    get { lock.withLock { _ in _version } }
+    set { lock.withLock { _ in _version = newValue } }
+  }
 
   subscript(id: ID) -> Int64? {
     get { lock.withLock { _ in keys[id] } }
@@ -80,6 +87,8 @@ struct DocumentText<ID: Hashable> {
   var tree: SumTree<ElementItem<ID>>
   let keys: KeyTable<ID>
   var origin: TextSummary
+  /// The key table's version this text matches (see ``KeyTable/version``).
+  var keysVersion = 0
 
   static var keySpacing: Int64 { 1 << 24 }
 
@@ -109,6 +118,8 @@ struct DocumentText<ID: Hashable> {
       let i = tree.seek { $0.maxKey >= key }.index
       if i < tree.count && tree[i].id == id { return i }
     }
+    // The keys are this text's own: a miss is final.
+    if keys.version == keysVersion { return nil }
     // A stale hint (a snapshot of an older document): search.
     var found: Int? = nil
     tree.forEach { i, _, item in
@@ -171,8 +182,9 @@ struct DocumentText<ID: Hashable> {
   }
 
   func stringRange(_ location: EntryLocation<ID>) -> Range<String.Index> {
-    StringIndexABI.index(utf8Offset: location.utf8Range.lowerBound)..<StringIndexABI.index(
-      utf8Offset: location.utf8Range.upperBound)
+    StringIndexABI.index(
+      utf8Offset: location.utf8Range.lowerBound)..<StringIndexABI.index(
+        utf8Offset: location.utf8Range.upperBound)
   }
 
   func text(_ location: EntryLocation<ID>) -> String {
@@ -183,7 +195,9 @@ struct DocumentText<ID: Hashable> {
   func utf16Range(_ location: EntryLocation<ID>) -> (inElement: Range<Int>, inDocument: Range<Int>) {
     let text = tree[location.elementIndex].text
     let lo = text.utf16Offset(ofUTF8: location.utf8Range.lowerBound)
-    let hi = lo + text.summary(upTo: location.utf8Range.upperBound).utf16 - text.summary(upTo: location.utf8Range.lowerBound).utf16
+    let hi =
+      lo + text.summary(upTo: location.utf8Range.upperBound).utf16
+      - text.summary(upTo: location.utf8Range.lowerBound).utf16
     let base = origin.utf16 + tree.summary(before: location.elementIndex).text.utf16
     return (lo..<hi, (base + lo)..<(base + hi))
   }
@@ -229,6 +243,12 @@ struct DocumentText<ID: Hashable> {
     }
   }
 
+  /// Records that the keys changed (an element inserted, removed or relabelled).
+  mutating func keysChanged() {
+    keysVersion += 1
+    keys.version = keysVersion
+  }
+
   private mutating func relabel(_ range: Range<Int>, from first: Int64, spacing: Int64) {
     var pairs: [(ID, Int64)] = []
     var key = first
@@ -239,6 +259,7 @@ struct DocumentText<ID: Hashable> {
       key += spacing
     }
     keys.set(pairs)
+    keysChanged()
   }
 
   /// Checks the trees and the keys (debug builds).

@@ -40,6 +40,9 @@ public final class RotorDocument<ID: Hashable> {
   var customRotors: [String: IntervalIndex<CustomPayload<ID>>] = [:]
   var computedRotors: [String: ComputedRotor] = [:]
   var anchors = IntervalIndex<AnchorPayload>()
+  /// Segments the windows around edits with iterators kept across edits.
+  lazy var windowSegmenter = WindowSegmenter(
+    Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize))
   var nextAnchor = 0
   /// Names of custom and computed rotors, in the order they were added.
   public private(set) var rotorNames: [String] = []
@@ -138,7 +141,8 @@ public final class RotorDocument<ID: Hashable> {
   public func position(in id: ID, utf16Offset offset: Int) throws(DocumentError) -> TextPosition<ID> {
     let text = table[try table.require(id)].text
     guard offset >= 0 && offset <= text.utf16Count else { throw .offsetOutOfRange(offset, length: text.utf16Count) }
-    return TextPosition(element: id, index: StringIndexABI.index(utf8Offset: text.utf8Offset(advancing: offset, .utf16)))
+    return TextPosition(
+      element: id, index: StringIndexABI.index(utf8Offset: text.utf8Offset(advancing: offset, .utf16)))
   }
 
   /// The position at LSP (line, character) of element `id`'s text: `line` 0-based, `character`
@@ -151,7 +155,8 @@ public final class RotorDocument<ID: Hashable> {
     guard line >= 0, let start = text.lineStart(line) else { throw .lineOutOfRange(line, lines: text.lineCount) }
     let end = text.lineEnd(ofLineAt: start)
     return TextPosition(
-      element: id, index: StringIndexABI.index(utf8Offset: Self.offset(in: text, line: start..<end, character, encoding)))
+      element: id,
+      index: StringIndexABI.index(utf8Offset: Self.offset(in: text, line: start..<end, character, encoding)))
   }
 
   static func offset(in text: TextRope, line: Range<Int>, _ character: Int, _ encoding: PositionEncoding) -> Int {
@@ -160,7 +165,8 @@ public final class RotorDocument<ID: Hashable> {
     case .utf8: return text.scalarBoundary(atOrBefore: Swift.min(line.lowerBound + c, line.upperBound))
     case .utf16, .utf32:
       let unit: ByteStorage.Unit = encoding == .utf16 ? .utf16 : .scalars
-      let before = unit == .utf16 ? text.utf16Offset(ofUTF8: line.lowerBound) : text.scalarOffset(ofUTF8: line.lowerBound)
+      let before =
+        unit == .utf16 ? text.utf16Offset(ofUTF8: line.lowerBound) : text.scalarOffset(ofUTF8: line.lowerBound)
       return Swift.min(text.utf8Offset(advancing: before + c, unit), line.upperBound)
     case .grapheme:
       let s = text.string(line)
@@ -200,7 +206,8 @@ public final class RotorDocument<ID: Hashable> {
     let line = text.line(ofUTF8: o)
     let start = text.lineStart(line) ?? 0
     return TextLocation(
-      line: line + 1, column: Self.column(text, from: start, to: o, encoding) + 1, utf16Offset: text.utf16Offset(ofUTF8: o))
+      line: line + 1, column: Self.column(text, from: start, to: o, encoding) + 1,
+      utf16Offset: text.utf16Offset(ofUTF8: o))
   }
 
   /// The line and column of `position` in the whole document (for a document read from a file:
@@ -216,7 +223,8 @@ public final class RotorDocument<ID: Hashable> {
     let start = text.lineStart(line) ?? 0
     let local = text.summary(upTo: o)
     let column = Self.column(text, from: start, to: o, encoding)
-    let lineBreaks = before.adding(local).lineBreaks - (local.lastIsCR && o < text.utf8Count && text.byte(at: o) == 0x0A ? 1 : 0)
+    let lineBreaks =
+      before.adding(local).lineBreaks - (local.lastIsCR && o < text.utf8Count && text.byte(at: o) == 0x0A ? 1 : 0)
     return TextLocation(line: lineBreaks + 1, column: column + 1, utf16Offset: before.utf16 + local.utf16)
   }
 
@@ -418,7 +426,8 @@ public final class RotorDocument<ID: Hashable> {
     let line = String(trimmed)
     guard line.count > limit else { return line }
     let cut = line.prefix(limit)
-    if let space = cut.lastIndex(where: { $0.isWhitespace }), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+    if let space = cut.lastIndex(where: { $0.isWhitespace }), cut.distance(from: cut.startIndex, to: space) > limit / 2
+    {
       return String(cut[..<space]) + "…"
     }
     return String(cut) + "…"
