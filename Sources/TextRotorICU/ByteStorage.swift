@@ -98,7 +98,9 @@ public final class ByteStorage: @unchecked Sendable {
 
   /// Reads the file at `path`: regular files are memory-mapped (nothing is read until it is used),
   /// anything else (a pipe, a terminal, `/dev/stdin`) is read to its end. `"-"` is standard input.
-  public static func contentsOf(path: String) throws(FileError) -> ByteStorage {
+  /// A regular file smaller than `mapAtLeast` bytes is read instead of mapped (cheaper for the
+  /// many small files of a directory tree).
+  public static func contentsOf(path: String, mapAtLeast: Int = 0) throws(FileError) -> ByteStorage {
     if path == "-" { return try readAll(fd: 0, path: "<stdin>") }
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 { throw FileError(path: path, errno: errno) }
@@ -110,6 +112,7 @@ public final class ByteStorage: @unchecked Sendable {
     if type == S_IFREG {
       let size = Int(info.st_size)
       if size == 0 { return ByteStorage(base: nil, count: 0, release: .none) }
+      if size < mapAtLeast { return try readAll(fd: fd, path: path, sizeHint: size) }
       cicu_install_sigbus_guard()
       guard let p = cicu_map_file(fd, size) else { return try readAll(fd: fd, path: path) }
       _ = madvise(p, size, MADV_SEQUENTIAL)
@@ -118,8 +121,8 @@ public final class ByteStorage: @unchecked Sendable {
     return try readAll(fd: fd, path: path)
   }
 
-  private static func readAll(fd: Int32, path: String) throws(FileError) -> ByteStorage {
-    var capacity = 1 << 16
+  private static func readAll(fd: Int32, path: String, sizeHint: Int = 0) throws(FileError) -> ByteStorage {
+    var capacity = sizeHint > 0 ? sizeHint + 1 : 1 << 16
     var count = 0
     var p = Glibc.malloc(capacity)!
     while true {

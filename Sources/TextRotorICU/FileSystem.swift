@@ -76,7 +76,7 @@ public enum FileSystem {
     var info = stat()
     if stat(path, &info) != 0 { throw FileError(path: path, errno: errno) }
     switch info.st_mode & S_IFMT {
-    case S_IFREG: return .whole(try ByteStorage.contentsOf(path: path))
+    case S_IFREG: return .whole(try ByteStorage.contentsOf(path: path, mapAtLeast: 1 << 20))
     case S_IFDIR: throw FileError(path: path, reason: .isDirectory)
     default:
       let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)

@@ -239,12 +239,18 @@ struct FindCommand: ExitStatusCommand {
     walkOptions.respectIgnoreFiles = !noIgnore
     walkOptions.globs = glob
     let walker = FileWalker(options: walkOptions)
-    var targets: [Target] = []
-    var failed = false
-    var sawDirectory = false
-    for root in roots {
-      if root != "-" && FileSystem.kind(of: root, followLinks: true) == .directory {
-        sawDirectory = true
+    let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
+    let format = makeFormat(showPath: roots.count > 1 || directories.contains(true))
+    let threads = max(self.threads ?? Segmenter.availableCores, 1)
+    let run = FindRun(pattern: pattern, format: format)
+    // The directories are walked on this thread while the workers search what is found so far.
+    let (found, failed) = run.run(threads: directories.contains(true) ? threads : min(threads, roots.count)) { queue in
+      var failed = false
+      for (root, isDirectory) in zip(roots, directories) {
+        guard isDirectory else {
+          queue.push(Target(path: root, explicit: true))
+          continue
+        }
         walker.walk(
           root,
           onError: { error in
@@ -253,19 +259,13 @@ struct FindCommand: ExitStatusCommand {
           }
         ) { path in
           let shown = implicitDirectory && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-          targets.append(Target(path: shown, explicit: false))
+          queue.push(Target(path: shown, explicit: false))
         }
-      } else {
-        targets.append(Target(path: root, explicit: true))
       }
+      return failed
     }
-
-    let format = makeFormat(showPath: roots.count > 1 || sawDirectory)
-    let threads = min(max(self.threads ?? Segmenter.availableCores, 1), max(targets.count, 1))
-    let run = FindRun(pattern: pattern, format: format, targets: targets)
-    let (found, searchFailed) = run.run(threads: threads)
     StandardOutput.shared.flush()
-    if failed || searchFailed { return 2 }
+    if failed { return 2 }
     return found ? 0 : 1
   }
 
@@ -305,11 +305,30 @@ struct Target: Sendable {
   var explicit: Bool
 }
 
-/// Searches the targets on several threads and prints each file's output in the targets' order.
+/// The files to search, in order, as the walk finds them; workers take them by index.
+final class TargetQueue: Sendable {
+  private let state = Mutex<(items: [Target], done: Bool)>(([], false))
+
+  func push(_ target: Target) { state.withLock { $0.items.append(target) } }
+
+  func finish() { state.withLock { $0.done = true } }
+
+  /// The target at `index`, waiting until the walk has found it; nil when the walk is over first.
+  func take(_ index: Int) -> Target? {
+    while true {
+      let (item, done) = state.withLock { s in (index < s.items.count ? s.items[index] : nil, s.done) }
+      if let item { return item }
+      if done { return nil }
+      usleep(50)
+    }
+  }
+}
+
+/// Searches the targets on several threads while they are being found, and prints each file's
+/// output in the targets' order.
 struct FindRun: Sendable {
   let pattern: Pattern
   let format: FindFormat
-  let targets: [Target]
 
   private struct Shared: ~Copyable {
     var results: [Int: FileResult] = [:]
@@ -320,34 +339,38 @@ struct FindRun: Sendable {
     var stats = FindJSON.Stats()
   }
 
-  /// Returns whether something matched and whether an error occurred.
-  func run(threads: Int) -> (found: Bool, failed: Bool) {
+  /// Runs `produce` (which pushes the targets and returns whether it failed) on this thread and
+  /// `threads` workers; returns whether something matched and whether an error occurred.
+  func run(threads: Int, produce: (TargetQueue) -> Bool) -> (found: Bool, failed: Bool) {
     let started = FindJSON.now()
     let shared = Mutex(Shared())
+    let queue = TargetQueue()
     let next = Atomic<Int>(0)
     let stop = Atomic<Bool>(false)
-    let work: @Sendable (Int) -> Void = { _ in
+    let format = self.format
+    let pattern = self.pattern
+    let work: @Sendable () -> Void = {
       guard let matcher = try? PatternMatcher(pattern) else { return }
       let searcher = FileSearcher(matcher: matcher, format: format)
       while !stop.load(ordering: .relaxed) {
         let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-        guard i < targets.count else { return }
-        let result = searcher.search(path: targets[i].path, explicit: targets[i].explicit)
+        guard let target = queue.take(i) else { return }
+        let result = searcher.search(path: target.path, explicit: target.explicit)
         if result.found && format.mode == .quiet { stop.store(true, ordering: .relaxed) }
         shared.withLock { s in
           s.results[i] = result
           while let r = s.results.removeValue(forKey: s.nextToPrint) {
             s.nextToPrint += 1
-            emit(r, &s)
+            Self.emit(r, &s, format: format)
           }
         }
       }
     }
-    if threads <= 1 {
-      work(0)
-    } else {
-      DispatchQueue.concurrentPerform(iterations: threads, execute: work)
-    }
+    let group = DispatchGroup()
+    for _ in 0..<threads { DispatchQueue.global().async(group: group, execute: work) }
+    let walkFailed = produce(queue)
+    queue.finish()
+    group.wait()
     return shared.withLock { s in
       if format.mode == .json {
         var out: [UInt8] = []
@@ -355,11 +378,11 @@ struct FindRun: Sendable {
         StandardOutput.shared.write(bytes: out)
       }
       StandardOutput.shared.flush()
-      return (s.found, s.failed)
+      return (s.found, s.failed || walkFailed)
     }
   }
 
-  private func emit(_ r: FileResult, _ s: inout Shared) {
+  private static func emit(_ r: FileResult, _ s: inout Shared, format: FindFormat) {
     if r.found { s.found = true }
     s.stats.add(r.stats)
     if !r.output.isEmpty {

@@ -19,6 +19,14 @@ public struct Glob: Sendable, Hashable {
 
   let tokens: [Token]
   public let source: String
+  /// Common shapes matched without backtracking.
+  enum Shape: Sendable, Hashable {
+    case literal([UInt8])
+    case suffix([UInt8])  // *SUFFIX, SUFFIX without '/'
+    case prefix([UInt8])  // PREFIX*, PREFIX without '/'
+    case general
+  }
+  let shape: Shape
 
   public init(_ source: String) {
     self.source = source
@@ -73,6 +81,23 @@ public struct Glob: Sendable, Hashable {
       }
     }
     self.tokens = tokens
+    func literalBytes(_ t: ArraySlice<Token>) -> [UInt8]? {
+      var out: [UInt8] = []
+      for token in t {
+        guard case .character(let c) = token else { return nil }
+        out.append(c)
+      }
+      return out
+    }
+    if let all = literalBytes(tokens[...]) {
+      shape = .literal(all)
+    } else if tokens.first == .star, let rest = literalBytes(tokens.dropFirst()), !rest.contains(UInt8(ascii: "/")) {
+      shape = .suffix(rest)
+    } else if tokens.last == .star, let head = literalBytes(tokens.dropLast()), !head.contains(UInt8(ascii: "/")) {
+      shape = .prefix(head)
+    } else {
+      shape = .general
+    }
   }
 
   private static func parseSet(_ s: [UInt8], from start: Int) -> (Token, Int)? {
@@ -111,6 +136,17 @@ public struct Glob: Sendable, Hashable {
 
   /// Whether the glob matches all of `path`.
   public func matches(_ path: String) -> Bool {
+    switch shape {
+    case .literal(let bytes): return path.utf8.elementsEqual(bytes)
+    case .suffix(let bytes):
+      let utf8 = path.utf8
+      return utf8.count >= bytes.count && utf8.suffix(bytes.count).elementsEqual(bytes)
+        && !utf8.dropLast(bytes.count).contains(UInt8(ascii: "/"))
+    case .prefix(let bytes):
+      let utf8 = path.utf8
+      return utf8.starts(with: bytes) && !utf8.dropFirst(bytes.count).contains(UInt8(ascii: "/"))
+    case .general: break
+    }
     let p = Array(path.utf8)
     var memo: Set<Int> = []
     return Self.match(tokens, 0, p, 0, &memo)

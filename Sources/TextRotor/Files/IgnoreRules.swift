@@ -76,19 +76,19 @@ public struct IgnoreRules: Sendable {
   /// What the rules say about `path` (relative to the ignore file's directory, `/`-separated, no
   /// leading `./`), or nil when no rule matches.
   public func decision(for path: String, isDirectory: Bool) -> Decision? {
-    var name: Substring?
+    var name: String?
     for rule in rules.reversed() {
       if rule.directoryOnly && !isDirectory { continue }
       let matched: Bool
       if rule.nameOnly {
         if name == nil {
           if let slash = path.lastIndex(of: "/") {
-            name = path[path.index(after: slash)...]
+            name = String(path[path.index(after: slash)...])
           } else {
-            name = Substring(path)
+            name = path
           }
         }
-        matched = rule.glob.matches(String(name!))
+        matched = rule.glob.matches(name!)
       } else {
         matched = rule.glob.matches(path)
       }

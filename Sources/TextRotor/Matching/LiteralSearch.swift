@@ -10,6 +10,24 @@ struct LiteralSearch {
   let needle: BytePattern
   /// The ICU search (literal quoted, case-insensitive) for lines holding a folding exception.
   let exceptions: RegexSearch?
+  /// No occurrence of the needle can overlap another (it has no border: no proper prefix that is
+  /// also a suffix), so after a rejected candidate the next ones already found are still exactly
+  /// the next occurrences, and the search need not start again.
+  let overlapFree: Bool
+
+  init(needle: BytePattern, exceptions: RegexSearch?) {
+    self.needle = needle
+    self.exceptions = exceptions
+    let b = needle.bytes
+    var free = true
+    if b.count > 1 {
+      for k in 1..<b.count where b[0..<(b.count - k)] == b[k...] {
+        free = false
+        break
+      }
+    }
+    self.overlapFree = free
+  }
 
   func run(_ bytes: ByteStorage, range: Range<Int>, _ visit: MatchVisitor) throws(ICUError) {
     guard let exceptions else {
@@ -40,11 +58,16 @@ struct LiteralSearch {
       starts.removeAll(keepingCapacity: true)
       let resumeAt = bytes.occurrences(of: needle, in: position..<range.upperBound, limit: 1024, into: &starts)
       var restarted = false
-      for s in starts {
+      var skipBefore = 0
+      for s in starts where s >= skipBefore {
         switch try visit(s..<(s + needle.count)) {
         case .next: continue
         case .stop: return true
         case .resume(let p):
+          if overlapFree {
+            skipBefore = p
+            continue
+          }
           position = p
           restarted = true
         }

@@ -1,0 +1,57 @@
+import Testing
+import TextRotorICU
+
+@testable import TextRotor
+
+@Suite("-w without ICU where the answer is obvious")
+struct WordShortcutTests {
+  static let pieces =
+    [
+      "the", "other", "a1", "9", "_", "'", ".", ":", ",", ";", " ", "\t", "-", "(", ")", "\"", "@", "é", "\u{301}",
+      "ß", "日本", "д", "\u{200D}", "’", "x", "\r\n", "\n", "#", "/", "!", "0.5", "don't",
+    ] + (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+
+  @Test("the shortcut agrees with ICU's word break iterator on random text, at every span")
+  func agreesWithICU() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    let words = try WordBoundaries()
+    var decided = 0
+    for _ in 0..<2000 {
+      let text = (0..<Int.random(in: 1...12, using: &rng)).map { _ in Self.pieces.randomElement(using: &rng)! }
+        .joined()
+      let bytes = ByteStorage(text)
+      let range = 0..<bytes.count
+      for start in 0..<bytes.count {
+        for end in (start + 1)...min(bytes.count, start + 6) {
+          guard let quick = WordBoundaries.obviousAnswer(start..<end, in: bytes, range: range) else { continue }
+          // Only spans inside one line: a match never crosses a terminator.
+          if LineBounds.containsTerminator(start..<end, in: bytes) { continue }
+          decided += 1
+          let icu = try words.icuAccepts(start..<end, in: bytes, range: range)
+          #expect(quick == icu, "seed \(seed): \(Array(text.utf8)) span \(start)..<\(end)")
+          if quick != icu { return }
+        }
+      }
+    }
+    #expect(decided > 1000)
+  }
+}
+
+@Suite("-w literal: rejected candidates do not restart the search")
+struct WordLiteralTests {
+  @Test(
+    "self-overlapping and overlap-free needles",
+    arguments: [
+      ("the", "the other the. bathe the", [0..<3, 10..<13, 21..<24]),
+      ("aa", "aaa aa", [4..<6]),
+      ("abab", "ababab abab", [7..<11]),
+      ("x", "xx x_x x", [7..<8]),
+    ])
+  func wordLiterals(_ needle: String, _ text: String, _ expected: [Range<Int>]) throws {
+    let found = try PatternMatcher(.literal(needle, wholeWord: true)).matches(in: ByteStorage(text))
+    #expect(found == expected)
+    let icu = try PatternMatcher(.literal(needle, wholeWord: true), strategy: .icu).matches(in: ByteStorage(text))
+    #expect(icu == expected)
+  }
+}
