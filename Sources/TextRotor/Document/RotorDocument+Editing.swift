@@ -97,7 +97,8 @@ extension RotorDocument {
     let b = range.upperBound
     let n = new.count
     let delta = n - range.count
-    var change = DocumentChange(element: item.id, editedRange: range, insertedCount: n, generation: generation)
+    var change = DocumentChange(
+      element: table.id(of: item), editedRange: range, insertedCount: n, generation: generation)
 
     // The lines around the edit: the window of every rotor but paragraphs, cut and copied once.
     var lineWindow: (ws: Int, we: Int, storage: ByteStorage, range: Range<Int>)? = nil
@@ -223,9 +224,8 @@ extension RotorDocument {
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
     let key = table.key(forInsertionAt: index)
-    let item = ElementItem(id: id, key: key, text: text, gap: ElementItem<ID>.virtualGap)
+    let item = ElementItem(slot: table.keys.register(id, key: key), key: key, text: text, gap: ElementItem.virtualGap)
     table.tree.insert(item, at: index)
-    table.keys[id] = key
     table.keysChanged()
     source = nil
     generation += 1
@@ -282,7 +282,7 @@ extension RotorDocument {
     guard index >= 0 && index < table.count else { throw .elementIndexOutOfRange(index, count: table.count) }
     let item = table[index]
     _ = removeElement(at: index)
-    return TextElement(id: item.id, text: item.text.string)
+    return TextElement(id: table.id(of: item), text: item.text.string)
   }
 
   @discardableResult
@@ -292,7 +292,7 @@ extension RotorDocument {
     let next = s + item.summary.text.utf8
     let old = s..<next
     var change = DocumentChange(
-      element: item.id, editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
+      element: table.id(of: item), editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
     for kind in Array(systemIndexes.keys) {
       let i0 = systemIndexes[kind]!.firstIndex(startingAfter: s - 1)
       let i1 = systemIndexes[kind]!.firstIndex(startingAfter: next - 1)
@@ -314,7 +314,7 @@ extension RotorDocument {
     }
     anchors.apply(edit: old, newCount: 0) { r, _ in drop(r) }
     table.tree.remove(at: index)
-    table.keys[item.id] = nil
+    table.keys.remove(table.id(of: item))
     table.keysChanged()
     source = nil
     generation += 1
@@ -352,16 +352,16 @@ extension RotorDocument {
       return true
     }
     removeElement(at: from)
-    insert(item.id, item.text, at: index, carrying: carried, anchors: carriedAnchors)
+    insert(table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors)
     if index > 0 {
       let before = table[index - 1]
       return
-        "Moved below \(elementName(TextElement(id: before.id, text: before.text.string(0..<Swift.min(before.text.utf8Count, 4096)))))"
+        "Moved below \(elementName(TextElement(id: table.id(of: before), text: before.text.string(0..<Swift.min(before.text.utf8Count, 4096)))))"
     }
     if table.count > 1 {
       let after = table[1]
       return
-        "Moved above \(elementName(TextElement(id: after.id, text: after.text.string(0..<Swift.min(after.text.utf8Count, 4096)))))"
+        "Moved above \(elementName(TextElement(id: table.id(of: after), text: after.text.string(0..<Swift.min(after.text.utf8Count, 4096)))))"
     }
     return "Moved"
   }

@@ -58,7 +58,7 @@ public final class RotorDocument<ID: Hashable> {
 
   /// A document of `elements`. Throws ``DocumentError/duplicateElement(_:)`` when two share an id.
   public init(elements: [TextElement<ID>], segmenter: Segmenter = Segmenter()) throws(DocumentError) {
-    table = try DocumentText(elements: elements.map { ($0.id, TextRope($0.text), ElementItem<ID>.virtualGap) })
+    table = try DocumentText(elements: elements.map { ($0.id, TextRope($0.text), ElementItem.virtualGap) })
     self.segmenter = segmenter
     anchors = IntervalIndex(width: table.length)
   }
@@ -77,7 +77,7 @@ public final class RotorDocument<ID: Hashable> {
     var result: [TextElement<ID>] = []
     result.reserveCapacity(table.count)
     table.tree.forEach { _, _, item in
-      result.append(TextElement(id: item.id, text: item.text.string))
+      result.append(TextElement(id: table.id(of: item), text: item.text.string))
       return true
     }
     return result
@@ -87,14 +87,14 @@ public final class RotorDocument<ID: Hashable> {
     var result: [ID] = []
     result.reserveCapacity(table.count)
     table.tree.forEach { _, _, item in
-      result.append(item.id)
+      result.append(table.id(of: item))
       return true
     }
     return result
   }
 
   /// The id of the element at `index` (0-based), or nil. O(log n).
-  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table[index].id : nil }
+  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table.id(at: index) : nil }
 
   /// The element `id`, or nil.
   public func element(_ id: ID) -> TextElement<ID>? {
@@ -456,7 +456,7 @@ extension RotorDocument where ID == Int {
     elements.reserveCapacity(ranges.count)
     for (i, r) in ranges.enumerated() {
       let next = i + 1 < ranges.count ? ranges[i + 1].lowerBound : bytes.count
-      let gap = next > r.upperBound ? TextSummary(bytes, r.upperBound..<next) : ElementItem<Int>.virtualGap
+      let gap = next > r.upperBound ? TextSummary(bytes, r.upperBound..<next) : ElementItem.virtualGap
       elements.append((i, TextRope(bytes, r), gap))
     }
     let first = ranges.first?.lowerBound ?? bytes.count
@@ -474,7 +474,7 @@ public struct DocumentSnapshot<ID: Hashable> {
 
   public var elementCount: Int { table.count }
   /// The id of the element at `index`, or nil.
-  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table[index].id : nil }
+  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table.id(at: index) : nil }
   /// The text of element `id` as it was, or nil.
   public func text(of id: ID) -> String? { table.index(of: id).map { table[$0].text.string } }
   /// Bytes of the document: elements and the gaps between them.

@@ -240,12 +240,13 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
         let lo = segments[k].start - elementStart
         let hi = Swift.min(segments[m - 1].end - elementStart, item.text.utf8Count)
         let bytes = item.text.bytes(lo..<hi)
+        let itemID = table.id(of: item)
         for segment in segments[k..<m] {
           let local = (segment.start - elementStart)..<(segment.end - elementStart)
           let label = String(decoding: bytes[(local.lowerBound - lo)..<(local.upperBound - lo)], as: UTF8.self)
           result.append(
             RotorEntry(
-              label: nil, id: item.id, namespace: nil,
+              label: nil, id: itemID, namespace: nil,
               textRange: StringIndexABI.index(
                 utf8Offset: local.lowerBound)..<StringIndexABI.index(
                   utf8Offset: local.upperBound), prepare: {}, textLabel: label))
