@@ -51,8 +51,12 @@ public struct BytePattern: Sendable, Hashable {
     case 0x2C, 0x2E: return 150  // , .
     case 0x30...0x39: return 110
     case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: return 60
+    // In text of one script, its few lead bytes (Cyrillic D0/D1, Greek CE/CF, CJK E4-E9) are on
+    // every other byte; the continuation bytes spread over 64 values and tell letters apart.
     case 0x80...0xBF: return 90  // continuation bytes
-    case 0xC0...: return 70
+    case 0xC0...0xDF: return 170  // leads of 2-byte sequences
+    case 0xE0...0xEF: return 160  // leads of 3-byte sequences
+    case 0xF0...: return 80
     default: return 10  // other control bytes
     }
   }

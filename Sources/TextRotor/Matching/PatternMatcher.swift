@@ -58,13 +58,20 @@ public final class PatternMatcher {
       }
       engine = .literal(LiteralSearch(needle: needle, exceptions: exceptions))
     case (.literal, .automatic):
-      engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .whole))
+      // Without case, not ASCII: only the lines holding a case variant of two of its characters
+      // (every match must hold one; ``CaseClasses``) are given to ICU.
+      let regex = try compile(RegularExpression.escapedLiteral(text), options)
+      if pattern.ignoreCase, let needles = CaseClasses.needles(for: text) {
+        engine = .regex(RegexSearch(regex, mode: .prefiltered(needles.map { BytePattern($0) })))
+      } else {
+        engine = .regex(RegexSearch(regex, mode: .whole))
+      }
     case (.literal, .icu):
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
       let regex = try compile(text, options)
-      if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), literal.utf8.count >= 2 {
-        engine = .regex(RegexSearch(regex, mode: .prefiltered(BytePattern(Array(literal.utf8)))))
+      if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
+        engine = .regex(RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))])))
       } else {
         engine = .regex(RegexSearch(regex, mode: .whole))
       }
@@ -76,6 +83,18 @@ public final class PatternMatcher {
     } catch {
       throw PatternError(error.description, icuError: error)
     }
+  }
+
+  /// Whether lines holding `literal` are rare enough to search for first: two bytes or more, or
+  /// one ASCII symbol that prose seldom holds (`@`, `#`, `=`, ...; not a letter, digit, space or
+  /// common punctuation).
+  static func worthPrefiltering(_ literal: String) -> Bool {
+    let bytes = Array(literal.utf8)
+    if bytes.count >= 2 { return true }
+    guard bytes.count == 1, let b = bytes.first, b < 0x80 else { return false }
+    let common: Set<UInt8> = Array(" .,;:-'\"()!?\t".utf8).reduce(into: []) { $0.insert($1) }
+    let alnum = (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
+    return !alnum && !common.contains(b)
   }
 
   /// Calls `body` with each match in `range` (all of `bytes` by default), in order, until it

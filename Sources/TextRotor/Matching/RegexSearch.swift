@@ -13,8 +13,8 @@ final class RegexSearch {
   enum Mode {
     /// One findNext loop over the whole range; crossing matches are re-searched in their line.
     case whole
-    /// Only lines containing the literal.
-    case prefiltered(BytePattern)
+    /// Only lines containing one of the literals.
+    case prefiltered([BytePattern])
     /// Every line on its own (the plain reference path; used by tests).
     case lineByLine
   }
@@ -40,7 +40,7 @@ final class RegexSearch {
     try bind(bytes)
     switch mode {
     case .whole: try runWhole(bytes, range: range, visit)
-    case .prefiltered(let literal): try runPrefiltered(bytes, range: range, literal: literal, visit)
+    case .prefiltered(let literals): try runPrefiltered(bytes, range: range, literals: literals, visit)
     case .lineByLine:
       for line in LineScanner(bytes, range: range) {
         if try searchLine(bytes, line.content, range: range, visit) { return }
@@ -138,10 +138,20 @@ final class RegexSearch {
   }
 
   private func runPrefiltered(
-    _ bytes: ByteStorage, range: Range<Int>, literal: BytePattern, _ visit: MatchVisitor
+    _ bytes: ByteStorage, range: Range<Int>, literals: [BytePattern], _ visit: MatchVisitor
   ) throws(ICUError) {
+    // The next occurrence of each literal at or after `position` (nil: none left).
+    var hits: [Int?] = Array(repeating: range.lowerBound - 1, count: literals.count)
     var position = range.lowerBound
-    while position < range.upperBound, let hit = bytes.firstIndex(of: literal, in: position..<range.upperBound) {
+    while position < range.upperBound {
+      var hit: Int? = nil
+      for k in literals.indices {
+        if let h = hits[k], h < position {
+          hits[k] = bytes.firstIndex(of: literals[k], in: position..<range.upperBound)
+        }
+        if let h = hits[k], hit.map({ h < $0 }) ?? true { hit = h }
+      }
+      guard let hit else { return }
       let start = LineBounds.start(of: hit, in: bytes, floor: position)
       let end = LineBounds.end(of: hit, in: bytes, limit: range.upperBound)
       if try searchLine(bytes, start..<end, range: range, visit) { return }

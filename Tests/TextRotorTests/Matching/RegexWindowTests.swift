@@ -40,7 +40,7 @@ struct RegexWindowTests {
       let bytes = ByteStorage(text)
       let patterns = [#"struct \w+"#, #"\p{L}+\d+"#, #"^\w+"#, #"a\w*$"#, "(?<=a)l"]
       for pattern in patterns {
-        let modes: [RegexSearch.Mode] = [.whole, .lineByLine, .prefiltered(BytePattern(Array("a".utf8)))]
+        let modes: [RegexSearch.Mode] = [.whole, .lineByLine, .prefiltered([BytePattern(Array("a".utf8))])]
         for mode in modes {
           let whole = try Self.run(mode, pattern, bytes, window: nil)
           let windowed = try Self.run(mode, pattern, bytes, window: 4096)
