@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unicode/parseerr.h>
 #include <unicode/ubrk.h>
+#include <unicode/uloc.h>
 #include <unicode/ucasemap.h>
 #include <unicode/uregex.h>
 #include <unicode/ustring.h>
@@ -71,6 +72,21 @@ cicu_text *cicu_utext_close(cicu_text *ut) { return (cicu_text *)utext_close(UT(
 cicu_break_iterator *cicu_ubrk_open(int32_t type, const char *locale, int32_t *status) {
   WITH_STATUS(status, UBreakIterator *bi = ubrk_open((UBreakIteratorType)type, locale, NULL, 0, &s_));
   return (cicu_break_iterator *)bi;
+}
+int cicu_locale_is_known(const char *locale) {
+  if (locale[0] == 0 || strcmp(locale, "root") == 0) return 1;
+  char language[ULOC_LANG_CAPACITY];
+  UErrorCode s = U_ZERO_ERROR;
+  int32_t n = uloc_getLanguage(locale, language, (int32_t)sizeof language, &s);
+  if (U_FAILURE(s) || s == U_STRING_NOT_TERMINATED_WARNING || n == 0) return 0;
+  int32_t count = uloc_countAvailable();
+  for (int32_t k = 0; k < count; k++) {
+    char available[ULOC_LANG_CAPACITY];
+    UErrorCode s2 = U_ZERO_ERROR;
+    uloc_getLanguage(uloc_getAvailable(k), available, (int32_t)sizeof available, &s2);
+    if (U_SUCCESS(s2) && strcmp(available, language) == 0) return 1;
+  }
+  return 0;
 }
 cicu_break_iterator *cicu_ubrk_clone(const cicu_break_iterator *bi, int32_t *status) {
   WITH_STATUS(status, UBreakIterator *c = ubrk_clone((const UBreakIterator *)bi, &s_));

@@ -74,6 +74,13 @@ public final class BreakIterator: @unchecked Sendable {
     if let text { _ = cicu_utext_close(text) }
   }
 
+  /// Whether ICU has locale data for the language of `locale` (`""` and `"root"`, the
+  /// language-independent rules, included). ICU opens an iterator for any name, falling back to
+  /// the root rules without an error, so a misspelt locale would otherwise go unnoticed.
+  public static func hasLocaleData(_ locale: String) -> Bool {
+    locale.withCString { cicu_locale_is_known($0) } != 0
+  }
+
   /// A new iterator with the same rules and locale and no text (ICU's `ubrk_clone`).
   public func copy() throws(ICUError) -> BreakIterator { try BreakIterator(cloning: self) }
 

@@ -8,6 +8,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
   public enum Reason: Equatable, Sendable {
     case notFound, isDirectory, permissionDenied, changedWhileReading
     case system(Int32)
+    /// A streamed input ran this many bytes without a place to cut it (e.g. a line break).
+    case tooLong(Int)
   }
   public let path: String
   public let reason: Reason
@@ -33,6 +35,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     case .permissionDenied: "\(path): Permission denied"
     case .changedWhileReading: "\(path): the file shrank while it was being read; results are incomplete"
     case .system(let code): "\(path): \(String(cString: strerror(code)))"
+    case .tooLong(let limit):
+      "\(path): no line break in \(limit >> 20) MiB of streamed input; a stream is segmented between line breaks (a file on disk has no such limit)"
     }
   }
 }
@@ -81,6 +85,13 @@ public final class ByteStorage: @unchecked Sendable {
       _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
     }
     self.init(base: p, count: n, release: .free)
+  }
+
+  /// A copy of `bytes` (one memcpy).
+  public convenience init(copying bytes: UnsafeRawBufferPointer) {
+    let p = Glibc.malloc(max(bytes.count, 1))!
+    if bytes.count > 0, let source = bytes.baseAddress { memcpy(p, source, bytes.count) }
+    self.init(base: p, count: bytes.count, release: .free)
   }
 
   /// A copy of the UTF-8 bytes of `string`.
@@ -269,41 +280,22 @@ public final class ByteStorage: @unchecked Sendable {
     return nil
   }
 
-  /// UTF-16 code units in `range` (a 4-byte sequence counts 2). A stray byte of ill-formed text
-  /// counts as one unit for its lead byte and none for continuation bytes.
+  /// UTF-16 code units in `range`, the text decoded from the range's start (a 4-byte sequence
+  /// counts 2). Ill-formed UTF-8 is read as U+FFFD, one per maximal subpart (the Unicode standard's
+  /// substitution, as Swift's `String(decoding:as:)` does): a stray continuation byte, a byte
+  /// F5-FF, `C0 80` or `E0 80 80` count one unit per byte, `F0 90 80` (a truncated sequence) one.
   public func utf16Count(in range: Range<Int>) -> Int {
-    let b = bytes
-    var n = 0
-    var i = range.lowerBound
-    let end = range.upperBound
-    while i + 8 <= end {
-      let word = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
-      if word & 0x8080_8080_8080_8080 == 0 {
-        n += 8
-      } else {
-        for k in 0..<8 { n += Self.utf16Weight(b[i + k]) }
-      }
-      i += 8
-    }
-    while i < end {
-      n += Self.utf16Weight(b[i])
-      i += 1
-    }
-    return n
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    guard !range.isEmpty else { return 0 }
+    return Int(withUnsafeBytes { cicu_count_text($0.baseAddress! + range.lowerBound, range.count) }.utf16Units)
   }
 
-  /// Unicode scalars in `range` (lead bytes; continuation bytes count none).
+  /// Unicode scalars in `range`, the text decoded from the range's start, ill-formed UTF-8 read as
+  /// U+FFFD as ``utf16Count(in:)`` does.
   public func scalarCount(in range: Range<Int>) -> Int {
-    let b = bytes
-    var n = 0
-    for i in range where b[i] & 0xC0 != 0x80 { n += 1 }
-    return n
-  }
-
-  @inline(__always) private static func utf16Weight(_ byte: UInt8) -> Int {
-    if byte < 0x80 { return 1 }
-    if byte < 0xC0 { return 0 }
-    return byte >= 0xF0 ? 2 : 1
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    guard !range.isEmpty else { return 0 }
+    return Int(withUnsafeBytes { cicu_count_scalars($0.baseAddress! + range.lowerBound, range.count) })
   }
 }
 

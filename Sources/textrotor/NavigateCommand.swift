@@ -48,6 +48,7 @@ struct NavigationOptions: ParsableArguments {
   /// Finds and prints the entry; returns grep's exit status.
   func run(_ direction: Direction) -> Int32 {
     var matcher: PatternMatcher? = nil
+    if rotor != .matches { text.warnIfUnknownLocale() }
     if rotor == .matches {
       guard let made = patternOptions.matcher() else { return 2 }
       matcher = made

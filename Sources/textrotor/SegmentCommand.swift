@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import TextRotor
 
 /// `segment --by`'s names for the system rotors.
@@ -51,15 +52,28 @@ struct SegmentCommand: ExitStatusCommand {
 
   mutating func runWithStatus() -> Int32 {
     let rotor = by.rotor
+    text.warnIfUnknownLocale()
     var segmenter = Segmenter(locale: text.locale, threads: threads)
     let several = files.count > 1
     let wordsOnly = self.wordsOnly
     let elements = text.elements
     let output = self.output
-    return Inputs(paths: files).run { name, bytes in
+    let streamed = { (name: String, stream: BlockReader) throws -> Inputs.Outcome in
+      try Self.segmentStream(
+        stream, name: name, rotor: rotor, elements: elements, segmenter: segmenter, wordsOnly: wordsOnly,
+        output: output, several: several)
+    }
+    return Inputs(paths: files).run(streamed: streamed) { name, bytes in
       let elementRanges = elements.ranges(in: bytes)
       let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
       segmenter.progress = bar?.callback
+      if rotor == .lines && elements == .lines {
+        // Each line element is a line, an empty one included (as `--elements whole` lists it).
+        bar?.finish()
+        return Self.print(
+          elementRanges, name: name, bytes: bytes, rotor: rotor, elements: elementRanges, output: output,
+          several: several)
+      }
       if output.count {
         let counted = try segmenter.count(bytes, elements: elementRanges, rotor: rotor)
         bar?.finish()
@@ -83,5 +97,107 @@ struct SegmentCommand: ExitStatusCommand {
       }
       return found ? .found : .nothingFound
     }
+  }
+
+  /// Prints (or counts) `entries`.
+  static func print(
+    _ entries: [Range<Int>], name: String, bytes: ByteStorage, rotor: SystemRotor, elements: [Range<Int>],
+    output: OutputOptions, several: Bool
+  ) -> Inputs.Outcome {
+    if output.count {
+      StandardOutput.shared.write(several ? "\(name):\(entries.count)\n" : "\(entries.count)\n")
+    } else {
+      var printer = EntryPrinter(
+        rotor: rotor.rawValue, name: name, bytes: bytes, elements: elements, encoding: output.positionEncoding,
+        json: output.json, showPath: several)
+      for entry in entries { printer.print(entry) }
+    }
+    return entries.isEmpty ? .nothingFound : .found
+  }
+
+  /// Standard input, a FIFO or a device: segmented block by block, each block ending at a line
+  /// break (after a blank line when paragraphs are involved), which every segmenter treats as a
+  /// boundary, so the entries are those of the whole input; memory stays bounded by the blocks.
+  static func segmentStream(
+    _ stream: BlockReader, name: String, rotor: SystemRotor, elements kind: ElementKind, segmenter: Segmenter,
+    wordsOnly: Bool, output: OutputOptions, several: Bool
+  ) throws -> Inputs.Outcome {
+    let paragraphs = rotor == .paragraphs || kind == .paragraphs
+    var printer: EntryPrinter? = nil
+    var base = EntryPrinter.Base()
+    var count = 0
+    var warned = false
+    var first = true
+    while let block = try stream.nextBlock(
+      blockSize: Self.streamBlockSize,
+      cut: { bytes, _ in
+        paragraphs ? Self.lastParagraphCut(bytes) : Self.lastLineCut(bytes)
+      })
+    {
+      let start = first ? TextFacts.byteOrderMarkLength(block) : 0
+      first = false
+      if !warned, let bad = block.firstInvalidUTF8(in: 0..<block.count) {
+        warned = true
+        StandardOutput.error(
+          "\(name): invalid UTF-8 at byte \(base.offset + bad) (0x\(String(block[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD"
+        )
+      }
+      let elementRanges = kind.ranges(in: block, from: start)
+      var segments: [SegmentStore.Segment] = []
+      if rotor == .lines && kind == .lines {
+        // Each line element is its own line, an empty one included.
+        segments = elementRanges.map { SegmentStore.Segment(start: $0.lowerBound, end: $0.upperBound) }
+      } else if output.count {
+        let counted = try segmenter.count(block, elements: elementRanges, rotor: rotor)
+        count += wordsOnly ? counted.words : counted.entries
+      } else {
+        segments = try segmenter.segment(block, elements: elementRanges, rotor: rotor).segments
+      }
+      if wordsOnly { segments = segments.filter { $0.status.isWord } }
+      if output.count {
+        count += segments.count
+      } else if !segments.isEmpty {
+        var p = EntryPrinter(
+          rotor: rotor.rawValue, name: name, bytes: block, elements: elementRanges,
+          encoding: output.positionEncoding, json: output.json, showPath: several)
+        p.base = base
+        for segment in segments { p.print(segment.range) }
+        printer = p
+        count += segments.count
+      }
+      let counts = block.textCounts(in: 0..<block.count)
+      base.offset += block.count
+      base.line += counts.lineBreaks
+      base.utf16 += counts.utf16Units
+      if kind != .whole { base.element += elementRanges.count }
+    }
+    _ = printer
+    if output.count { StandardOutput.shared.write(several ? "\(name):\(count)\n" : "\(count)\n") }
+    return count > 0 ? .found : .nothingFound
+  }
+
+  /// Bytes read per block of a stream (8 MiB; TEXTROTOR_STREAM_BLOCK_SIZE sets it, for tests).
+  static let streamBlockSize: Int = {
+    if let text = getenv("TEXTROTOR_STREAM_BLOCK_SIZE"), let n = Int(String(cString: text)), n > 0 { return n }
+    return 8 << 20
+  }()
+
+  /// After the last line break of `bytes` (not after a final CR, whose LF may come next).
+  static func lastLineCut(_ bytes: ByteStorage) -> Int? {
+    let n = bytes.count
+    let lf = bytes.lastIndex(of: 0x0A, in: 0..<n).map { $0 + 1 } ?? 0
+    let cr = n >= 2 ? bytes.lastIndex(of: 0x0D, in: 0..<(n - 1)).map { $0 + 1 } ?? 0 : 0
+    let cut = max(lf, cr)
+    return cut > 0 ? cut : nil
+  }
+
+  /// After the last blank line of `bytes` that is followed by more text, so no paragraph is cut.
+  static func lastParagraphCut(_ bytes: ByteStorage) -> Int? {
+    var cut: Int? = nil
+    for line in LineScanner(bytes, range: 0..<bytes.count) {
+      guard line.hasTerminator, line.next < bytes.count else { break }
+      if line.content.allSatisfy({ bytes[$0] == 0x20 || bytes[$0] == 0x09 }) { cut = line.next }
+    }
+    return cut
   }
 }

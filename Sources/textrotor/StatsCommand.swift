@@ -51,6 +51,7 @@ struct StatsCommand: ExitStatusCommand {
   var files: [String] = ["-"]
 
   mutating func runWithStatus() -> Int32 {
+    text.warnIfUnknownLocale()
     var segmenter = Segmenter(locale: text.locale, threads: threads)
     let elements = text.elements
     let json = self.json

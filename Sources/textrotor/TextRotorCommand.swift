@@ -14,7 +14,8 @@ struct TextRotorCommand: ParsableCommand {
   static func main() {
     let status: Int32
     do {
-      var command = try parseAsRoot(FindCommand.splitAttachedValues(Array(CommandLine.arguments.dropFirst())))
+      let arguments = AttachedValues.split(Array(CommandLine.arguments.dropFirst()))
+      var command = try parseAsRoot(FindCommand.splitAttachedValues(arguments))
       if var exiting = command as? any ExitStatusCommand {
         status = exiting.runWithStatus()
       } else {

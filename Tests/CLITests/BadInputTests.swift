@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// Bad input, run as processes: each case with its exit code, message and output (issue 9).
-@Suite("CLI: bad input")
+@Suite("CLI: bad input", .serialized)
 struct BadInputTests {
   static func file(_ bytes: [UInt8]) throws -> String { try CLI.temporaryFile(bytes) }
   static func file(_ text: String) throws -> String { try CLI.temporaryFile(Array(text.utf8)) }
   static func remove(_ paths: String...) { for p in paths { try? FileManager.default.removeItem(atPath: p) } }
 
-  @Test("item 1: a line with 40,000 matches is printed at once", .timeLimit(.minutes(1)))
+  @Test("item 1: a line with 40,000 matches is printed at once", .timeLimit(.minutes(5)))
   func manyMatchesOnALine() throws {
     let f = try Self.file(String(repeating: "a ", count: 40_000) + "\n")
     defer { Self.remove(f) }
@@ -47,5 +47,338 @@ struct BadInputTests {
     let offsets = (data?["submatches"] as? [[String: Any]])?.map { [$0["start"] as? Int, $0["end"] as? Int] }
     #expect(offsets == [[0, 0], [1, 2], [3, 3]])
     #expect(try CLI.run(["find", "--count", "--regex", "--pattern", "a*", f]).stdout == "3\n")
+  }
+
+  @Test(
+    "item 5: --pattern=TEXT where TEXT starts with a combining mark, ZWJ or variation selector",
+    arguments: ["\u{301}x", "\u{200D}y", "\u{FE0F}z"])
+  func attachedValueStartingWithAMark(pattern: String) throws {
+    let f = try Self.file("e\(pattern) and more\n")
+    defer { Self.remove(f) }
+    let result = try CLI.run(["find", "--pattern=\(pattern)", f])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.lines == ["1:2:e\(pattern) and more"])
+    #expect(result.stderr == "")
+  }
+
+  @Test("item 9: an unknown --locale says so on stderr, exit status unchanged")
+  func unknownLocale() throws {
+    let f = try Self.file("hello world\n")
+    defer { Self.remove(f) }
+    for locale in ["xx", "../../etc/passwd", String(repeating: "a", count: 200)] {
+      for arguments in [["segment", "--by", "word", "--count"], ["next", "--rotor", "words", "--at", "0"]] {
+        let result = try CLI.run(arguments + ["--locale", locale, f])
+        #expect(result.status == 0)
+        #expect(!result.stdout.isEmpty)
+        #expect(result.stderr.contains("ICU has no data for the locale '\(locale.prefix(40))"), "\(result.stderr)")
+        #expect(result.stderr.contains("root (language-independent) rules are used"))
+      }
+    }
+    for locale in ["", "de", "th", "ja", "sv", "de_CH", "en_US_POSIX", "root"] {
+      let result = try CLI.run(["segment", "--by", "word", "--count", "--locale", locale, f])
+      #expect(result.status == 0)
+      #expect(result.stderr == "", "\(locale): \(result.stderr)")
+    }
+  }
+
+  @Test("item 10: --elements lines lists the empty lines that --elements whole lists")
+  func emptyLinesAsElements() throws {
+    let f = try Self.file("a\n\nb\r\n\r\nc\rd\n")
+    defer { Self.remove(f) }
+    func starts(_ extra: [String]) throws -> [Int] {
+      try CLI.run(["segment", "--by", "line", "--json"] + extra + [f]).lines.map {
+        try CLI.jsonObject($0)["start"] as! Int
+      }
+    }
+    let whole = try starts([])
+    #expect(whole == [0, 2, 3, 6, 8, 10])
+    #expect(try starts(["--elements", "lines"]) == whole)
+    #expect(try CLI.run(["segment", "--by", "line", "--count", "--elements", "lines", f]).stdout == "6\n")
+    let next = try CLI.run(["next", "--rotor", "lines", "--at", "1", "--elements", "lines", "--json", f])
+    #expect(try CLI.jsonObject(next.lines[0])["start"] as? Int == 2)
+    let prev = try CLI.run(["prev", "--rotor", "lines", "--at", "8", "--elements", "lines", "--json", f])
+    #expect(try CLI.jsonObject(prev.lines[0])["start"] as? Int == 6)
+  }
+
+  @Test("items 3 and 4: UTF-16 offsets of ill-formed UTF-8 and grapheme columns in the JSON")
+  func utf16AndGraphemeColumns() throws {
+    let f = try Self.file([0x61, 0x80, 0x62, 0xFF, 0x63, 0xE0, 0x80, 0x80, 0x64, 0x0A])
+    let g = try Self.file(Array("a\u{6DD})bb".utf8))
+    defer { Self.remove(f, g) }
+    let result = try CLI.run(["segment", "--by", "grapheme", "--json", f])
+    #expect(result.status == 0)
+    #expect(result.stderr.contains("invalid UTF-8 at byte 1 (0x80)"))
+    let last = try CLI.jsonObject(result.lines.last!)
+    #expect(last["utf16"] as? [Int] == [9, 10])
+    #expect(last["label"] as? String == "\n")
+    let words = try CLI.run(["segment", "--by", "word", "--json", "--position-encoding", "grapheme", g])
+    let bb = try CLI.jsonObject(words.lines.last!)
+    #expect(bb["label"] as? String == "bb")
+    #expect(bb["column"] as? Int == 3)
+    let prev = try CLI.run(["prev", "--rotor", "words", "--at", "5", "--json", "--position-encoding", "grapheme", g])
+    #expect(try CLI.jsonObject(prev.lines[0])["column"] as? Int == 3)
+  }
+
+  // MARK: item 7: streams
+
+  /// `segment` of standard input, read in tiny blocks, prints what it prints for the file.
+  @Test(
+    "item 7: a stream segmented block by block equals the file",
+    arguments: ["demo.txt", "crlf.txt", "cr.txt", "bom.txt", "emoji.txt", "invalid-utf8.bin", "no-final-newline.txt"])
+  func streamEqualsFile(corpus: String) throws {
+    let path = CLI.corpus(corpus)
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let modes: [[String]] = [
+      ["--by", "line", "--json"], ["--by", "line", "--json", "--elements", "lines"], ["--by", "word", "--count"],
+      ["--by", "word", "--json", "--words-only"], ["--by", "paragraph", "--json"],
+      ["--by", "sentence", "--json", "--elements", "lines"],
+      ["--by", "grapheme", "--json", "--elements", "paragraphs"],
+      ["--by", "linebreak", "--json", "--position-encoding", "utf-16"],
+    ]
+    for mode in modes {
+      let file = try CLI.run(["segment"] + mode + [path])
+      for blockSize in ["1", "37"] {
+        let stream = try CLI.run(
+          ["segment"] + mode + ["-"], stdin: data, environment: ["TEXTROTOR_STREAM_BLOCK_SIZE": blockSize])
+        #expect(stream.status == file.status, "\(corpus) \(mode)")
+        #expect(
+          stream.stdout.replacingOccurrences(of: "\"<stdin>\"", with: "\"\(path)\"") == file.stdout,
+          "\(corpus) \(mode) blocks of \(blockSize)")
+        #expect(stream.stderr.replacingOccurrences(of: "<stdin>", with: path) == file.stderr)
+      }
+    }
+  }
+
+  @Test("item 7: a FIFO is streamed like standard input")
+  func fifo() throws {
+    let path = NSTemporaryDirectory() + "textrotor-fifo-\(UUID().uuidString)"
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { Self.remove(path) }
+    let text = "one two\nthree\r\nfour\n"
+    let writer = Thread {
+      if let handle = FileHandle(forWritingAtPath: path) {
+        handle.write(Data(text.utf8))
+        try? handle.close()
+      }
+    }
+    writer.start()
+    let result = try CLI.run(["segment", "--by", "word", "--words-only", "--count", path])
+    #expect(result.status == 0)
+    #expect(result.stdout == "4\n")
+  }
+
+  /// Peak resident memory (KiB) of `textrotor arguments`, run under GNU time, or nil without it.
+  static func peakMemory(_ arguments: [String], stdin: Data? = nil) throws -> (CLIResult, Int)? {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else { return nil }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+    process.arguments = ["-f", "peak-kb=%M", CLI.executable.path] + arguments
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    let feeder = Thread {
+      if let stdin { input.fileHandleForWriting.write(stdin) }
+      try? input.fileHandleForWriting.close()
+    }
+    feeder.start()
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      errData = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    let stderr = String(decoding: errData, as: UTF8.self)
+    guard let range = stderr.range(of: "peak-kb="), let kb = Int(stderr[range.upperBound...].prefix { $0.isNumber })
+    else { return nil }
+    let result = CLIResult(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(stderr[..<range.lowerBound]))
+    return (result, kb)
+  }
+
+  @Test("item 7: 150 MB of standard input is counted in bounded memory", .timeLimit(.minutes(5)))
+  func boundedStream() throws {
+    let line = Array("The quick brown fox jumps over the lazy dog. Again!\n".utf8)
+    var data = Data(capacity: 150 << 20)
+    while data.count < 150 << 20 { data.append(contentsOf: line) }
+    let lines = data.count / line.count
+    guard let (result, kb) = try Self.peakMemory(["segment", "--by", "line", "--count", "-"], stdin: data) else {
+      return
+    }
+    #expect(result.status == 0)
+    #expect(result.stdout == "\(lines)\n")
+    #expect(kb < 120 << 10, "peak \(kb) KiB for 150 MB of input")
+  }
+
+  @Test("item 7: an endless device without line breaks stops with an error in bounded memory", .timeLimit(.minutes(5)))
+  func endlessDevice() throws {
+    guard let (result, kb) = try Self.peakMemory(["segment", "--by", "word", "--count", "/dev/zero"]) else { return }
+    #expect(result.status == 2)
+    #expect(result.stdout == "")
+    #expect(result.stderr.contains("/dev/zero: no line break in 64 MiB of streamed input"))
+    #expect(kb < 300 << 10, "peak \(kb) KiB")
+  }
+
+  // MARK: other bad input
+
+  @Test("ill-formed UTF-8 of every kind: U+FFFD labels, UTF-16 offsets as String(decoding:)")
+  func illFormedUTF8() throws {
+    let bytes: [UInt8] =
+      [
+        0x61, 0x80, 0xBF, 0x62, 0xC0, 0x80, 0xC1, 0xBF, 0xE0, 0x80, 0x80, 0xED, 0xA0, 0x80, 0xF0, 0x90, 0x80, 0x20,
+        0xF4, 0x90, 0x80, 0x80, 0xF5, 0xF8, 0xFF, 0xFE, 0xC3, 0x0A, 0xE4, 0xB8, 0x0A, 0xF0, 0x9F, 0x98, 0x80, 0x63,
+      ]
+    let f = try Self.file(bytes)
+    defer { Self.remove(f) }
+    for unit in ["grapheme", "word", "linebreak"] {
+      let result = try CLI.run(["segment", "--by", unit, "--json", f])
+      #expect(result.status == 0)
+      #expect(result.stderr.contains("\(f): invalid UTF-8 at byte 1 (0x80); such bytes are read as U+FFFD"))
+      let objects = try result.lines.map(CLI.jsonObject)
+      var covered = 0
+      for o in objects {
+        let start = o["start"] as! Int
+        let end = o["end"] as! Int
+        #expect(start == covered, "\(unit): entries cover the text")
+        covered = end
+        let utf16 = o["utf16"] as! [Int]
+        #expect(utf16[0] == String(decoding: bytes[0..<start], as: UTF8.self).utf16.count, "\(unit) at \(start)")
+        #expect(utf16[1] == String(decoding: bytes[0..<end], as: UTF8.self).utf16.count, "\(unit) at \(end)")
+        #expect(o["label"] as? String == String(decoding: bytes[start..<end], as: UTF8.self))
+      }
+      #expect(covered == bytes.count)
+    }
+  }
+
+  @Test("NUL bytes: find says binary file matches, segment segments them")
+  func nulBytes() throws {
+    let f = try Self.file([0x61, 0x00, 0x62, 0x0A, 0x61, 0x62, 0x0A])
+    defer { Self.remove(f) }
+    let find = try CLI.run(["find", "--pattern", "ab", f])
+    #expect(find.status == 0)
+    #expect(find.stdout == "binary file matches (found \"\\0\" byte around offset 1)\n")
+    let segment = try CLI.run(["segment", "--by", "grapheme", "--count", f])
+    #expect(segment.status == 0)
+    #expect(segment.stdout == "7\n")
+  }
+
+  @Test("empty file and /dev/null: nothing found, exit 1")
+  func emptyInputs() throws {
+    let f = try Self.file([UInt8]())
+    defer { Self.remove(f) }
+    for path in [f, "/dev/null"] {
+      let find = try CLI.run(["find", "--pattern", "a", path])
+      #expect(find.status == 1)
+      #expect(find.stdout == "" && find.stderr == "")
+      let segment = try CLI.run(["segment", "--by", "word", "--count", path])
+      #expect(segment.status == 1)
+      #expect(segment.stdout == "0\n")
+      let next = try CLI.run(["next", "--rotor", "lines", "--at", "0", path])
+      #expect(next.status == 1)
+      #expect(next.stdout == "")
+    }
+  }
+
+  @Test("a 200 MB single line: find --count and next on it", .timeLimit(.minutes(5)))
+  func hugeSingleLine() throws {
+    var bytes = [UInt8](repeating: 0x61, count: 200 << 20)
+    for i in stride(from: 7, to: bytes.count, by: 8) { bytes[i] = 0x20 }
+    bytes.append(contentsOf: Array("needle".utf8))
+    let f = try Self.file(bytes)
+    defer { Self.remove(f) }
+    let count = try CLI.run(["find", "--count", "--pattern", "needle", f])
+    #expect(count.status == 0)
+    #expect(count.stdout == "1\n")
+    let next = try CLI.run(["next", "--rotor", "words", "--words-only", "--at", "\(bytes.count - 10)", "--json", f])
+    #expect(next.status == 0)
+    let entry = try CLI.jsonObject(next.lines[0])
+    #expect(entry["label"] as? String == "needle")
+    #expect(entry["line"] as? Int == 1)
+  }
+
+  @Test("no final newline, CR only and mixed line ends")
+  func lineEnds() throws {
+    let f = try Self.file("a\rb\r\nc\nd")
+    defer { Self.remove(f) }
+    let result = try CLI.run(["segment", "--by", "line", "--json", f])
+    let entries = try result.lines.map(CLI.jsonObject)
+    #expect(entries.map { $0["start"] as? Int } == [0, 2, 5, 7])
+    #expect(entries.map { $0["line"] as? Int } == [1, 2, 3, 4])
+    #expect(entries.map { $0["label"] as? String } == ["a", "b", "c", "d"])
+    let find = try CLI.run(["find", "--pattern", "d", f])
+    #expect(find.lines == ["4:1:d"])
+  }
+
+  @Test("a byte order mark is not content: find offsets and segment entries start after it")
+  func byteOrderMark() throws {
+    let f = try Self.file([0xEF, 0xBB, 0xBF] + Array("ab ab\n".utf8))
+    defer { Self.remove(f) }
+    let find = try CLI.run(["find", "--json", "--pattern", "ab", f])
+    let data = try CLI.jsonObject(find.lines[1])["data"] as? [String: Any]
+    #expect(data?["absolute_offset"] as? Int == 3)
+    let segment = try CLI.run(["segment", "--by", "word", "--json", f])
+    #expect(try CLI.jsonObject(segment.lines[0])["start"] as? Int == 3)
+  }
+
+  @Test("a directory and a missing file are errors naming them; other files are still read")
+  func directoryAndMissingFile() throws {
+    let f = try Self.file("word\n")
+    defer { Self.remove(f) }
+    let result = try CLI.run(["segment", "--by", "word", "--count", "/tmp", "/nonexistent/x", f])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("/tmp: Is a directory"))
+    #expect(result.stderr.contains("/nonexistent/x: No such file or directory"))
+    #expect(result.stdout == "\(f):2\n")
+  }
+
+  @Test("standard input twice: the second reads nothing")
+  func standardInputTwice() throws {
+    let result = try CLI.run(["segment", "--by", "line", "--count", "-", "-"], stdin: Data("a\nb\n".utf8))
+    #expect(result.status == 0)
+    #expect(result.stdout == "<stdin>:2\n<stdin>:0\n")
+  }
+
+  @Test("offsets: beyond the end, inside a sequence, negative, not a number")
+  func badOffsets() throws {
+    let f = try Self.file("aé b\n")
+    defer { Self.remove(f) }
+    let cases: [(String, String)] = [
+      ("99", "offset 99 is beyond the end of the file (6 bytes)"),
+      ("2", "offset 2 is inside a UTF-8 sequence (its character starts at byte 1)"),
+      ("-1", "--at must be a byte offset of 0 or more, not -1."),
+      ("x", "The value 'x' is invalid for '--at <at>'"),
+    ]
+    for (at, message) in cases {
+      let result = try CLI.run(["next", "--rotor", "words", "--at", at, f])
+      #expect(result.status == 2, "--at \(at)")
+      #expect(result.stdout == "")
+      #expect(result.stderr.contains(message), "--at \(at): \(result.stderr)")
+    }
+  }
+
+  @Test("an invalid regex, a catastrophic one, and a 100 KB pattern")
+  func patterns() throws {
+    let f = try Self.file(String(repeating: "a", count: 3000) + "b\nabab\n")
+    defer { Self.remove(f) }
+    let invalid = try CLI.run(["find", "--regex", "--pattern", "a(b", f])
+    #expect(invalid.status == 2)
+    #expect(invalid.stderr.contains("U_REGEX_MISMATCHED_PAREN"))
+    let catastrophic = try CLI.run(["find", "--regex", "--time-limit", "200", "--pattern", "(a+)+$", f])
+    #expect(catastrophic.status == 2)
+    #expect(catastrophic.stderr.contains("time limit"))
+    let big = String(repeating: "ab", count: 50_000)
+    for extra in [[], ["--regex"], ["-i"]] {
+      let result = try CLI.run(["find"] + extra + ["--pattern", big, f])
+      #expect(result.status == 1, "\(extra): \(result.stderr)")
+      #expect(result.stdout == "")
+    }
   }
 }

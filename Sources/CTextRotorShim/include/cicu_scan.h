@@ -144,20 +144,76 @@ typedef struct {
   int64_t lineFeeds;      // LF bytes
   int64_t carriageReturns;// CR bytes
   int64_t crlfPairs;      // CR immediately followed by LF, both inside the range
-  int64_t utf16Units;     // UTF-16 code units (lead bytes, plus one more for 4-byte sequences)
+  int64_t utf16Units;     // UTF-16 code units of the text decoded from the range's start
 } cicu_text_counts;
+
+// UTF-16 units of ill-formed UTF-8 follow the Unicode standard's U+FFFD substitution of maximal
+// subparts (as Swift's String(decoding:as:) and ICU do): each maximal subpart of an ill-formed
+// sequence is one U+FFFD. Decided per byte from the byte and the 3 before it (0 before the range),
+// so it vectorises: a byte begins a unit unless it is a continuation byte that extends a valid
+// prefix of a sequence begun 1-3 bytes before; the last byte of a complete 4-byte sequence adds
+// the surrogate pair's second unit.
+
+/// Whether `c` is a valid second byte after the lead byte `l` (false when `l` leads no sequence).
+static inline uint8_t cicu_utf8_second(uint8_t l, uint8_t c) {
+  uint8_t lo = (uint8_t)(0x80 + ((l == 0xE0) << 5) + ((l == 0xF0) << 4));
+  uint8_t hi = (uint8_t)(0xBF - ((l == 0xED) << 5) - ((l == 0xF4) ? 0x30 : 0));
+  return (uint8_t)((l >= 0xC2) & (l <= 0xF4) & (c >= lo) & (c <= hi));
+}
+
+/// UTF-16 units byte b0 adds, b1..b3 being the bytes before it (0 before the range).
+static inline uint8_t cicu_utf16_units(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3) {
+  uint8_t cont0 = (b0 & 0xC0) == 0x80;
+  uint8_t cont1 = (b1 & 0xC0) == 0x80;
+  uint8_t by1 = cicu_utf8_second(b1, b0);
+  uint8_t by2 = (b2 >= 0xE0) & cicu_utf8_second(b2, b1) & cont0;
+  uint8_t by3 = (b3 >= 0xF0) & cicu_utf8_second(b3, b2) & cont1 & cont0;
+  uint8_t extends = by1 | by2 | by3;
+  return (uint8_t)((1 - extends) + by3);
+}
+
+/// Unicode scalars (U+FFFD for each maximal subpart) byte b0 adds.
+static inline uint8_t cicu_utf8_scalars(uint8_t b0, uint8_t b1, uint8_t b2, uint8_t b3) {
+  uint8_t cont0 = (b0 & 0xC0) == 0x80;
+  uint8_t cont1 = (b1 & 0xC0) == 0x80;
+  uint8_t by1 = cicu_utf8_second(b1, b0);
+  uint8_t by2 = (b2 >= 0xE0) & cicu_utf8_second(b2, b1) & cont0;
+  uint8_t by3 = (b3 >= 0xF0) & cicu_utf8_second(b3, b2) & cont1 & cont0;
+  return (uint8_t)(1 - (by1 | by2 | by3));
+}
+
+/// The UTF-16 units of byte i of p (bytes before p count as 0).
+static inline int64_t cicu_utf16_units_at(const uint8_t *p, size_t i) {
+  return cicu_utf16_units(p[i], i >= 1 ? p[i - 1] : 0, i >= 2 ? p[i - 2] : 0, i >= 3 ? p[i - 3] : 0);
+}
+
+/// Unicode scalars of `n` bytes, decoded from `p` (ill-formed parts as U+FFFD, maximal subparts).
+static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
+  int64_t total = 0;
+  for (size_t i = 0; i < n; i++)
+    total += cicu_utf8_scalars(p[i], i >= 1 ? p[i - 1] : 0, i >= 2 ? p[i - 2] : 0, i >= 3 ? p[i - 3] : 0);
+  return total;
+}
 
 /// The body of the counting loop with W 8-bit lanes per counter, compiled twice: 16 lanes for the
 /// baseline (SSE2) and 32 for AVX2 (the same code; the CPU is checked at run time). Lanes are
-/// flushed every 255 rounds, before they can wrap.
+/// flushed every 127 rounds, before they can wrap (a byte adds at most 2 UTF-16 units). The first
+/// 3 bytes are counted one by one, so the lanes can read the 3 bytes before each byte.
 #define CICU_COUNT_TEXT_BODY(W) \
   cicu_text_counts result = {0, 0, 0, 0}; \
   if (n == 0) return result; \
   size_t m = n - 1;  /*  bytes that have a next byte inside the range */ \
   size_t i = 0; \
+  for (; i < m && i < 3; i++) { \
+    uint8_t b = p[i]; \
+    result.lineFeeds += b == 0x0A; \
+    result.carriageReturns += b == 0x0D; \
+    result.crlfPairs += (b == 0x0D) & (p[i + 1] == 0x0A); \
+    result.utf16Units += cicu_utf16_units_at(p, i); \
+  } \
   while (i < m) { \
-    size_t block = m - i < 255 * (W) ? m - i : 255 * (W); \
-    uint8_t lf[W] = {0}, cr[W] = {0}, pairs[W] = {0}, lead[W] = {0}, four[W] = {0}; \
+    size_t block = m - i < 127 * (W) ? m - i : 127 * (W); \
+    uint8_t lf[W] = {0}, cr[W] = {0}, pairs[W] = {0}, units[W] = {0}; \
     size_t j = 0; \
     const uint8_t *q = p + i; \
     for (; j + (W) <= block; j += (W)) { \
@@ -167,31 +223,30 @@ typedef struct {
         lf[k] += b == 0x0A; \
         cr[k] += b == 0x0D; \
         pairs[k] += (b == 0x0D) & (next == 0x0A); \
-        lead[k] += (int8_t)b >= -64; \
-        four[k] += b >= 0xF0; \
+        units[k] += cicu_utf16_units(b, q[j + k - 1], q[j + k - 2], q[j + k - 3]); \
       } \
     } \
-    /*  The tail goes straight into the totals: lane 0 may already hold 254 counts, and 15 more */ \
-    /*  would wrap its 8 bits (a line or UTF-16 count 256 short). */ \
+    /*  The tail goes straight into the totals: a lane may already be nearly full, and more would */ \
+    /*  wrap its 8 bits (a line or UTF-16 count 256 short). */ \
     for (; j < block; j++) { \
       uint8_t b = q[j]; \
       result.lineFeeds += b == 0x0A; \
       result.carriageReturns += b == 0x0D; \
       result.crlfPairs += (b == 0x0D) & (q[j + 1] == 0x0A); \
-      result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0); \
+      result.utf16Units += cicu_utf16_units(b, q[j - 1], q[j - 2], q[j - 3]); \
     } \
     for (int k = 0; k < (W); k++) { \
       result.lineFeeds += lf[k]; \
       result.carriageReturns += cr[k]; \
       result.crlfPairs += pairs[k]; \
-      result.utf16Units += lead[k] + four[k]; \
+      result.utf16Units += units[k]; \
     } \
     i += block; \
   } \
   uint8_t b = p[m]; \
   result.lineFeeds += b == 0x0A; \
   result.carriageReturns += b == 0x0D; \
-  result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0); \
+  result.utf16Units += cicu_utf16_units_at(p, m); \
   return result;
 
 static inline cicu_text_counts cicu_count_text_portable(const uint8_t *p, size_t n) { CICU_COUNT_TEXT_BODY(16) }

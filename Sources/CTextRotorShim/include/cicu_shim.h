@@ -65,6 +65,8 @@ cicu_text *cicu_utext_close(cicu_text *ut);
 
 /// `type` is one of the CICU_BREAK_ kinds.
 cicu_break_iterator *cicu_ubrk_open(int32_t type, const char *locale, int32_t *status);
+/// 1 when ICU has locale data for the language of `locale` ("" and "root" included), else 0.
+int cicu_locale_is_known(const char *locale);
 cicu_break_iterator *cicu_ubrk_clone(const cicu_break_iterator *bi, int32_t *status);
 void cicu_ubrk_close(cicu_break_iterator *bi);
 void cicu_ubrk_setUText(cicu_break_iterator *bi, cicu_text *text, int32_t *status);

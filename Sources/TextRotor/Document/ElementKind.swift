@@ -11,7 +11,12 @@ public enum ElementKind: String, CaseIterable, Sendable {
 
   /// The byte ranges of the elements of `bytes`, in order.
   public func ranges(in bytes: ByteStorage) -> [Range<Int>] {
-    let start = TextFacts.byteOrderMarkLength(bytes)
+    ranges(in: bytes, from: TextFacts.byteOrderMarkLength(bytes))
+  }
+
+  /// The byte ranges of the elements of `bytes` from `start` (no byte order mark is skipped: for a
+  /// block of a stream after its first).
+  public func ranges(in bytes: ByteStorage, from start: Int) -> [Range<Int>] {
     let all = start..<bytes.count
     switch self {
     case .whole: return [all]

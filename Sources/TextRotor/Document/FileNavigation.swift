@@ -29,6 +29,11 @@ public enum FileNavigation {
   ) throws(ICUError) -> LocatedSegment? {
     var e = firstElement(elements) { $0.upperBound > offset }
     while e < elements.count {
+      if let line = emptyLine(elements, e, rotor) {
+        if line.lowerBound > offset { return LocatedSegment(element: e, range: line, status: .none) }
+        e += 1
+        continue
+      }
       if let s = try segmenter.entry(after: offset, in: bytes, element: elements[e], rotor: rotor) {
         return LocatedSegment(element: e, range: s.range, status: s.status)
       }
@@ -44,12 +49,24 @@ public enum FileNavigation {
   ) throws(ICUError) -> LocatedSegment? {
     var e = firstElement(elements) { $0.lowerBound >= offset } - 1
     while e >= 0 {
+      if let line = emptyLine(elements, e, rotor) {
+        if line.lowerBound < offset { return LocatedSegment(element: e, range: line, status: .none) }
+        e -= 1
+        continue
+      }
       if let s = try segmenter.entry(before: offset, in: bytes, element: elements[e], rotor: rotor) {
         return LocatedSegment(element: e, range: s.range, status: s.status)
       }
       e -= 1
     }
     return nil
+  }
+
+  /// Element `e` as an empty line of the `lines` rotor: among several elements (the lines of
+  /// `--elements lines`), an empty element is an empty line, as `--elements whole` lists it. A lone
+  /// empty element is an empty text, which has no lines.
+  static func emptyLine(_ elements: [Range<Int>], _ e: Int, _ rotor: SystemRotor) -> Range<Int>? {
+    rotor == .lines && elements.count > 1 && elements[e].isEmpty ? elements[e] : nil
   }
 
   /// The first index whose element satisfies a predicate monotonic in element order.

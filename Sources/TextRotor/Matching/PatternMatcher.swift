@@ -25,6 +25,10 @@ public final class PatternMatcher {
 
   let engine: Engine
   private let words: WordBoundaries?
+  /// Whether the pattern holds U+FFFD: ICU reads ill-formed UTF-8 as U+FFFD, the byte search does
+  /// not; a match over ill-formed bytes is rejected so every engine agrees (as ripgrep: U+FFFD
+  /// matches only a real U+FFFD).
+  private let holdsReplacementCharacter: Bool
 
   public convenience init(_ pattern: Pattern) throws(PatternError) {
     try self.init(pattern, strategy: .automatic)
@@ -33,6 +37,7 @@ public final class PatternMatcher {
   init(_ pattern: Pattern, strategy: Strategy) throws(PatternError) {
     self.pattern = pattern
     let text = pattern.text
+    holdsReplacementCharacter = text.unicodeScalars.contains("\u{FFFD}")
     // By bytes: "\r\n" is one `Character`, so `text.contains("\n")` would not see it.
     if pattern.syntax == .literal && text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
       throw PatternError("the literal \(pattern) holds a line terminator, which a line-oriented search never matches")
@@ -106,13 +111,16 @@ public final class PatternMatcher {
     let range = range ?? 0..<bytes.count
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     let words = self.words
+    let checkUTF8 = holdsReplacementCharacter
     // As ripgrep (Rust's regex crate): an empty match right where the previous match ended is not
     // reported (`a*` on `bab` gives 0..<0, 1..<2, 3..<3).
     var lastEnd = -1
     var stopped = false
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
-      if let words, try !words.accepts(m, in: bytes, range: range) {
+      var rejected = checkUTF8 && bytes.firstInvalidUTF8(in: m) != nil
+      if !rejected, let words { rejected = try !words.accepts(m, in: bytes, range: range) }
+      if rejected {
         return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
       }
       lastEnd = m.upperBound

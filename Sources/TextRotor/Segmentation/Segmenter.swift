@@ -29,6 +29,14 @@ public struct Segmenter: Sendable {
     self.pieceSize = max(1, pieceSize)
   }
 
+  /// A warning when ICU has no data for `locale` (a misspelt or made-up name): ICU then uses its
+  /// root rules, which this says; nil for a locale ICU knows (`""` and `"root"` included).
+  public static func localeWarning(_ locale: String) -> String? {
+    if BreakIterator.hasLocaleData(locale) { return nil }
+    let shown = locale.count > 40 ? String(locale.prefix(40)) + "…" : locale
+    return "ICU has no data for the locale '\(shown)'; its root (language-independent) rules are used"
+  }
+
   /// The number of cores of this machine.
   public static var availableCores: Int { Int(sysconfCores()) }
 

@@ -84,10 +84,45 @@ public struct PositionCursor {
       switch encoding {
       case .utf16: column += bytes.utf16Count(in: range)
       case .utf32: column += bytes.scalarCount(in: range)
-      default: column += bytes.string(range).count
+      default: return graphemeColumn(target)
       }
       columnOffset = target
       return column
     }
+  }
+
+  /// The grapheme column of `target`: the grapheme clusters of the line's text before it (a
+  /// cluster cut by `target` counts as one). `columnOffset` only ever moves to the start of a
+  /// cluster, so an entry boundary inside a cluster (a word break after a prepended mark, say)
+  /// does not count that cluster twice.
+  private mutating func graphemeColumn(_ target: Int) -> Int {
+    guard target > columnOffset else { return column }
+    let raw = bytes.copyBytes(columnOffset..<target)
+    let text = String(decoding: raw, as: UTF8.self)
+    var clusters = 0
+    var lastStart = text.startIndex
+    var i = text.startIndex
+    while i < text.endIndex {
+      lastStart = i
+      clusters += 1
+      i = text.index(after: i)
+    }
+    // The bytes before the last cluster: its scalars, each a valid sequence or a maximal subpart
+    // of an ill-formed one (as `String(decoding:as:)` read them).
+    let scalarsBefore = text.unicodeScalars[..<lastStart].count
+    var iterator = raw.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var bytesBefore = 0
+    for _ in 0..<scalarsBefore {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): bytesBefore += scalar.count
+      case .error(let length): bytesBefore += length
+      case .emptyInput: break
+      }
+    }
+    let result = column + clusters
+    column += clusters - 1
+    columnOffset += bytesBefore
+    return result
   }
 }

@@ -10,6 +10,15 @@ struct EntryPrinter {
   let showPath: Bool
   private var cursor: PositionCursor
   private var element = 0
+  /// Where `bytes` starts in the file, for a block of a stream after its first: added to offsets,
+  /// lines, UTF-16 offsets and element indices (a block starts at a line start, so columns stay).
+  var base = Base()
+  struct Base {
+    var offset = 0
+    var line = 0
+    var utf16 = 0
+    var element = 0
+  }
   private var line: [UInt8] = []
 
   init(
@@ -43,18 +52,18 @@ struct EntryPrinter {
       JSONObject.write(into: &line) { o in
         o.field("rotor", rotor)
         o.field("path", name)
-        o.field("element", index)
+        o.field("element", index + base.element)
         o.field("label", label)
-        o.field("start", range.lowerBound)
-        o.field("end", range.upperBound)
-        o.field("line", location.line)
+        o.field("start", range.lowerBound + base.offset)
+        o.field("end", range.upperBound + base.offset)
+        o.field("line", location.line + base.line)
         o.field("column", location.column)
-        o.field("utf16", [location.utf16Offset, utf16End])
+        o.field("utf16", [location.utf16Offset + base.utf16, utf16End + base.utf16])
       }
       line.append(0x0A)
     } else {
       var text = showPath ? "\(name):" : ""
-      text += "\(location.line):\(location.column):"
+      text += "\(location.line + base.line):\(location.column):"
       text += DisplayText.oneLine(label)
       text += "\n"
       line.append(contentsOf: text.utf8)

@@ -23,12 +23,22 @@ struct Inputs {
 
   /// Calls `body` for each readable file; returns the exit status: 0 something found, 1 nothing,
   /// 2 an error in any file.
-  func run(_ body: (_ name: String, _ bytes: ByteStorage) throws -> Outcome) -> Int32 {
+  ///
+  /// With `streamed`, standard input, FIFOs and devices are handed to it as a ``BlockReader`` (read
+  /// in blocks, in bounded memory) instead of being read whole.
+  func run(
+    streamed: ((_ name: String, _ stream: BlockReader) throws -> Outcome)? = nil,
+    _ body: (_ name: String, _ bytes: ByteStorage) throws -> Outcome
+  ) -> Int32 {
     var found = false
     var failed = false
     for path in paths {
       let name = Self.displayName(path)
       do {
+        if let streamed, let stream = try BlockReader.open(path: path) {
+          if try streamed(name, stream) == .found { found = true }
+          continue
+        }
         let bytes = try ByteStorage.contentsOf(path: path)
         if validateUTF8 { Self.warnIfInvalidUTF8(bytes, name: name) }
         if try body(name, bytes) == .found { found = true }

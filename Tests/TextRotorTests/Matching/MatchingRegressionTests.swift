@@ -80,4 +80,20 @@ struct MatchingRegressionTests {
     #expect(lines.allSatisfy { $0.next <= newSize && $0.matches.allSatisfy { $0.upperBound <= newSize } })
     #expect(lines.last?.content == 100_000..<100_005)
   }
+
+  /// Found by FuzzFind: ICU reads an ill-formed byte as U+FFFD, so a pattern holding U+FFFD matched
+  /// ill-formed bytes through ICU (`-i`, regexes) but not through the byte search.
+  @Test("U+FFFD in a pattern matches only a real U+FFFD, never ill-formed bytes, in every engine")
+  func replacementCharacter() throws {
+    let bytes = ByteStorage([0x0D, 0x95, 0xE0, 0xB8, 0xA5, 0x20] + Array("\u{FFFD}\u{E25}".utf8) as [UInt8])
+    for pattern in [
+      Pattern.literal("\u{FFFD}\u{E25}"), .literal("\u{FFFD}\u{E25}", ignoreCase: true), .regex("\u{FFFD}\u{E25}"),
+      .regex("\u{FFFD}."),
+    ] {
+      for strategy in [PatternMatcher.Strategy.automatic, .icu] {
+        #expect(
+          try PatternMatcher(pattern, strategy: strategy).matches(in: bytes) == [6..<12], "\(pattern) \(strategy)")
+      }
+    }
+  }
 }

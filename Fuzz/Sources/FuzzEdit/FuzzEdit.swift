@@ -1,0 +1,85 @@
+import FuzzSupport
+import TextRotor
+
+/// Random edit scripts on a `RotorDocument` (replace, insert text, insert, remove and move
+/// elements), through the public API only, checked after every step against a document built
+/// afresh from the same elements: every system rotor's entries (element, label, UTF-8 range) equal.
+let pieces = [
+  "a", "b c", " ", ".", "\n", "\r\n", "\r", "é", "😀", "中文", "e\u{301}", "🇩🇪", "Hi. Yo", "\n\n", "\u{0}", "ส",
+]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
+  guard let data else { return 0 }
+  var input = FuzzInput(data, count)
+  func randomText() -> String { (0..<input.int(below: 6)).map { _ in pieces[input.int(below: pieces.count)] }.joined() }
+  var nextID = 0
+  var elements: [TextElement<Int>] = []
+  for _ in 0..<(1 + input.int(below: 4)) {
+    elements.append(TextElement(id: nextID, text: randomText()))
+    nextID += 1
+  }
+  guard let document = try? RotorDocument(elements: elements) else {
+    fuzzCheck(false, "a document of distinct ids was refused")
+    return 0
+  }
+  let rotors = SystemRotor.allCases
+  for kind in rotors { _ = try? document.rotor(kind) }
+  var steps = 0
+  while !input.isEmpty && steps < 12 {
+    steps += 1
+    let ids = document.elementIDs
+    do {
+      switch input.int(below: 5) {
+      case 0, 1:
+        guard let id = ids.isEmpty ? nil : ids[input.int(below: ids.count)] else { continue }
+        let text = try document.text(of: id)
+        let indices = Array(text.indices) + [text.endIndex]
+        var a = indices[input.int(below: indices.count)]
+        var b = indices[input.int(below: indices.count)]
+        if b < a { swap(&a, &b) }
+        _ = try document.replace(a..<b, in: id, with: randomText())
+      case 2:
+        _ = try document.insert(TextElement(id: nextID, text: randomText()), at: input.int(below: ids.count + 1))
+        nextID += 1
+      case 3:
+        guard !ids.isEmpty else { continue }
+        _ = try document.remove(ids[input.int(below: ids.count)])
+      default:
+        guard !ids.isEmpty else { continue }
+        _ = try document.move(ids[input.int(below: ids.count)], to: input.int(below: ids.count))
+      }
+    } catch {
+      fuzzCheck(false, "a valid edit was refused: \(error)")
+    }
+    guard let fresh = try? RotorDocument(elements: document.elements) else {
+      fuzzCheck(false, "rebuild refused")
+      return 0
+    }
+    for kind in rotors {
+      guard let edited = try? document.rotor(kind), let rebuilt = try? fresh.rotor(kind) else {
+        fuzzCheck(false, "\(kind) failed")
+        return 0
+      }
+      let a = describe(edited, document)
+      let b = describe(rebuilt, fresh)
+      fuzzCheck(a == b, "\(kind) after \(steps) edits on \(document.elements.map(\.text)): \(a) != rebuilt \(b)")
+    }
+  }
+  return 0
+}
+
+func describe(_ rotor: Rotor<Int>, _ document: RotorDocument<Int>) -> [String] {
+  rotor.map { entry in
+    guard let id = entry.id, let range = entry.textRange else { return "\(entry.label)" }
+    guard let text = try? document.text(of: id) else { return "missing \(id)" }
+    let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+    let end = text.utf8.distance(from: text.startIndex, to: range.upperBound)
+    return "\(id):\(start)..<\(end):\(entry.label)"
+  }
+}
+
+@_cdecl("FuzzEdit_main")
+public func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+  runFuzzer(argc, argv) { data, count in fuzzEdit(data, count) }
+}
