@@ -22,6 +22,13 @@ let package = Package(
       dependencies: [.product(name: "TextRotor", package: "textrotor")],
       path: "Sources/Workloads"
     ),
+    // The document engine's figures (issue 8): p50/p99 of edits, element operations and position
+    // conversions at 1 MB ... 1 GB, printed as a Markdown table. `swift run -c release EngineFigures`.
+    .executableTarget(
+      name: "EngineFigures",
+      dependencies: [.product(name: "TextRotor", package: "textrotor")],
+      path: "Sources/EngineFigures"
+    ),
     .executableTarget(
       name: "TextRotorBenchmarks",
       dependencies: [

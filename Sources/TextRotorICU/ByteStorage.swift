@@ -76,8 +76,14 @@ public final class ByteStorage: @unchecked Sendable {
   public convenience init(_ bytes: some Collection<UInt8>) {
     let n = bytes.count
     let p = Glibc.malloc(max(n, 1))!
-    let buffer = UnsafeMutableRawBufferPointer(start: p, count: n)
-    _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+    let copied: Bool? = bytes.withContiguousStorageIfAvailable { source in
+      if let base = source.baseAddress, n > 0 { memcpy(p, base, n) }
+      return true
+    }
+    if copied == nil {
+      let buffer = UnsafeMutableRawBufferPointer(start: p, count: n)
+      _ = buffer.initializeMemory(as: UInt8.self, from: bytes)
+    }
     self.init(base: p, count: n, release: .free)
   }
 

@@ -17,26 +17,28 @@ struct ElementSummary: TreeSummary {
   }
 }
 
-/// One element in the document's tree: its id, its order key (increasing in document order, so an
-/// id is found by one descent), its text, and the gap after it up to the next element (the file's
-/// separator bytes for a document read from a file, else one virtual line feed).
-struct ElementItem<ID: Hashable>: TreeItem {
-  let id: ID
+/// One element in the document's tree: the slot of its id (ids live in the shared ``IDTable``, so
+/// that the tree is not generic and every descent is specialised), its order key (increasing in
+/// document order, so an id is found by one descent), its text, and the gap after it up to the
+/// next element (the file's separator bytes for a document read from a file, else one virtual line
+/// feed).
+struct ElementItem: TreeItem, Sendable {
+  let slot: Int
   let key: Int64
   let text: TextRope
   let gap: TextSummary
   let summary: ElementSummary
 
-  init(id: ID, key: Int64, text: TextRope, gap: TextSummary) {
-    self.id = id
+  init(slot: Int, key: Int64, text: TextRope, gap: TextSummary) {
+    self.slot = slot
     self.key = key
     self.text = text
     self.gap = gap
     self.summary = ElementSummary(count: 1, text: text.summary.adding(gap), maxKey: key)
   }
 
-  func with(text: TextRope) -> ElementItem { ElementItem(id: id, key: key, text: text, gap: gap) }
-  func with(key: Int64) -> ElementItem { ElementItem(id: id, key: key, text: text, gap: gap) }
+  func with(text: TextRope) -> ElementItem { ElementItem(slot: slot, key: key, text: text, gap: gap) }
+  func with(key: Int64) -> ElementItem { ElementItem(slot: slot, key: key, text: text, gap: gap) }
 
   /// The gap of a document built from elements: one line feed.
   static var virtualGap: TextSummary {
@@ -50,24 +52,42 @@ struct ElementItem<ID: Hashable>: TreeItem {
   }
 }
 
-extension ElementItem: Sendable where ID: Sendable {}
-
-/// Where each id's element is: its order key. Shared by a document and its snapshots and only
-/// ever a hint for them (a snapshot checks the element it finds, and searches when the hint is
-/// stale), so it is updated in place, under a lock, and never copied.
-final class KeyTable<ID: Hashable>: @unchecked Sendable {
-  // @unchecked: `keys` is only touched while holding `lock`.
+/// The ids of a document's elements: each id's slot (an index into `ids`, never reused, so a
+/// snapshot's slots stay valid) and order key. Shared by a document and its snapshots: the slots
+/// are append-only, and the keys are only a hint for a snapshot (it checks the element it finds,
+/// and searches when the hint is stale), so the table is updated in place, under a lock, and
+/// never copied.
+final class IDTable<ID: Hashable>: @unchecked Sendable {
+  // @unchecked: every stored property is only touched while holding `lock`.
   private let lock = Mutex<Void>(())
-  private var keys: [ID: Int64] = [:]
+  private var ids: [ID] = []
+  private var entries: [ID: (slot: Int, key: Int64)] = [:]
+  private var _version = 0
 
-  subscript(id: ID) -> Int64? {
-    get { lock.withLock { _ in keys[id] } }
-    set { lock.withLock { _ in keys[id] = newValue } }
+  /// Bumped whenever a key is set or removed: a snapshot whose version equals it can trust a miss.
+  var version: Int {
+    get { lock.withLock { _ in _version } }
+    set { lock.withLock { _ in _version = newValue } }
   }
 
-  func set(_ pairs: [(ID, Int64)]) {
-    lock.withLock { _ in for (id, key) in pairs { keys[id] = key } }
+  func lookup(_ id: ID) -> (slot: Int, key: Int64)? { lock.withLock { _ in entries[id] } }
+
+  func id(ofSlot slot: Int) -> ID { lock.withLock { _ in ids[slot] } }
+
+  /// A new slot for `id` with `key`.
+  func register(_ id: ID, key: Int64) -> Int {
+    lock.withLock { _ in
+      ids.append(id)
+      entries[id] = (ids.count - 1, key)
+      return ids.count - 1
+    }
   }
+
+  func setKey(_ key: Int64, ofSlot slot: Int) {
+    lock.withLock { _ in entries[ids[slot]] = (slot, key) }
+  }
+
+  func remove(_ id: ID) { lock.withLock { _ in entries[id] = nil } }
 }
 
 /// The text of a document: its elements in a ``SumTree`` (ids, order keys, text ropes, gaps), with
@@ -77,23 +97,24 @@ final class KeyTable<ID: Hashable>: @unchecked Sendable {
 /// read from a file they are the file's byte offsets; lines and UTF-16 offsets of the whole file
 /// come from the same sums.
 struct DocumentText<ID: Hashable> {
-  var tree: SumTree<ElementItem<ID>>
-  let keys: KeyTable<ID>
+  var tree: SumTree<ElementItem>
+  let keys: IDTable<ID>
   var origin: TextSummary
+  /// The id table's version this text matches (see ``IDTable/version``).
+  var keysVersion = 0
 
   static var keySpacing: Int64 { 1 << 24 }
 
   init(elements: [(ID, TextRope, TextSummary)], origin: TextSummary = TextSummary()) throws(DocumentError) {
-    keys = KeyTable()
+    keys = IDTable()
     self.origin = origin
-    var seen = Set<ID>()
-    var items: [ElementItem<ID>] = []
+    var items: [ElementItem] = []
     items.reserveCapacity(elements.count)
     for (i, (id, text, gap)) in elements.enumerated() {
-      guard seen.insert(id).inserted else { throw .duplicateElement("\(id)") }
-      items.append(ElementItem(id: id, key: Int64(i) * Self.keySpacing, text: text, gap: gap))
+      guard keys.lookup(id) == nil else { throw .duplicateElement("\(id)") }
+      let key = Int64(i) * Self.keySpacing
+      items.append(ElementItem(slot: keys.register(id, key: key), key: key, text: text, gap: gap))
     }
-    keys.set(items.map { ($0.id, $0.key) })
     tree = SumTree(items)
   }
 
@@ -101,18 +122,26 @@ struct DocumentText<ID: Hashable> {
   /// Bytes of the document: origin, elements and gaps.
   var length: Int { origin.utf8 + tree.summary.text.utf8 }
 
-  subscript(i: Int) -> ElementItem<ID> { tree[i] }
+  subscript(i: Int) -> ElementItem { tree[i] }
+
+  /// The id of element `i`.
+  func id(at i: Int) -> ID { keys.id(ofSlot: tree[i].slot) }
+
+  /// The id of `item`.
+  func id(of item: ElementItem) -> ID { keys.id(ofSlot: item.slot) }
 
   /// The index of element `id`, or nil. O(log n).
   func index(of id: ID) -> Int? {
-    if let key = keys[id] {
+    if let (slot, key) = keys.lookup(id) {
       let i = tree.seek { $0.maxKey >= key }.index
-      if i < tree.count && tree[i].id == id { return i }
+      if i < tree.count && tree[i].slot == slot { return i }
     }
+    // The keys are this text's own: a miss is final.
+    if keys.version == keysVersion { return nil }
     // A stale hint (a snapshot of an older document): search.
     var found: Int? = nil
     tree.forEach { i, _, item in
-      if item.id == id { found = i }
+      if keys.id(ofSlot: item.slot) == id { found = i }
       return found == nil
     }
     return found
@@ -160,19 +189,20 @@ struct DocumentText<ID: Hashable> {
     let (i, s) = element(at: offset)
     let text = tree[i].text
     let local = text.scalarBoundary(atOrBefore: Swift.min(Swift.max(offset - s, 0), text.utf8Count))
-    return TextPosition(element: tree[i].id, index: StringIndexABI.index(utf8Offset: local))
+    return TextPosition(element: id(at: i), index: StringIndexABI.index(utf8Offset: local))
   }
 
   func location(documentRange range: Range<Int>) -> EntryLocation<ID> {
     let (e, s) = element(at: range.lowerBound)
     return EntryLocation(
-      elementIndex: e, element: tree[e].id, utf8Range: (range.lowerBound - s)..<(range.upperBound - s),
+      elementIndex: e, element: id(at: e), utf8Range: (range.lowerBound - s)..<(range.upperBound - s),
       documentRange: range)
   }
 
   func stringRange(_ location: EntryLocation<ID>) -> Range<String.Index> {
-    StringIndexABI.index(utf8Offset: location.utf8Range.lowerBound)..<StringIndexABI.index(
-      utf8Offset: location.utf8Range.upperBound)
+    StringIndexABI.index(
+      utf8Offset: location.utf8Range.lowerBound)..<StringIndexABI.index(
+        utf8Offset: location.utf8Range.upperBound)
   }
 
   func text(_ location: EntryLocation<ID>) -> String {
@@ -183,7 +213,9 @@ struct DocumentText<ID: Hashable> {
   func utf16Range(_ location: EntryLocation<ID>) -> (inElement: Range<Int>, inDocument: Range<Int>) {
     let text = tree[location.elementIndex].text
     let lo = text.utf16Offset(ofUTF8: location.utf8Range.lowerBound)
-    let hi = lo + text.summary(upTo: location.utf8Range.upperBound).utf16 - text.summary(upTo: location.utf8Range.lowerBound).utf16
+    let hi =
+      lo + text.summary(upTo: location.utf8Range.upperBound).utf16
+      - text.summary(upTo: location.utf8Range.lowerBound).utf16
     let base = origin.utf16 + tree.summary(before: location.elementIndex).text.utf16
     return (lo..<hi, (base + lo)..<(base + hi))
   }
@@ -229,16 +261,20 @@ struct DocumentText<ID: Hashable> {
     }
   }
 
+  /// Records that the keys changed (an element inserted, removed or relabelled).
+  mutating func keysChanged() {
+    keysVersion += 1
+    keys.version = keysVersion
+  }
+
   private mutating func relabel(_ range: Range<Int>, from first: Int64, spacing: Int64) {
-    var pairs: [(ID, Int64)] = []
     var key = first
     for j in range {
-      // Leave a slot free at `i`'s side of every element: spacing between consecutive keys.
       tree.update(at: j, with: tree[j].with(key: key))
-      pairs.append((tree[j].id, key))
+      keys.setKey(key, ofSlot: tree[j].slot)
       key += spacing
     }
-    keys.set(pairs)
+    keysChanged()
   }
 
   /// Checks the trees and the keys (debug builds).

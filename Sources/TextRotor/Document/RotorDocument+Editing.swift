@@ -97,17 +97,35 @@ extension RotorDocument {
     let b = range.upperBound
     let n = new.count
     let delta = n - range.count
-    var change = DocumentChange(element: item.id, editedRange: range, insertedCount: n, generation: generation)
+    var change = DocumentChange(
+      element: table.id(of: item), editedRange: range, insertedCount: n, generation: generation)
 
-    for kind in Array(systemIndexes.keys) {
-      let ws = text.cut(before: a, rotor: kind)
-      let we = text.cut(after: a + n, rotor: kind)
+    // The lines around the edit: the window of every rotor but paragraphs, cut and copied once.
+    var lineWindow: (ws: Int, we: Int, storage: ByteStorage, range: Range<Int>)? = nil
+    func lines() -> (ws: Int, we: Int, storage: ByteStorage, range: Range<Int>) {
+      if let lineWindow { return lineWindow }
+      let ws = text.cut(before: a, rotor: nil)
+      let we = text.cut(after: a + n, rotor: nil)
       let (storage, r) = text.contiguous(ws..<we)
+      lineWindow = (ws, we, storage, r)
+      return lineWindow!
+    }
+    for kind in Array(systemIndexes.keys) {
       var index = systemIndexes[kind]!
+      let ws: Int
+      let we: Int
+      let storage: ByteStorage
+      let r: Range<Int>
+      if kind == .paragraphs {
+        (ws, we) = window(kind, index, text, elementStart: s, a: a, b: b, inserted: n)
+        (storage, r) = text.contiguous(ws..<we)
+      } else {
+        (ws, we, storage, r) = lines()
+      }
       let i0 = index.firstIndex(startingAfter: s + ws - 1)
       let i1 = index.firstIndex(startingAfter: s + we - delta - 1)
       do {
-        let store = try localSegmenter.segment(storage, elements: [r], rotor: kind)
+        let store = try windowSegmenter.segment(storage, r, rotor: kind)
         index.replace(
           startingIn: (s + ws)..<(s + we - delta), movingLaterBy: delta, with: store, storeDelta: s + ws - r.lowerBound)
         systemIndexes[kind] = index
@@ -125,9 +143,7 @@ extension RotorDocument {
       change.rotors[name] = RotorChange(removed: 0..<0, added: 0..<0)
     }
     if !computedRotors.isEmpty {
-      let ws = text.cut(before: a, rotor: nil)
-      let we = text.cut(after: a + n, rotor: nil)
-      let (storage, r) = text.contiguous(ws..<we)
+      let (ws, we, storage, r) = lines()
       let shift = s + ws - r.lowerBound
       for name in Array(computedRotors.keys) {
         guard var index = computedRotors[name]!.index else { continue }
@@ -155,6 +171,35 @@ extension RotorDocument {
     return change
   }
 
+  /// The window (new offsets in the element) to re-segment for `kind` after the element's bytes
+  /// `a..<b` became `inserted` bytes: the lines around the edit; for paragraphs, from the start of
+  /// the paragraph before the edit to the start of the first paragraph after it whose preceding
+  /// blank line the edit did not touch, both found in the rotor's own index (O(log n), where
+  /// walking the lines back to a blank line would be O(paragraph)).
+  func window(
+    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int, inserted n: Int
+  ) -> (Int, Int) {
+    guard kind == .paragraphs else { return (text.cut(before: a, rotor: kind), text.cut(after: a + n, rotor: kind)) }
+    let delta = n - (b - a)
+    let length = text.utf8Count
+    // The last paragraph starting at or before `a` (in this element).
+    var ws = 0
+    let i = index.firstIndex(startingAfter: s + a) - 1
+    if i >= 0, index[i].start >= s { ws = index[i].start - s }
+    ws = Swift.min(ws, text.cut(before: a, rotor: nil))
+    // The first paragraph starting after the edited lines, unless the line before it is the
+    // edited one.
+    let lineEnd = text.cut(after: a + n, rotor: nil)
+    var j = index.firstIndex(startingAfter: s + lineEnd - delta - 1)
+    while j < index.count {
+      let start = index[j].start + delta - s
+      guard start <= length else { break }
+      if start > lineEnd { return (ws, start) }
+      j += 1
+    }
+    return (ws, length)
+  }
+
   /// The rule for an entry's range across a text edit that replaced `a..<b` with `inserted` bytes.
   static func remap(_ r: Range<Int>, a: Int, b: Int, inserted: Int) -> Range<Int> {
     let delta = inserted - (b - a)
@@ -179,20 +224,22 @@ extension RotorDocument {
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
     let key = table.key(forInsertionAt: index)
-    let item = ElementItem(id: id, key: key, text: text, gap: ElementItem<ID>.virtualGap)
+    let item = ElementItem(slot: table.keys.register(id, key: key), key: key, text: text, gap: ElementItem.virtualGap)
     table.tree.insert(item, at: index)
-    table.keys[id] = key
+    table.keysChanged()
     source = nil
     generation += 1
     let span = item.summary.text.utf8
     let length = text.utf8Count
     var change = DocumentChange(element: id, editedRange: 0..<0, insertedCount: length, generation: generation)
-    let shifted: (Range<Int>) -> Range<Int> = { r in r.lowerBound >= x ? (r.lowerBound + span)..<(r.upperBound + span) : r }
+    let shifted: (Range<Int>) -> Range<Int> = { r in
+      r.lowerBound >= x ? (r.lowerBound + span)..<(r.upperBound + span) : r
+    }
     let (storage, r) = text.contiguous(0..<length)
     for kind in Array(systemIndexes.keys) {
       let i0 = systemIndexes[kind]!.firstIndex(startingAfter: x - 1)
       do {
-        let store = try localSegmenter.segment(storage, elements: [r], rotor: kind)
+        let store = try windowSegmenter.segment(storage, r, rotor: kind)
         systemIndexes[kind]!.replace(startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound)
         change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + store.count))
       } catch {
@@ -235,7 +282,7 @@ extension RotorDocument {
     guard index >= 0 && index < table.count else { throw .elementIndexOutOfRange(index, count: table.count) }
     let item = table[index]
     _ = removeElement(at: index)
-    return TextElement(id: item.id, text: item.text.string)
+    return TextElement(id: table.id(of: item), text: item.text.string)
   }
 
   @discardableResult
@@ -245,7 +292,7 @@ extension RotorDocument {
     let next = s + item.summary.text.utf8
     let old = s..<next
     var change = DocumentChange(
-      element: item.id, editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
+      element: table.id(of: item), editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
     for kind in Array(systemIndexes.keys) {
       let i0 = systemIndexes[kind]!.firstIndex(startingAfter: s - 1)
       let i1 = systemIndexes[kind]!.firstIndex(startingAfter: next - 1)
@@ -267,7 +314,8 @@ extension RotorDocument {
     }
     anchors.apply(edit: old, newCount: 0) { r, _ in drop(r) }
     table.tree.remove(at: index)
-    table.keys[item.id] = nil
+    table.keys.remove(table.id(of: item))
+    table.keysChanged()
     source = nil
     generation += 1
     return change
@@ -304,14 +352,16 @@ extension RotorDocument {
       return true
     }
     removeElement(at: from)
-    insert(item.id, item.text, at: index, carrying: carried, anchors: carriedAnchors)
+    insert(table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors)
     if index > 0 {
       let before = table[index - 1]
-      return "Moved below \(elementName(TextElement(id: before.id, text: before.text.string(0..<Swift.min(before.text.utf8Count, 4096)))))"
+      return
+        "Moved below \(elementName(TextElement(id: table.id(of: before), text: before.text.string(0..<Swift.min(before.text.utf8Count, 4096)))))"
     }
     if table.count > 1 {
       let after = table[1]
-      return "Moved above \(elementName(TextElement(id: after.id, text: after.text.string(0..<Swift.min(after.text.utf8Count, 4096)))))"
+      return
+        "Moved above \(elementName(TextElement(id: table.id(of: after), text: after.text.string(0..<Swift.min(after.text.utf8Count, 4096)))))"
     }
     return "Moved"
   }

@@ -40,6 +40,9 @@ public final class RotorDocument<ID: Hashable> {
   var customRotors: [String: IntervalIndex<CustomPayload<ID>>] = [:]
   var computedRotors: [String: ComputedRotor] = [:]
   var anchors = IntervalIndex<AnchorPayload>()
+  /// Segments the windows around edits with iterators kept across edits.
+  lazy var windowSegmenter = WindowSegmenter(
+    Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize))
   var nextAnchor = 0
   /// Names of custom and computed rotors, in the order they were added.
   public private(set) var rotorNames: [String] = []
@@ -55,7 +58,7 @@ public final class RotorDocument<ID: Hashable> {
 
   /// A document of `elements`. Throws ``DocumentError/duplicateElement(_:)`` when two share an id.
   public init(elements: [TextElement<ID>], segmenter: Segmenter = Segmenter()) throws(DocumentError) {
-    table = try DocumentText(elements: elements.map { ($0.id, TextRope($0.text), ElementItem<ID>.virtualGap) })
+    table = try DocumentText(elements: elements.map { ($0.id, TextRope($0.text), ElementItem.virtualGap) })
     self.segmenter = segmenter
     anchors = IntervalIndex(width: table.length)
   }
@@ -74,7 +77,7 @@ public final class RotorDocument<ID: Hashable> {
     var result: [TextElement<ID>] = []
     result.reserveCapacity(table.count)
     table.tree.forEach { _, _, item in
-      result.append(TextElement(id: item.id, text: item.text.string))
+      result.append(TextElement(id: table.id(of: item), text: item.text.string))
       return true
     }
     return result
@@ -84,14 +87,14 @@ public final class RotorDocument<ID: Hashable> {
     var result: [ID] = []
     result.reserveCapacity(table.count)
     table.tree.forEach { _, _, item in
-      result.append(item.id)
+      result.append(table.id(of: item))
       return true
     }
     return result
   }
 
   /// The id of the element at `index` (0-based), or nil. O(log n).
-  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table[index].id : nil }
+  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table.id(at: index) : nil }
 
   /// The element `id`, or nil.
   public func element(_ id: ID) -> TextElement<ID>? {
@@ -138,7 +141,8 @@ public final class RotorDocument<ID: Hashable> {
   public func position(in id: ID, utf16Offset offset: Int) throws(DocumentError) -> TextPosition<ID> {
     let text = table[try table.require(id)].text
     guard offset >= 0 && offset <= text.utf16Count else { throw .offsetOutOfRange(offset, length: text.utf16Count) }
-    return TextPosition(element: id, index: StringIndexABI.index(utf8Offset: text.utf8Offset(advancing: offset, .utf16)))
+    return TextPosition(
+      element: id, index: StringIndexABI.index(utf8Offset: text.utf8Offset(advancing: offset, .utf16)))
   }
 
   /// The position at LSP (line, character) of element `id`'s text: `line` 0-based, `character`
@@ -151,7 +155,8 @@ public final class RotorDocument<ID: Hashable> {
     guard line >= 0, let start = text.lineStart(line) else { throw .lineOutOfRange(line, lines: text.lineCount) }
     let end = text.lineEnd(ofLineAt: start)
     return TextPosition(
-      element: id, index: StringIndexABI.index(utf8Offset: Self.offset(in: text, line: start..<end, character, encoding)))
+      element: id,
+      index: StringIndexABI.index(utf8Offset: Self.offset(in: text, line: start..<end, character, encoding)))
   }
 
   static func offset(in text: TextRope, line: Range<Int>, _ character: Int, _ encoding: PositionEncoding) -> Int {
@@ -160,7 +165,8 @@ public final class RotorDocument<ID: Hashable> {
     case .utf8: return text.scalarBoundary(atOrBefore: Swift.min(line.lowerBound + c, line.upperBound))
     case .utf16, .utf32:
       let unit: ByteStorage.Unit = encoding == .utf16 ? .utf16 : .scalars
-      let before = unit == .utf16 ? text.utf16Offset(ofUTF8: line.lowerBound) : text.scalarOffset(ofUTF8: line.lowerBound)
+      let before =
+        unit == .utf16 ? text.utf16Offset(ofUTF8: line.lowerBound) : text.scalarOffset(ofUTF8: line.lowerBound)
       return Swift.min(text.utf8Offset(advancing: before + c, unit), line.upperBound)
     case .grapheme:
       let s = text.string(line)
@@ -200,7 +206,8 @@ public final class RotorDocument<ID: Hashable> {
     let line = text.line(ofUTF8: o)
     let start = text.lineStart(line) ?? 0
     return TextLocation(
-      line: line + 1, column: Self.column(text, from: start, to: o, encoding) + 1, utf16Offset: text.utf16Offset(ofUTF8: o))
+      line: line + 1, column: Self.column(text, from: start, to: o, encoding) + 1,
+      utf16Offset: text.utf16Offset(ofUTF8: o))
   }
 
   /// The line and column of `position` in the whole document (for a document read from a file:
@@ -216,7 +223,8 @@ public final class RotorDocument<ID: Hashable> {
     let start = text.lineStart(line) ?? 0
     let local = text.summary(upTo: o)
     let column = Self.column(text, from: start, to: o, encoding)
-    let lineBreaks = before.adding(local).lineBreaks - (local.lastIsCR && o < text.utf8Count && text.byte(at: o) == 0x0A ? 1 : 0)
+    let lineBreaks =
+      before.adding(local).lineBreaks - (local.lastIsCR && o < text.utf8Count && text.byte(at: o) == 0x0A ? 1 : 0)
     return TextLocation(line: lineBreaks + 1, column: column + 1, utf16Offset: before.utf16 + local.utf16)
   }
 
@@ -418,7 +426,8 @@ public final class RotorDocument<ID: Hashable> {
     let line = String(trimmed)
     guard line.count > limit else { return line }
     let cut = line.prefix(limit)
-    if let space = cut.lastIndex(where: { $0.isWhitespace }), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+    if let space = cut.lastIndex(where: { $0.isWhitespace }), cut.distance(from: cut.startIndex, to: space) > limit / 2
+    {
       return String(cut[..<space]) + "…"
     }
     return String(cut) + "…"
@@ -447,7 +456,7 @@ extension RotorDocument where ID == Int {
     elements.reserveCapacity(ranges.count)
     for (i, r) in ranges.enumerated() {
       let next = i + 1 < ranges.count ? ranges[i + 1].lowerBound : bytes.count
-      let gap = next > r.upperBound ? TextSummary(bytes, r.upperBound..<next) : ElementItem<Int>.virtualGap
+      let gap = next > r.upperBound ? TextSummary(bytes, r.upperBound..<next) : ElementItem.virtualGap
       elements.append((i, TextRope(bytes, r), gap))
     }
     let first = ranges.first?.lowerBound ?? bytes.count
@@ -465,7 +474,7 @@ public struct DocumentSnapshot<ID: Hashable> {
 
   public var elementCount: Int { table.count }
   /// The id of the element at `index`, or nil.
-  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table[index].id : nil }
+  public func elementID(at index: Int) -> ID? { index >= 0 && index < table.count ? table.id(at: index) : nil }
   /// The text of element `id` as it was, or nil.
   public func text(of id: ID) -> String? { table.index(of: id).map { table[$0].text.string } }
   /// Bytes of the document: elements and the gaps between them.

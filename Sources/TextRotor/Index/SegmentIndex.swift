@@ -13,7 +13,15 @@ struct PieceSummary: TreeSummary {
 /// `width` bytes, and the chunk's offset `rawStart` sits at the piece's start, so an entry's
 /// position is the piece's position (a prefix sum) plus its offset from `rawStart`.
 struct SegmentPiece: TreeItem, Sendable {
-  let chunk: SegmentStore.Chunk
+  /// The chunk, boxed: a piece is copied whenever a tree path is, and one reference costs one
+  /// retain where the chunk's three buffers cost three.
+  final class Box: Sendable {
+    let chunk: SegmentStore.Chunk
+    init(_ chunk: SegmentStore.Chunk) { self.chunk = chunk }
+  }
+
+  let box: Box
+  var chunk: SegmentStore.Chunk { box.chunk }
   let lo: Int
   let hi: Int
   let rawStart: Int
@@ -22,9 +30,21 @@ struct SegmentPiece: TreeItem, Sendable {
   var count: Int { hi - lo }
   var summary: PieceSummary { PieceSummary(bytes: width, count: hi - lo) }
 
-  static func gap(_ width: Int) -> SegmentPiece {
-    SegmentPiece(chunk: SegmentStore.Chunk(origin: 0), lo: 0, hi: 0, rawStart: 0, width: width)
+  init(box: Box, lo: Int, hi: Int, rawStart: Int, width: Int) {
+    self.box = box
+    self.lo = lo
+    self.hi = hi
+    self.rawStart = rawStart
+    self.width = width
   }
+
+  init(chunk: SegmentStore.Chunk, lo: Int, hi: Int, rawStart: Int, width: Int) {
+    self.init(box: Box(chunk), lo: lo, hi: hi, rawStart: rawStart, width: width)
+  }
+
+  private static let empty = Box(SegmentStore.Chunk(origin: 0))
+
+  static func gap(_ width: Int) -> SegmentPiece { SegmentPiece(box: empty, lo: 0, hi: 0, rawStart: 0, width: width) }
 
   /// Entry `k` of the piece (0-based), relative to the piece's start.
   func segment(at k: Int) -> SegmentStore.Segment {
@@ -37,13 +57,13 @@ struct SegmentPiece: TreeItem, Sendable {
   /// The part of the piece from `offset` (relative to its start) on: entries starting there or later.
   func suffix(from offset: Int) -> SegmentPiece {
     let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
-    return SegmentPiece(chunk: chunk, lo: k, hi: hi, rawStart: rawStart + offset, width: width - offset)
+    return SegmentPiece(box: box, lo: k, hi: hi, rawStart: rawStart + offset, width: width - offset)
   }
 
   /// The part of the piece before `offset`: entries starting before it.
   func prefix(upTo offset: Int) -> SegmentPiece {
     let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
-    return SegmentPiece(chunk: chunk, lo: lo, hi: k, rawStart: rawStart, width: offset)
+    return SegmentPiece(box: box, lo: lo, hi: k, rawStart: rawStart, width: offset)
   }
 }
 
@@ -203,9 +223,9 @@ struct SegmentIndex: Sendable {
         continue
       }
       if piece.count == 0 || piece.segment(at: 0).start > 0 {
-        last = SegmentPiece(chunk: last.chunk, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + 1)
+        last = SegmentPiece(box: last.box, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + 1)
         piece = SegmentPiece(
-          chunk: piece.chunk, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart + 1, width: piece.width - 1)
+          box: piece.box, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart + 1, width: piece.width - 1)
         result[result.count - 1] = last
         if piece.width > 0 || piece.count > 0 { result.append(piece) }
         continue
@@ -215,7 +235,7 @@ struct SegmentIndex: Sendable {
       for p in [last, piece] {
         for k in 0..<p.count {
           let s = p.segment(at: k)
-          let shift = p.rawStart == piece.rawStart && p.lo == piece.lo ? last.width : 0
+          let shift = p.box === piece.box && p.lo == piece.lo ? last.width : 0
           chunk.append(start: s.start + shift, end: s.end + shift, status: s.status)
         }
       }

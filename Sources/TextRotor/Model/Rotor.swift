@@ -1,3 +1,5 @@
+import TextRotorICU
+
 // A rotor is a name and its entries in document order. What backs the entries (`RotorStorage`):
 //
 // - `.segments(SegmentIndex)`: a system rotor (characters, words, ...). The compact varint chunks
@@ -172,7 +174,9 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
     storage.index?.indices(overlappingRange: range) ?? []
   }
 
-  private func firstIndex(startingAtLeast offset: Int) -> Int { storage.index?.firstIndex(startingAtLeast: offset) ?? 0 }
+  private func firstIndex(startingAtLeast offset: Int) -> Int {
+    storage.index?.firstIndex(startingAtLeast: offset) ?? 0
+  }
 
   // MARK: Navigation by position
 
@@ -218,9 +222,36 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
     {
       var result: [RotorEntry<ID>] = []
       result.reserveCapacity(found.count)
+      var segments: [SegmentStore.Segment] = []
+      segments.reserveCapacity(found.count)
       index.forEach(in: first..<(last + 1)) { segment in
-        result.append(textEntry(segment.range))
+        segments.append(segment)
         return true
+      }
+      // Labels from one copy of each element's bytes under the viewport, not a rope walk each.
+      let table = table!
+      var k = 0
+      while k < segments.count {
+        let (e, elementStart) = table.element(at: segments[k].start)
+        let item = table[e]
+        let elementEnd = elementStart + item.text.utf8Count
+        var m = k
+        while m < segments.count && segments[m].start <= elementEnd { m += 1 }
+        let lo = segments[k].start - elementStart
+        let hi = Swift.min(segments[m - 1].end - elementStart, item.text.utf8Count)
+        let bytes = item.text.bytes(lo..<hi)
+        let itemID = table.id(of: item)
+        for segment in segments[k..<m] {
+          let local = (segment.start - elementStart)..<(segment.end - elementStart)
+          let label = String(decoding: bytes[(local.lowerBound - lo)..<(local.upperBound - lo)], as: UTF8.self)
+          result.append(
+            RotorEntry(
+              label: nil, id: itemID, namespace: nil,
+              textRange: StringIndexABI.index(
+                utf8Offset: local.lowerBound)..<StringIndexABI.index(
+                  utf8Offset: local.upperBound), prepare: {}, textLabel: label))
+        }
+        k = m
       }
       return result
     }

@@ -166,7 +166,8 @@ public struct Segmenter: Sendable {
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: unit.layout(for: rotor))
     // Counting needs a status only to count words; line-break segments keep theirs when stored.
     let withStatus = rotor == .words || (rotor == .linebreaks && !unit.counting)
-    var batch = BoundaryBatch(wantsStatus: withStatus)
+    // A batch no larger than the unit can fill (a window of one line allocates little).
+    var batch = BoundaryBatch(capacity: min(4096, unit.byteCount + 2), wantsStatus: withStatus)
     for span in unit.spans {
       try iterator.setText(bytes, range: span)
       var previous = span.lowerBound
@@ -295,5 +296,34 @@ private final class ParallelResults: Sendable {
     let s = state.withLock { s in (s.chunks, s.error) }
     if let e = s.1 { throw e }
     return SegmentStore(chunks: s.0.map { $0! })
+  }
+}
+
+/// Segments the small windows that edits re-segment, on the calling thread, with break iterators
+/// it keeps (cloning an ICU iterator costs more than segmenting a line). One per document; not
+/// thread-safe, as a document is not.
+final class WindowSegmenter {
+  let segmenter: Segmenter
+  private var iterators: [SystemRotor: BreakIterator] = [:]
+
+  init(_ segmenter: Segmenter) { self.segmenter = segmenter }
+
+  /// `rotor`'s entries in `range` of `bytes` (one element's window).
+  func segment(_ bytes: ByteStorage, _ range: Range<Int>, rotor: SystemRotor) throws(ICUError) -> SegmentStore {
+    guard let kind = rotor.breakKind, !range.isEmpty else {
+      return try segmenter.segment(bytes, elements: [range], rotor: rotor)
+    }
+    let iterator: BreakIterator
+    if let cached = iterators[rotor] {
+      iterator = cached
+    } else {
+      iterator = try IteratorCache.shared.iterator(kind, locale: segmenter.locale).copy()
+      iterators[rotor] = iterator
+    }
+    var store = SegmentStore()
+    for unit in segmenter.workUnits(bytes, elements: [range]) {
+      store.append(try Segmenter.run(iterator, bytes, unit, rotor, fastPaths: segmenter.useFastPaths))
+    }
+    return store
   }
 }

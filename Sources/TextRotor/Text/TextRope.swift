@@ -199,6 +199,42 @@ struct TextRope: Sendable {
     return e
   }
 
+  /// The last LF or CR in bytes `0..<x`, chunk by chunk from `x` back (memrchr), or nil.
+  func lastLineTerminator(before x: Int) -> Int? {
+    guard x > 0 else { return nil }
+    let (first, _) = chunk(holding: x - 1)
+    var found: Int? = nil
+    tree.forEachBackward(before: first + 1) { _, before, c in
+      let hi = Swift.min(x - before.utf8, c.count) + c.range.lowerBound
+      let lf = c.storage.lastIndex(of: 0x0A, in: c.range.lowerBound..<hi)
+      let cr = c.storage.lastIndex(of: 0x0D, in: c.range.lowerBound..<hi)
+      if let q = Swift.max(lf ?? -1, cr ?? -1) as Int?, q >= 0 {
+        found = before.utf8 + q - c.range.lowerBound
+        return false
+      }
+      return true
+    }
+    return found
+  }
+
+  /// The first LF or CR in bytes `x...`, chunk by chunk (memchr), or nil.
+  func firstLineTerminator(from x: Int) -> Int? {
+    guard x < utf8Count else { return nil }
+    let (first, _) = chunk(holding: x)
+    var found: Int? = nil
+    tree.forEach(from: first) { _, before, c in
+      let lo = Swift.max(x - before.utf8, 0) + c.range.lowerBound
+      let lf = c.storage.firstIndex(of: 0x0A, in: lo..<c.range.upperBound)
+      let cr = c.storage.firstIndex(of: 0x0D, in: lo..<c.range.upperBound)
+      if let q = Swift.min(lf ?? Int.max, cr ?? Int.max) as Int?, q != Int.max {
+        found = before.utf8 + q - c.range.lowerBound
+        return false
+      }
+      return true
+    }
+    return found
+  }
+
   // MARK: Reading bytes
 
   /// Calls `body` with the pieces of `range`, in order, each as a storage and a range of it;
@@ -280,7 +316,8 @@ struct TextRope: Sendable {
     let c1 = tree[i1]
     let leftCount = range.lowerBound - before0.utf8
     let rightStart = range.upperBound - before1.utf8
-    var left: TextChunk? = leftCount > 0 ? TextChunk(c0.storage, c0.range.lowerBound..<(c0.range.lowerBound + leftCount)) : nil
+    var left: TextChunk? =
+      leftCount > 0 ? TextChunk(c0.storage, c0.range.lowerBound..<(c0.range.lowerBound + leftCount)) : nil
     var right: TextChunk? =
       rightStart < c1.count ? TextChunk(c1.storage, (c1.range.lowerBound + rightStart)..<c1.range.upperBound) : nil
     var middle: [UInt8] = []
@@ -330,4 +367,3 @@ struct TextRope: Sendable {
     #endif
   }
 }
-

@@ -422,11 +422,16 @@ struct SumTree<Item: TreeItem> {
     return [Node(children: children)]
   }
 
-  /// Replaces items `range` with `items`.
+  /// Replaces items `range` with `items`. When the range lies in one leaf (an edit's usual case),
+  /// one path is copied; otherwise item by item.
   mutating func replaceSubrange(_ range: Range<Int>, with items: some Collection<Item>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "items \(range) out of 0...\(count)")
     if range.lowerBound == 0 && range.upperBound == count {
       self = SumTree(items)
+      return
+    }
+    if let (left, right) = Self.splice(root, range, Array(items)) {
+      root = right.map { Node(children: [left, $0]) } ?? left
       return
     }
     var i = range.lowerBound
@@ -448,6 +453,35 @@ struct SumTree<Item: TreeItem> {
   }
 
   mutating func append(_ item: Item) { insert(item, at: count) }
+
+  /// Replaces `range` of `node`'s items with `items` when the range lies in one leaf and the leaf
+  /// stays non-empty and at most twice the fan-out: one path copied, the leaf split if it grew too
+  /// big. Nil otherwise.
+  private static func splice(_ node: Node, _ range: Range<Int>, _ items: [Item]) -> (Node, Node?)? {
+    if node.isLeaf {
+      let n = node.items.count - range.count + items.count
+      guard n > 0 && n <= 2 * maxFanout else { return nil }
+      var all = node.items
+      all.replaceSubrange(range, with: items)
+      return split(items: all)
+    }
+    var children = node.children
+    var start = 0
+    for c in children.indices {
+      let end = start + children[c].count
+      // The child holding the range (an empty range at a boundary goes to the child before it).
+      if range.lowerBound < end || (range.isEmpty && range.lowerBound == end) || c == children.count - 1 {
+        guard range.upperBound <= end else { return nil }
+        guard let (left, right) = splice(children[c], (range.lowerBound - start)..<(range.upperBound - start), items)
+        else { return nil }
+        children[c] = left
+        if let right { children.insert(right, at: c + 1) }
+        return split(children: children)
+      }
+      start = end
+    }
+    return nil
+  }
 
   // MARK: Invariants
 

@@ -44,6 +44,11 @@ import Testing
       let line = starts.lastIndex { $0 <= o }!
       #expect(rope.line(ofUTF8: o) == line, "seed \(seed) offset \(o)")
       #expect(rope.isScalarBoundary(o), "seed \(seed)")
+      // The memchr line cuts agree with the line sums.
+      #expect(rope.lineStart(holdingPosition: o) == starts[line], "seed \(seed) offset \(o)")
+      #expect(
+        rope.nextLineStart(afterPosition: o) == (line + 1 < starts.count ? starts[line + 1] : bytes.count),
+        "seed \(seed) offset \(o)")
     }
   }
 

@@ -1,0 +1,297 @@
+// The document engine's figures (issue 8), in process, release build:
+//
+//   cd Benchmarks && swift run -c release EngineFigures [--sizes 1,10,100,1000] [--elements 10000,1000000]
+//
+// Documents are made from the generated English corpus (Corpora/generate; $TEXTROTOR_CORPORA to
+// point elsewhere), repeated or cut to each size and written to /tmp, then opened as ONE element
+// with every system rotor and a pattern rotor held. Each figure is p50 / p99 over many operations
+// at pseudo-random places (fixed seeds). Prints a Markdown table.
+import Glibc
+import TextRotor
+
+func now() -> UInt64 {
+  var t = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &t)
+  return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+func rssMB() -> Double {
+  guard let f = fopen("/proc/self/statm", "r") else { return 0 }
+  defer { fclose(f) }
+  var size = 0
+  var resident = 0
+  _ = withUnsafeMutablePointer(to: &size) { s in
+    withUnsafeMutablePointer(to: &resident) { r in withVaList([s, r]) { vfscanf(f, "%ld %ld", $0) } }
+  }
+  return Double(resident) * 4096 / 1e6
+}
+
+struct Rng {
+  var state: UInt64
+  mutating func next(below n: Int) -> Int {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int((z ^ (z >> 31)) % UInt64(max(n, 1)))
+  }
+}
+
+/// `x` with `digits` decimals (no Foundation here).
+func f(_ x: Double, _ digits: Int) -> String {
+  var scale = 1.0
+  for _ in 0..<digits { scale *= 10 }
+  let v = (x * scale).rounded() / scale
+  if digits == 0 { return String(Int(v)) }
+  let whole = Int(v)
+  var frac = String(Int(((v - Double(whole)) * scale).rounded()))
+  while frac.count < digits { frac = "0" + frac }
+  return "\(whole).\(frac)"
+}
+
+func percentiles(_ ns: [UInt64]) -> String {
+  let s = ns.sorted()
+  func fmt(_ v: UInt64) -> String { v >= 1_000_000 ? "\(f(Double(v) / 1e6, 2)) ms" : "\(f(Double(v) / 1e3, 1)) µs" }
+  return "\(fmt(s[s.count / 2])) / \(fmt(s[min(s.count - 1, s.count * 99 / 100)]))"
+}
+
+var arguments = CommandLine.arguments.dropFirst()
+var sizes = [1, 10, 100, 1000]
+var elementCounts = [10_000, 100_000, 1_000_000]
+var singleLine = true
+var perRotor: Int? = nil
+while let a = arguments.popFirst() {
+  switch a {
+  case "--sizes": sizes = arguments.popFirst()!.split(separator: ",").map { Int($0)! }
+  case "--elements": elementCounts = arguments.popFirst()!.split(separator: ",").map { Int($0)! }
+  case "--no-single-line": singleLine = false
+  case "--per-rotor": perRotor = Int(arguments.popFirst()!)!
+  default: fatalError("unknown argument \(a)")
+  }
+}
+
+let corpora = getenv("TEXTROTOR_CORPORA").map { String(cString: $0) } ?? "../Corpora/generated"
+let source = try ByteStorage.contentsOf(path: corpora + "/english-100mb.txt")
+let corpus = source.copyBytes(0..<source.count)
+
+/// A file of `megabytes` MB of the corpus (cut at a line break), or one line when `oneLine`.
+func makeFile(megabytes: Int, oneLine: Bool = false) -> String {
+  let path = "/tmp/textrotor-engine-\(megabytes)mb\(oneLine ? "-line" : "").txt"
+  let target = megabytes * 1_000_000
+  guard let f = fopen(path, "w") else { fatalError("cannot write \(path)") }
+  var written = 0
+  while written < target {
+    var n = min(corpus.count, target - written)
+    while n < corpus.count && n > 0 && corpus[n - 1] != 0x0A { n -= 1 }
+    if n == 0 { n = min(corpus.count, target - written) }
+    var chunk = Array(corpus[0..<n])
+    if oneLine { for i in chunk.indices where chunk[i] == 0x0A || chunk[i] == 0x0D { chunk[i] = 0x20 } }
+    chunk.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, f) }
+    written += n
+  }
+  fclose(f)
+  return path
+}
+
+if let megabytes = perRotor {
+  // p50 of an edit with one rotor held at a time (where the time of an edit goes).
+  let path = makeFile(megabytes: megabytes)
+  let only = getenv("ONLY").map { SystemRotor(rawValue: String(cString: $0))! }
+  let kinds: [SystemRotor?] = only.map { [$0] } ?? ([nil] + SystemRotor.allCases.map(Optional.some))
+  for kind in kinds {
+    let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
+    if let kind { _ = try document.rotor(kind) }
+    let length = try document.utf8Count(of: 0)
+    var rng = Rng(state: 5)
+    var times: [UInt64] = []
+    for _ in 0..<2000 {
+      var o = rng.next(below: length)
+      while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
+      let a = now()
+      try document.replace(utf8Range: o..<o, in: 0, with: "x")
+      times.append(now() - a)
+      try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
+    }
+    print("| one-character insert, only \(kind?.rawValue ?? "no rotor") held | \(percentiles(times)) |")
+  }
+  exit(0)
+}
+
+print("| figure | size | p50 / p99 | notes |")
+print("| --- | --- | --- | --- |")
+
+func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
+  let rss0 = rssMB()
+  var t0 = now()
+  let document = try RotorDocument<Int>(
+    contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
+  let openMs = Double(now() - t0) / 1e6
+  let rssOpen = rssMB() - rss0
+  print(
+    "| open as ONE element (no rotor) | \(label) | \("\(f(openMs, 0)) ms") | RSS +\("\(f(rssOpen, 0))") MB (file \(sizeMB) MB, mapped pages included) |"
+  )
+  t0 = now()
+  var held: [Rotor<Int>] = []
+  for kind in SystemRotor.allCases { held.append(try document.rotor(kind)) }
+  held.append(try document.rotor(matching: .literal("the")))
+  let buildS = Double(now() - t0) / 1e9
+  print("| build 6 system rotors + pattern rotor | \(label) | \("\(f(buildS, 1)) s") | RSS \("\(f(rssMB(), 0))") MB |")
+  held.removeAll()
+  let length = try document.utf8Count(of: 0)
+  var rng = Rng(state: 7)
+  func place() -> Int {
+    var o = rng.next(below: length)
+    while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
+    return o
+  }
+  for withSnapshots in [false, true] {
+    var times: [UInt64] = []
+    var snapshots: [[Rotor<Int>]] = []
+    for _ in 0..<edits {
+      if withSnapshots {
+        var all: [Rotor<Int>] = SystemRotor.allCases.compactMap { document.cachedRotor($0) }
+        if let m = document.rotor(named: "matches") { all.append(m) }
+        snapshots.append(all)
+        if snapshots.count > 8 { snapshots.removeFirst() }
+      }
+      let o = place()
+      let a = now()
+      try document.replace(utf8Range: o..<o, in: 0, with: "x")
+      let b = now()
+      try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
+      let c = now()
+      times.append(b - a)
+      times.append(c - b)
+    }
+    print(
+      "| one-character insert/delete, 6 system rotors + pattern rotor held\(withSnapshots ? ", snapshots of every rotor held" : "") | \(label) | \(percentiles(times)) | \(times.count) edits |"
+    )
+  }
+  // Conversions.
+  var conv: [UInt64] = []
+  var sink = 0
+  for _ in 0..<20_000 {
+    let o = place()
+    let a = now()
+    let p = try document.position(in: 0, utf8Offset: o)
+    let u = try document.utf16Offset(of: p)
+    let q = try document.position(in: 0, utf16Offset: u)
+    let l = try document.location(of: q, encoding: .utf16)
+    let r = try document.position(in: 0, line: l.line - 1, character: l.column - 1, encoding: .utf16)
+    sink &+= try document.utf8Offset(of: r)
+    conv.append((now() - a) / 5)
+  }
+  print(
+    "| position conversion (UTF-8 → index → UTF-16 → index → (line, UTF-16 char) → index → UTF-8), per conversion | \(label) | \(percentiles(conv)) | checksum \(sink % 10) |"
+  )
+  // Next/previous and viewport on the words rotor.
+  let words = try document.rotor(.words)
+  var nav: [UInt64] = []
+  for _ in 0..<20_000 {
+    let p = try document.position(in: 0, utf8Offset: place())
+    let a = now()
+    sink &+= words.indexOfEntry(after: p) ?? 0
+    sink &+= words.indexOfEntry(before: p) ?? 0
+    nav.append((now() - a) / 2)
+  }
+  print("| next/previous entry, words rotor | \(label) | \(percentiles(nav)) | |")
+  var view: [UInt64] = []
+  var returned = 0
+  for _ in 0..<5_000 {
+    let o = place()
+    let top = try document.position(in: 0, utf8Offset: o)
+    var e = min(length, o + 4096)
+    while (try? document.position(in: 0, utf8Offset: e)) == nil { e -= 1 }
+    let bottom = try document.position(in: 0, utf8Offset: e)
+    let a = now()
+    let entries = words.entries(from: top, to: bottom)
+    sink &+= entries.reduce(0) { $0 + $1.label.utf8.count }
+    view.append(now() - a)
+    returned += entries.count
+  }
+  print(
+    "| viewport (entries overlapping 4 KB, labels read), words rotor | \(label) | \(percentiles(view)) | \(returned / 5000) entries per query |"
+  )
+  if sizeMB >= 1000 {
+    // A paste of 1 MB, against segmenting that 1 MB for the held rotors.
+    let paste = String(decoding: corpus[0..<1_000_000], as: UTF8.self)
+    let o = place()
+    let a = now()
+    try document.replace(utf8Range: o..<o, in: 0, with: paste)
+    let pasteNs = now() - a
+    let bytes = ByteStorage(paste)
+    let b = now()
+    let segmenter = Segmenter(threads: 1)
+    for kind in SystemRotor.allCases { _ = try segmenter.segment(bytes, elements: [0..<bytes.count], rotor: kind) }
+    _ = try PatternMatcher(.literal("the")).matches(in: bytes, range: 0..<bytes.count)
+    let segmentNs = now() - b
+    let pasteMs = f(Double(pasteNs) / 1e6, 1)
+    let segmentMs = f(Double(segmentNs) / 1e6, 1)
+    let ratio = f(Double(pasteNs) / Double(segmentNs), 2)
+    print(
+      "| paste 1 MB | \(label) | \(pasteMs) ms | segmenting that 1 MB for the held rotors alone: \(segmentMs) ms (\(ratio)×) |"
+    )
+  }
+}
+
+for mb in sizes {
+  let path = makeFile(megabytes: mb)
+  try editFigures(
+    path: path, label: mb >= 1000 ? "\(mb / 1000) GB" : "\(mb) MB", edits: mb >= 1000 ? 300 : 1000, sizeMB: mb)
+  unlink(path)
+}
+
+if singleLine {
+  // One 100 MB line: the window of an edit is the whole line (O(line) today).
+  let path = makeFile(megabytes: 100, oneLine: true)
+  let document = try RotorDocument<Int>(
+    contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
+  for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+  let length = try document.utf8Count(of: 0)
+  var rng = Rng(state: 3)
+  var times: [UInt64] = []
+  for _ in 0..<5 {
+    let o = rng.next(below: length)
+    let a = now()
+    try document.replace(utf8Range: o..<o, in: 0, with: "x")
+    times.append(now() - a)
+  }
+  print(
+    "| one-character insert, 100 MB document that is ONE line, 6 system rotors | 100 MB | \(percentiles(times)) | 5 edits |"
+  )
+  unlink(path)
+}
+
+// Elements.
+for n in elementCounts {
+  let elements = (0..<n).map { TextElement(id: $0, text: "Element \($0) has a few words. And a second sentence.") }
+  let document = try RotorDocument(elements: elements)
+  for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+  document.addRotor("headings") { for i in stride(from: 0, to: n, by: 10) { RotorEntry("h\(i)", id: i) } }
+  var rng = Rng(state: 11)
+  var insert: [UInt64] = []
+  var remove: [UInt64] = []
+  var move: [UInt64] = []
+  var lookup: [UInt64] = []
+  var next = n
+  for _ in 0..<2000 {
+    var a = now()
+    try document.insert(TextElement(id: next, text: "A new element."), at: rng.next(below: document.elementCount + 1))
+    insert.append(now() - a)
+    next += 1
+    a = now()
+    try document.remove(at: rng.next(below: document.elementCount))
+    remove.append(now() - a)
+    let id = document.elementID(at: rng.next(below: document.elementCount))!
+    a = now()
+    try document.move(id, to: rng.next(below: document.elementCount))
+    move.append(now() - a)
+    let probe = document.elementID(at: rng.next(below: document.elementCount))!
+    a = now()
+    _ = document.index(of: probe)
+    lookup.append(now() - a)
+  }
+  print(
+    "| insert / remove / move one element (6 system rotors, a custom rotor) | \(n) elements | \(percentiles(insert)) / \(percentiles(remove)) / \(percentiles(move)) | id lookup \(percentiles(lookup)) |"
+  )
+}
