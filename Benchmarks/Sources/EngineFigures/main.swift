@@ -150,7 +150,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
     for _ in 0..<edits {
       if withSnapshots {
         var all: [Rotor<Int>] = SystemRotor.allCases.compactMap { document.cachedRotor($0) }
-        if let m = document.rotor(named: "matches") { all.append(m) }
+        for name in document.rotorNames { if let m = document.rotor(named: name) { all.append(m) } }
         snapshots.append(all)
         if snapshots.count > 8 { snapshots.removeFirst() }
       }

@@ -1,14 +1,17 @@
 extension RotorDocument {
   /// The `matches` rotor of `pattern`: an entry per match (leftmost, non-overlapping, never spanning
   /// a line break; see ``Pattern``), labelled with the matched text. The document keeps it up to
-  /// date across edits by matching the edited lines again. Asking again with the same `name`
-  /// replaces it.
+  /// date across edits by matching the edited lines again. The rotor is named `name`, by default
+  /// "matches: " and the pattern's description, so that rotors of different patterns live side by
+  /// side; asking again for the same name replaces that rotor (``rotorNames`` lists them).
   ///
   /// Throws ``PatternError`` for an invalid pattern, ``ICUError`` when matching fails (a regex past
   /// its time limit).
   @discardableResult
-  public func rotor(matching pattern: Pattern, named name: String = "matches") throws -> Rotor<ID> {
+  public func rotor(matching pattern: Pattern, named name: String? = nil) throws -> Rotor<ID> {
     let matcher = try PatternMatcher(pattern)
-    return try addComputedRotor(named: name) { bytes, range in try matcher.matches(in: bytes, range: range) }
+    return try addComputedRotor(named: name ?? "matches: \(pattern)") { bytes, range in
+      try matcher.matches(in: bytes, range: range)
+    }
   }
 }

@@ -102,6 +102,17 @@ import Testing
     #expect(words2.map(\.label).joined() == "one 2 2 three")
   }
 
+  @Test func patternRotorsLiveSideBySide() throws {
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: "alpha beta alpha")])
+    let a = try d.rotor(matching: .literal("alpha"))
+    let b = try d.rotor(matching: .literal("beta"))
+    #expect(d.rotorNames.count == 2)
+    #expect(a.map(\.label) == ["alpha", "alpha"] && b.map(\.label) == ["beta"])
+    try d.replace(utf8Range: 0..<0, in: 0, with: "beta ")
+    #expect(d.rotor(named: d.rotorNames[0])!.count == 2)
+    #expect(d.rotor(named: d.rotorNames[1])!.count == 2)
+  }
+
   @Test func anchorsMoveWithTheText() throws {
     let d = try RotorDocument(elements: [TextElement(id: 0, text: "abc"), TextElement(id: 1, text: "xyz")])
     let before = try d.anchor(at: try d.position(in: 0, utf8Offset: 1), stickiness: .staysBefore)
