@@ -58,7 +58,8 @@ public struct FileWalker: Sendable {
 
   /// The ignore files of one directory.
   struct Level {
-    var directoryPrefix: String  // relative path of the directory from the walk root, with trailing "/" ("" at the root)
+    /// The directory's path relative to the walk root, with a trailing "/" ("" at the root).
+    var directoryPrefix: String
     var rgignore = IgnoreRules()
     var ignore = IgnoreRules()
     var gitignore = IgnoreRules()

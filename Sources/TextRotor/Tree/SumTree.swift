@@ -124,18 +124,8 @@ struct SumTree<Item: TreeItem> {
   /// Item `i`, `0 <= i < count`.
   subscript(i: Int) -> Item {
     precondition(i >= 0 && i < count, "item \(i) out of 0..<\(count)")
-    var node = root
-    var i = i
-    while !node.isLeaf {
-      for child in node.children {
-        if i < child.count {
-          node = child
-          break
-        }
-        i -= child.count
-      }
-    }
-    return node.items[i]
+    let (leaf, k) = leafHolding(i)
+    return leaf.items[k]
   }
 
   /// The summary of items `0..<i`.
