@@ -49,6 +49,13 @@ public final class PatternMatcher {
         throw PatternError(error.description, icuError: error)
       }
     }
+    func byteClass(_ atoms: [String]?, _ options: RegularExpression.Options) throws(PatternError) -> ByteClass {
+      do {
+        return try ByteClass(atoms, options: options, timeLimit: pattern.timeLimit)
+      } catch {
+        throw PatternError(error.description, icuError: error)
+      }
+    }
     var options: RegularExpression.Options = [.multiline]
     if pattern.ignoreCase { options.insert(.caseInsensitive) }
     let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
@@ -75,7 +82,12 @@ public final class PatternMatcher {
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
       let regex = try compile(text, options)
-      if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
+      if !pattern.ignoreCase, let anchor = LiteralAnchor.of(text), Self.worthPrefiltering(anchor.literal) {
+        let window = WindowAnchor(
+          literal: BytePattern(Array(anchor.literal.utf8)),
+          before: try byteClass(anchor.before, options), after: try byteClass(anchor.after, options))
+        engine = .regex(RegexSearch(regex, mode: .anchored(window)))
+      } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
         engine = .regex(RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))])))
       } else {
         engine = .regex(RegexSearch(regex, mode: .whole))
