@@ -97,3 +97,40 @@ struct RegexAnchorTests {
     }
   }
 }
+
+@Suite("Matching: counting on several threads")
+struct ParallelCountTests {
+  @Test("a count over line-aligned slices equals the count on one thread", arguments: [1, 2, 3, 5])
+  func slices(threads: Int) throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    let pieces = ["attention", " the ", "\n", "\r\n", "é", "nation", "x", "12"]
+    var text: [UInt8] = []
+    while text.count < 30_000 {
+      text += Array(pieces.randomElement(using: &random)!.utf8)
+    }
+    let bytes = ByteStorage(text)
+    for pattern in [Pattern.literal("tion"), .regex(#"\w+tion\b"#), .literal("THE", ignoreCase: true, wholeWord: true)]
+    {
+      let matcher = try PatternMatcher(pattern)
+      #expect(
+        try matcher.count(in: bytes, range: nil, threads: threads, minimumSlice: 5000) == matcher.count(in: bytes),
+        "\(pattern), seed \(seed)")
+      let range = 17..<(bytes.count - 5)
+      #expect(
+        try matcher.count(in: bytes, range: range, threads: threads, minimumSlice: 5000)
+          == matcher.count(in: bytes, range: range))
+    }
+  }
+
+  @Test("a time-out on another thread is reported")
+  func error() throws {
+    let line = String(repeating: "a", count: 30) + "b\n"
+    let bytes = ByteStorage(String(repeating: line, count: 300))
+    var pattern = Pattern.regex("(a+)+$")
+    pattern.timeLimit = 1
+    #expect(throws: ICUError.self) {
+      try PatternMatcher(pattern).count(in: bytes, range: nil, threads: 3, minimumSlice: 1000)
+    }
+  }
+}
