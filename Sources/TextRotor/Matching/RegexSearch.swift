@@ -144,16 +144,22 @@ final class RegexSearch {
   private func runPrefiltered(
     _ bytes: ByteStorage, range: Range<Int>, literals: [BytePattern], _ visit: MatchVisitor
   ) throws(ICUError) {
-    // The next occurrence of each literal at or after `position` (nil: none left).
+    // Up to 8 literals in one pass; more, one pass each (the next occurrence of each at or after
+    // `position` is kept: nil when none is left).
+    let set = literals.count > 1 && literals.count <= 8 ? BytePatternSet(literals) : nil
     var hits: [Int?] = Array(repeating: range.lowerBound - 1, count: literals.count)
     var position = range.lowerBound
     while position < range.upperBound {
       var hit: Int? = nil
-      for k in literals.indices {
-        if let h = hits[k], h < position {
-          hits[k] = bytes.firstIndex(of: literals[k], in: position..<range.upperBound)
+      if let set {
+        hit = bytes.firstIndex(ofAny: set, in: position..<range.upperBound)?.offset
+      } else {
+        for k in literals.indices {
+          if let h = hits[k], h < position {
+            hits[k] = bytes.firstIndex(of: literals[k], in: position..<range.upperBound)
+          }
+          if let h = hits[k], hit.map({ h < $0 }) ?? true { hit = h }
         }
-        if let h = hits[k], hit.map({ h < $0 }) ?? true { hit = h }
       }
       guard let hit else { return }
       let start = LineBounds.start(of: hit, in: bytes, floor: position)

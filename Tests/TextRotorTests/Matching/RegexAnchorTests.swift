@@ -134,3 +134,32 @@ struct ParallelCountTests {
     }
   }
 }
+
+@Suite("Byte search: several literals in one pass")
+struct BytePatternSetTests {
+  @Test("the first occurrence of any of 1-8 literals equals the earliest of the searches one by one")
+  func randomSets() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    let alphabet: [UInt8] = Array("aAbB \n".utf8) + [0xD0, 0xD1, 0x84, 0xB0, 0xCE, 0x9A]
+    for _ in 0..<300 {
+      let text = (0..<Int.random(in: 0..<200, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+      let bytes = ByteStorage(text)
+      let patterns = (0..<Int.random(in: 1...8, using: &random)).map { _ in
+        BytePattern(
+          (0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)! },
+          asciiCaseInsensitive: Bool.random(using: &random))
+      }
+      let set = BytePatternSet(patterns)
+      var from = 0
+      while from <= bytes.count {
+        let range = from..<bytes.count
+        let each = patterns.indices.compactMap { k in bytes.firstIndex(of: patterns[k], in: range).map { ($0, k) } }
+        let expected = each.min { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        let got = bytes.firstIndex(ofAny: set, in: range)
+        #expect(got?.offset == expected?.0 && got?.pattern == expected?.1, "seed \(seed)")
+        from += Int.random(in: 1...40, using: &random)
+      }
+    }
+  }
+}
