@@ -198,3 +198,14 @@ extension ByteStorage {
     }
   }
 }
+
+extension ByteStorage {
+  /// Whether `pattern` starts at `offset` and ends at or before `limit`.
+  public func hasPrefix(_ pattern: BytePattern, at offset: Int, limit: Int) -> Bool {
+    precondition(offset >= 0 && limit <= count, "range outside the bytes")
+    guard offset + pattern.count <= limit else { return false }
+    return withUnsafeBytes { text in
+      pattern.withNeedle { needle in cicu_needle_equals(text.baseAddress! + offset, needle) != 0 }
+    }
+  }
+}

@@ -86,11 +86,20 @@ public final class PatternMatcher {
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
       let regex = try compile(text, options)
-      if !pattern.ignoreCase, let anchor = LiteralAnchor.of(text), Self.worthPrefiltering(anchor.literal) {
-        let window = WindowAnchor(
-          literal: BytePattern(Array(anchor.literal.utf8)),
-          before: try byteClass(anchor.before, options), after: try byteClass(anchor.after, options))
-        engine = .regex(RegexSearch(regex, mode: .anchored(window)))
+      if !pattern.ignoreCase, let anchors = LiteralAnchor.alternatives(of: text),
+        anchors.allSatisfy({ Self.worthPrefiltering($0.literal) })
+      {
+        // One class before and one after for every alternative (their unions), so that the windows'
+        // starts grow with the offsets of the literals and a window once searched is never reached
+        // back into.
+        func union(_ atoms: [[String]?]) -> [String]? { atoms.contains { $0 == nil } ? nil : atoms.flatMap { $0! } }
+        let before = try byteClass(union(anchors.map(\.before)), options)
+        let after = try byteClass(union(anchors.map(\.after)), options)
+        let windows = anchors.map {
+          WindowAnchor(literal: BytePattern(Array($0.literal.utf8)), before: before, after: after)
+        }
+        let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
+        engine = .regex(RegexSearch(regex, mode: .anchored(windows, set)))
       } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
         engine = .regex(RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))])))
       } else {

@@ -87,6 +87,41 @@ struct RegexAnchorTests {
     #expect(anchored > 200, "seed \(seed)")
   }
 
+  @Test("random alternations on random texts: the anchored path equals ICU line by line")
+  func randomAlternations() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    var anchored = 0
+    for _ in 0..<300 {
+      let branches = (0..<Int.random(in: 2...3, using: &random)).map { _ in
+        Self.prefixes.randomElement(using: &random)!
+          + Self.literals.randomElement(using: &random)!.map { ".+*?()[]{}\\|^$".contains($0) ? "\\\($0)" : "\($0)" }
+          .joined() + Self.suffixes.randomElement(using: &random)!
+      }
+      let source = branches.joined(separator: "|")
+      let text = (0..<Int.random(in: 0..<60, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }
+        .joined()
+      let pattern = Pattern.regex(source, wholeWord: Bool.random(using: &random))
+      let fast = try PatternMatcher(pattern)
+      if case .regex(let search) = fast.engine, case .anchored(let anchors, _) = search.mode, anchors.count > 1 {
+        anchored += 1
+      }
+      let plain = try matches(pattern, text, strategy: .icu)
+      #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(pattern) on \(text.debugDescription), seed \(seed)")
+    }
+    #expect(anchored > 100, "seed \(seed)")
+  }
+
+  @Test("alternatives whose windows reach back over an earlier one keep the matches in order")
+  func alternativesReachingBack() throws {
+    for (source, text) in [
+      (#"ab|\w+#"#, "xabyabz# ab"), (#"@|\w+#"#, "a@b@c# a@@#\n@#"), (#"(ab|c)+d|\w+e"#, "abcde cd e"),
+      ("Linux|Debian", "Debian Linux LinuxDebian"),
+    ] {
+      #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
+    }
+  }
+
   @Test("a match that holds the literal twice is found whole (greedy prefix over later occurrences)")
   func repeatedLiteral() throws {
     for (source, text) in [
