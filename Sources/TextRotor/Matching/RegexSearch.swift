@@ -183,6 +183,13 @@ final class RegexSearch {
     let step = single.map { $0.overlapFree ? $0.literal.count : 1 } ?? 1
     var window: Range<Int>? = nil
     var from = range.lowerBound
+    // Every anchor has the same classes: the last run scanned each way is remembered, so that each
+    // byte is scanned at most once each way however many occurrences share a run (`.*foo` on one
+    // long line).
+    var lastQ = -1
+    var lastA = -1
+    var lastX = -1
+    var lastB = -1
     while true {
       var interval: Range<Int>? = nil
       var hit: Int? = nil
@@ -196,12 +203,28 @@ final class RegexSearch {
       if let q = hit {
         for anchor in anchors where single != nil || bytes.hasPrefix(anchor.literal, at: q, limit: range.upperBound) {
           var a = q
-          while a > range.lowerBound && anchor.before.contains(bytes[a - 1]) { a -= 1 }
-          var b = q + anchor.literal.count
-          while b < range.upperBound && anchor.after.contains(bytes[b]) { b += 1 }
+          let floor = Swift.max(range.lowerBound, lastQ)
+          while a > floor && anchor.before.contains(bytes[a - 1]) { a -= 1 }
+          if a == lastQ && lastQ >= 0 { a = lastA }
+          lastQ = q
+          lastA = a
+          let x = q + anchor.literal.count
+          var b = x
+          if x >= lastX && x <= lastB {
+            b = lastB
+          } else {
+            while b < range.upperBound && anchor.after.contains(bytes[b]) { b += 1 }
+            lastX = x
+            lastB = b
+          }
+          // Too few bytes around it for what the pattern must match there (a character is one byte
+          // or more): no match holds this occurrence as its literal.
+          if q - a < anchor.minimumBefore || b - q - anchor.literal.count < anchor.minimumAfter { continue }
           interval = interval.map { Swift.min($0.lowerBound, a)..<Swift.max($0.upperBound, b) } ?? a..<b
         }
         from = q + step
+        // Every literal there rejected: the window stays open (a later interval may still reach it).
+        if interval == nil { continue }
       }
       if let w = window, let i = interval, i.lowerBound <= w.upperBound {
         window = Swift.min(w.lowerBound, i.lowerBound)..<Swift.max(w.upperBound, i.upperBound)
@@ -219,6 +242,9 @@ struct WindowAnchor {
   let literal: BytePattern
   let before: ByteClass
   let after: ByteClass
+  /// The fewest bytes a match holds before and after the literal (``LiteralAnchor``).
+  var minimumBefore = 0
+  var minimumAfter = 0
   /// No occurrence of the literal can overlap another (it has no border).
   let overlapFree: Bool
 

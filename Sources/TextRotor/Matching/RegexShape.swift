@@ -16,6 +16,11 @@ struct LiteralAnchor: Equatable {
   var before: [String]?
   /// The same for `S`.
   var after: [String]?
+  /// The fewest characters `P` consumes (a lower bound: literal characters and atoms not made
+  /// optional count one each, groups none).
+  var minimumBefore = 0
+  /// The same for `S`.
+  var minimumAfter = 0
 
   /// The anchor of each top-level alternative of `pattern` (one for a pattern without `|`), or nil
   /// when one of them has none or there are more than 8.
@@ -104,7 +109,17 @@ struct LiteralAnchor: Equatable {
     if items[run.upperBound - 1].quantifier == .required, let a = items[run.upperBound - 1].kind.atoms {
       after = after.map { $0 + a }
     }
-    return LiteralAnchor(literal: literal, before: union(items[..<run.lowerBound]), after: after)
+    func minimum(_ slice: ArraySlice<RegexShapeParser.Item>) -> Int {
+      slice.reduce(0) { n, item in
+        switch item.kind {
+        case .literal, .atom: return n + (item.quantifier == .optional ? 0 : 1)
+        default: return n
+        }
+      }
+    }
+    return LiteralAnchor(
+      literal: literal, before: union(items[..<run.lowerBound]), after: after,
+      minimumBefore: minimum(items[..<run.lowerBound]), minimumAfter: minimum(items[run.upperBound...]))
   }
 }
 

@@ -56,13 +56,13 @@ struct RegexAnchorTests {
     #"\w+"#, "[a-z]+", #"\w*"#, #"\d+"#, ".", "[^ ]+", #"\s"#, "(ab|c)+", #"\b"#, "x?", "é+", #"\p{L}+"#, "[A-Z]",
     "(?<=a)", "a{2,}", "", #"\S+?"#, "(?:the )?", #"[\w&&[^e]]+"#, "[é-ë]", "a", #"\."#, #"(?=\w)"#,
   ]
-  static let literals = ["tion", "ab", "aa", "the", " the ", "é", "ing", "foo", "a.b", "ﬁ"]
+  static let literals = ["tion", "ab", "aa", "the", " the ", "é", "ing", "foo", "a.b", "ﬁ", ".", "@"]
   static let suffixes = [
     #"\b"#, #"\w+"#, "", "s?", "[a-z]*", #"\d{2}"#, "$", "(?!a)", ".", "é", "b+", #"\p{Ll}*"#, "(ing|ed)", " ", "a*?",
   ]
   static let pieces = [
     "attention", "ab", "aaa", "the", " ", " the ", "\n", "\r\n", "\r", "é", "ë", "ing", "foo", "x", "12", "ABC",
-    "ﬁ", "\u{212A}", "a.b", "tion", "Z", "\t", "théé", "ß", "42",
+    "ﬁ", "\u{212A}", "a.b", "tion", "Z", "\t", "théé", "ß", "42", "1.2", ".", "3@4", "@",
   ]
 
   @Test("random patterns on random texts: the anchored path equals ICU line by line")
@@ -118,6 +118,27 @@ struct RegexAnchorTests {
       (#"ab|\w+#"#, "xabyabz# ab"), (#"@|\w+#"#, "a@b@c# a@@#\n@#"), (#"(ab|c)+d|\w+e"#, "abcde cd e"),
       ("Linux|Debian", "Debian Linux LinuxDebian"),
     ] {
+      #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
+    }
+  }
+
+  @Test("a punctuation literal with digits around it: occurrences without them are skipped, matches kept")
+  func punctuation() throws {
+    let text = "Version 1.2.3.4 of 10.0.3.17. End. 1.2\n.5 x. 192.168.0.1"
+    let pattern = Pattern.regex(#"\d+\.\d+\.\d+\.\d+"#)
+    let fast = try PatternMatcher(pattern)
+    guard case .regex(let search) = fast.engine, case .anchored = search.mode else {
+      Issue.record("not searched around '.'")
+      return
+    }
+    #expect(try fast.matches(in: ByteStorage(text)) == matches(pattern, text, strategy: .icu))
+    #expect(try fast.matches(in: ByteStorage(text)).count == 3)
+  }
+
+  @Test("many occurrences on one long line (runs remembered between occurrences)")
+  func longLine() throws {
+    let text = String(repeating: "xfoo yfoo 12.34 ", count: 2000) + "\n" + String(repeating: "a.b@c ", count: 500)
+    for source in [".*foo", #"\w+foo\w*"#, #"[^ ]+@\w"#, #"\d+\.\d+"#, "foo|y.", #"\S+\.\S+"#] {
       #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
     }
   }
