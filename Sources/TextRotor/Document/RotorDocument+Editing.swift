@@ -86,10 +86,8 @@ extension RotorDocument {
   }
 
   func edit(element e: Int, _ range: Range<Int>, with new: [UInt8]) -> DocumentChange<ID> {
+    let text = table.replaceText(range, ofElement: e, with: new)
     let item = table[e]
-    var text = item.text
-    text.replace(range, with: new)
-    table.tree.update(at: e, with: item.with(text: text))
     source = nil
     generation += 1
     let s = table.start(of: e)
@@ -111,7 +109,8 @@ extension RotorDocument {
       return lineWindow!
     }
     for kind in Array(systemIndexes.keys) {
-      var index = systemIndexes[kind]!
+      // Taken out of the dictionary, so that the index's tree is not shared and changes in place.
+      var index = systemIndexes.removeValue(forKey: kind)!
       let ws: Int
       let we: Int
       let storage: ByteStorage
@@ -219,7 +218,7 @@ extension RotorDocument {
 
   @discardableResult
   private func insert(
-    _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload<ID>)]],
+    _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload)]],
     anchors carriedAnchors: [(Range<Int>, AnchorPayload)]
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
@@ -333,11 +332,11 @@ extension RotorDocument {
     let start = table.start(of: from)
     let end = start + item.text.utf8Count
     // The element's custom entries and anchors, relative to its start.
-    var carried: [String: [(Range<Int>, CustomPayload<ID>)]] = [:]
+    var carried: [String: [(Range<Int>, CustomPayload)]] = [:]
     for (name, rotor) in customRotors {
       let i0 = rotor.firstIndex(startingAtLeast: start)
       let i1 = rotor.firstIndex(startingAtLeast: end + 1)
-      var entries: [(Range<Int>, CustomPayload<ID>)] = []
+      var entries: [(Range<Int>, CustomPayload)] = []
       rotor.forEach(in: i0..<i1) { _, range, payload in
         entries.append(((range.lowerBound - start)..<(range.upperBound - start), payload))
         return true
@@ -356,12 +355,12 @@ extension RotorDocument {
     if index > 0 {
       let before = table[index - 1]
       return
-        "Moved below \(elementName(TextElement(id: table.id(of: before), text: before.text.string(0..<Swift.min(before.text.utf8Count, 4096)))))"
+        "Moved below \(elementName(TextElement(id: table.id(of: before), text: before.text.string(0..<Swift.min(before.text.utf8Count, 1024)))))"
     }
     if table.count > 1 {
       let after = table[1]
       return
-        "Moved above \(elementName(TextElement(id: table.id(of: after), text: after.text.string(0..<Swift.min(after.text.utf8Count, 4096)))))"
+        "Moved above \(elementName(TextElement(id: table.id(of: after), text: after.text.string(0..<Swift.min(after.text.utf8Count, 1024)))))"
     }
     return "Moved"
   }
