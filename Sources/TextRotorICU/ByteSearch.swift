@@ -147,3 +147,54 @@ extension ByteStorage {
     }
   }
 }
+
+/// Up to 8 literals searched for in one pass (``ByteStorage/firstIndex(ofAny:in:)``), each on its
+/// own two rare bytes.
+public struct BytePatternSet: Sendable {
+  public let patterns: [BytePattern]
+  private let bytes: [UInt8]
+  private let masks: [UInt8]
+
+  public init(_ patterns: [BytePattern]) {
+    precondition(
+      !patterns.isEmpty && patterns.count <= 8 && patterns.allSatisfy { !$0.isEmpty }, "1 to 8 non-empty patterns")
+    self.patterns = patterns
+    bytes = patterns.flatMap(\.bytes)
+    masks = patterns.flatMap(\.masks)
+  }
+
+  func withNeedles<R>(_ body: (UnsafePointer<cicu_needle>, Int32) -> R) -> R {
+    bytes.withUnsafeBufferPointer { b in
+      masks.withUnsafeBufferPointer { m in
+        var needles: [cicu_needle] = []
+        needles.reserveCapacity(patterns.count)
+        var offset = 0
+        for p in patterns {
+          needles.append(
+            cicu_needle(
+              bytes: b.baseAddress! + offset, masks: m.baseAddress! + offset, length: Int64(p.count),
+              rare1: Int64(p.rare1), rare2: Int64(p.rare2), caseless: p.asciiCaseInsensitive ? 1 : 0))
+          offset += p.count
+        }
+        return needles.withUnsafeBufferPointer { body($0.baseAddress!, Int32($0.count)) }
+      }
+    }
+  }
+}
+
+extension ByteStorage {
+  /// The first offset in `range` where one of `set`'s patterns starts, and which one (the first in
+  /// the set when several start there), or nil.
+  public func firstIndex(ofAny set: BytePatternSet, in range: Range<Int>) -> (offset: Int, pattern: Int)? {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    guard !range.isEmpty else { return nil }
+    return withUnsafeBytes { text in
+      set.withNeedles { needles, n in
+        var which: Int32 = 0
+        let hit = cicu_needles_find(
+          text.baseAddress, Int64(range.lowerBound), Int64(range.upperBound), needles, n, &which)
+        return hit < 0 ? nil : (Int(hit), Int(which))
+      }
+    }
+  }
+}

@@ -240,8 +240,9 @@ struct FindCommand: ExitStatusCommand {
     walkOptions.globs = glob
     let walker = FileWalker(options: walkOptions)
     let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
-    let format = makeFormat(showPath: roots.count > 1 || directories.contains(true))
+    var format = makeFormat(showPath: roots.count > 1 || directories.contains(true))
     let threads = max(self.threads ?? Segmenter.availableCores, 1)
+    if roots.count == 1 && !directories.contains(true) { format.countThreads = threads }
     let run = FindRun(pattern: pattern, format: format)
     // The directories are walked on this thread while the workers search what is found so far.
     let (found, failed) = run.run(threads: directories.contains(true) ? threads : min(threads, roots.count)) { queue in

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import TextRotorICU
 
 /// Finds the matches of a ``Pattern`` in UTF-8 bytes: the sorted, non-overlapping, leftmost byte
@@ -24,6 +26,7 @@ public final class PatternMatcher {
   enum Strategy { case automatic, icu }
 
   let engine: Engine
+  let strategy: Strategy
   private let words: WordBoundaries?
   /// Whether the pattern holds U+FFFD: ICU reads ill-formed UTF-8 as U+FFFD, the byte search does
   /// not; a match over ill-formed bytes is rejected so every engine agrees (as ripgrep: U+FFFD
@@ -36,6 +39,7 @@ public final class PatternMatcher {
 
   init(_ pattern: Pattern, strategy: Strategy) throws(PatternError) {
     self.pattern = pattern
+    self.strategy = strategy
     let text = pattern.text
     holdsReplacementCharacter = text.unicodeScalars.contains("\u{FFFD}")
     // By bytes: "\r\n" is one `Character`, so `text.contains("\n")` would not see it.
@@ -45,6 +49,13 @@ public final class PatternMatcher {
     func compile(_ source: String, _ options: RegularExpression.Options) throws(PatternError) -> RegularExpression {
       do {
         return try RegularExpression(source.isEmpty ? "(?:)" : source, options: options, timeLimit: pattern.timeLimit)
+      } catch {
+        throw PatternError(error.description, icuError: error)
+      }
+    }
+    func byteClass(_ atoms: [String]?, _ options: RegularExpression.Options) throws(PatternError) -> ByteClass {
+      do {
+        return try ByteClass(atoms, options: options, timeLimit: pattern.timeLimit)
       } catch {
         throw PatternError(error.description, icuError: error)
       }
@@ -75,7 +86,12 @@ public final class PatternMatcher {
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
       let regex = try compile(text, options)
-      if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
+      if !pattern.ignoreCase, let anchor = LiteralAnchor.of(text), Self.worthPrefiltering(anchor.literal) {
+        let window = WindowAnchor(
+          literal: BytePattern(Array(anchor.literal.utf8)),
+          before: try byteClass(anchor.before, options), after: try byteClass(anchor.after, options))
+        engine = .regex(RegexSearch(regex, mode: .anchored(window)))
+      } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
         engine = .regex(RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))])))
       } else {
         engine = .regex(RegexSearch(regex, mode: .whole))
@@ -160,6 +176,67 @@ public final class PatternMatcher {
     }
     return result
   }
+
+  /// How many matches lie in `range` (all of `bytes` by default), counted on up to `threads`
+  /// threads: a range of several MB is cut into line-aligned slices, each counted by its own
+  /// matcher (matches never span lines, so the sum is the count of the whole range).
+  public func count(in bytes: ByteStorage, range: Range<Int>? = nil, threads: Int) throws(ICUError) -> Int {
+    try count(in: bytes, range: range, threads: threads, minimumSlice: Self.minimumSlice)
+  }
+
+  func count(in bytes: ByteStorage, range: Range<Int>?, threads: Int, minimumSlice: Int) throws(ICUError) -> Int {
+    let range = range ?? 0..<bytes.count
+    let slices = Swift.min(threads, range.count / minimumSlice)
+    if slices <= 1 { return try count(in: bytes, range: range) }
+    var cuts = [range.lowerBound]
+    for k in 1..<slices {
+      let target = Swift.max(range.lowerBound + range.count / slices * k, cuts[k - 1])
+      let end = LineBounds.end(of: target, in: bytes, limit: range.upperBound)
+      cuts.append(LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound))
+    }
+    cuts.append(range.upperBound)
+    let pattern = self.pattern
+    let strategy = self.strategy
+    let results = Mutex<[Result<Int, ICUError>?]>(Array(repeating: nil, count: slices))
+    let group = DispatchGroup()
+    for k in 1..<slices {
+      let slice = cuts[k]..<cuts[k + 1]
+      DispatchQueue.global().async(group: group) {
+        let result: Result<Int, ICUError>
+        do throws(ICUError) {
+          let matcher: PatternMatcher
+          do throws(PatternError) {
+            matcher = try PatternMatcher(pattern, strategy: strategy)
+          } catch {
+            throw error.icuError ?? .unknown
+          }
+          result = .success(try matcher.count(in: bytes, range: slice))
+        } catch {
+          result = .failure(error)
+        }
+        results.withLock { $0[k] = result }
+      }
+    }
+    let first: Result<Int, ICUError>
+    do throws(ICUError) {
+      first = .success(try count(in: bytes, range: cuts[0]..<cuts[1]))
+    } catch {
+      first = .failure(error)
+    }
+    group.wait()
+    var total = 0
+    for result in [first] + results.withLock({ Array($0[1...]) }) {
+      switch result {
+      case .success(let n)?: total += n
+      case .failure(let error)?: throw error
+      case nil: break
+      }
+    }
+    return total
+  }
+
+  /// The fewest bytes a thread counts on its own.
+  static let minimumSlice = 4 << 20
 
   /// How many matches lie in `range` (all of `bytes` by default).
   public func count(in bytes: ByteStorage, range: Range<Int>? = nil) throws(ICUError) -> Int {

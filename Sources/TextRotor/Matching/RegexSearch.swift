@@ -15,6 +15,9 @@ final class RegexSearch {
     case whole
     /// Only lines containing one of the literals.
     case prefiltered([BytePattern])
+    /// Only the windows around each occurrence of a literal every match holds, stretched over the
+    /// runs of characters the pattern may consume before and after it (``LiteralAnchor``).
+    case anchored(WindowAnchor)
     /// Every line on its own (the plain reference path; used by tests).
     case lineByLine
   }
@@ -41,6 +44,7 @@ final class RegexSearch {
     switch mode {
     case .whole: try runWhole(bytes, range: range, visit)
     case .prefiltered(let literals): try runPrefiltered(bytes, range: range, literals: literals, visit)
+    case .anchored(let anchor): try runAnchored(bytes, range: range, anchor: anchor, visit)
     case .lineByLine:
       for line in LineScanner(bytes, range: range) {
         if try searchLine(bytes, line.content, range: range, visit) { return }
@@ -140,16 +144,22 @@ final class RegexSearch {
   private func runPrefiltered(
     _ bytes: ByteStorage, range: Range<Int>, literals: [BytePattern], _ visit: MatchVisitor
   ) throws(ICUError) {
-    // The next occurrence of each literal at or after `position` (nil: none left).
+    // Up to 8 literals in one pass; more, one pass each (the next occurrence of each at or after
+    // `position` is kept: nil when none is left).
+    let set = literals.count > 1 && literals.count <= 8 ? BytePatternSet(literals) : nil
     var hits: [Int?] = Array(repeating: range.lowerBound - 1, count: literals.count)
     var position = range.lowerBound
     while position < range.upperBound {
       var hit: Int? = nil
-      for k in literals.indices {
-        if let h = hits[k], h < position {
-          hits[k] = bytes.firstIndex(of: literals[k], in: position..<range.upperBound)
+      if let set {
+        hit = bytes.firstIndex(ofAny: set, in: position..<range.upperBound)?.offset
+      } else {
+        for k in literals.indices {
+          if let h = hits[k], h < position {
+            hits[k] = bytes.firstIndex(of: literals[k], in: position..<range.upperBound)
+          }
+          if let h = hits[k], hit.map({ h < $0 }) ?? true { hit = h }
         }
-        if let h = hits[k], hit.map({ h < $0 }) ?? true { hit = h }
       }
       guard let hit else { return }
       let start = LineBounds.start(of: hit, in: bytes, floor: position)
@@ -157,5 +167,62 @@ final class RegexSearch {
       if try searchLine(bytes, start..<end, range: range, visit) { return }
       position = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
     }
+  }
+
+  /// Searches the windows of `anchor` in order. Every match lies inside the interval of the
+  /// occurrence of the literal it holds (``LiteralAnchor``), overlapping intervals are merged, so
+  /// each match lies in one window and every start ICU would try outside the windows fails: the
+  /// matches (and the first one from any offset) are those of the whole line. Every occurrence is
+  /// visited, overlapping ones too (a literal with a border, `aa` in `aaa`).
+  private func runAnchored(
+    _ bytes: ByteStorage, range: Range<Int>, anchor: WindowAnchor, _ visit: MatchVisitor
+  ) throws(ICUError) {
+    let literal = anchor.literal
+    let step = anchor.overlapFree ? literal.count : 1
+    var window: Range<Int>? = nil
+    var from = range.lowerBound
+    while true {
+      let hit = from < range.upperBound ? bytes.firstIndex(of: literal, in: from..<range.upperBound) : nil
+      var interval: Range<Int>? = nil
+      if let q = hit {
+        var a = q
+        while a > range.lowerBound && anchor.before.contains(bytes[a - 1]) { a -= 1 }
+        var b = q + literal.count
+        while b < range.upperBound && anchor.after.contains(bytes[b]) { b += 1 }
+        interval = a..<b
+        from = q + step
+      }
+      if let w = window, let i = interval, i.lowerBound <= w.upperBound {
+        window = w.lowerBound..<Swift.max(w.upperBound, i.upperBound)
+        continue
+      }
+      if let w = window, try searchLine(bytes, w, range: range, visit) { return }
+      guard let interval else { return }
+      window = interval
+    }
+  }
+}
+
+/// A literal to search for and the bytes a match may stretch over around it (``LiteralAnchor``).
+struct WindowAnchor {
+  let literal: BytePattern
+  let before: ByteClass
+  let after: ByteClass
+  /// No occurrence of the literal can overlap another (it has no border).
+  let overlapFree: Bool
+
+  init(literal: BytePattern, before: ByteClass, after: ByteClass) {
+    self.literal = literal
+    self.before = before
+    self.after = after
+    let b = literal.bytes
+    var free = true
+    if b.count > 1 {
+      for k in 1..<b.count where b[0..<(b.count - k)] == b[k...] {
+        free = false
+        break
+      }
+    }
+    overlapFree = free
   }
 }
