@@ -242,24 +242,44 @@ for mb in sizes {
 }
 
 if singleLine {
-  // One 100 MB line: the window of an edit is the whole line (O(line) today).
-  let path = makeFile(megabytes: 100, oneLine: true)
-  let document = try RotorDocument<Int>(
-    contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
-  for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
-  let length = try document.utf8Count(of: 0)
-  var rng = Rng(state: 3)
-  var times: [UInt64] = []
-  for _ in 0..<5 {
-    let o = rng.next(below: length)
-    let a = now()
-    try document.replace(utf8Range: o..<o, in: 0, with: "x")
-    times.append(now() - a)
+  // One 100 MB line: prose joined by spaces, and minified JSON. An edit re-segments from a nearby
+  // boundary until the new boundaries meet the old ones.
+  let prose = makeFile(megabytes: 100, oneLine: true)
+  let json = "/tmp/textrotor-engine-100mb-json.txt"
+  if let f = fopen(json, "w") {
+    var record = 0
+    var written = 0
+    while written < 100_000_000 {
+      let line =
+        "{\"id\":\(record),\"name\":\"Element \(record) has a few words.\",\"tags\":[\"a\",\"b\"],\"score\":\(record % 97).5},"
+      fputs(line, f)
+      written += line.utf8.count
+      record += 1
+    }
+    fclose(f)
   }
-  print(
-    "| one-character insert, 100 MB document that is ONE line, 6 system rotors | 100 MB | \(percentiles(times)) | 5 edits |"
-  )
-  unlink(path)
+  for (path, what) in [(prose, "prose"), (json, "minified JSON")] {
+    let document = try RotorDocument<Int>(
+      contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
+    for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+    let length = try document.utf8Count(of: 0)
+    var rng = Rng(state: 3)
+    var times: [UInt64] = []
+    for _ in 0..<500 {
+      var o = rng.next(below: length)
+      while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
+      let a = now()
+      try document.replace(utf8Range: o..<o, in: 0, with: "x")
+      let b = now()
+      try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
+      times.append(b - a)
+      times.append(now() - b)
+    }
+    print(
+      "| one-character insert/delete, 100 MB document that is ONE line (\(what)), 6 system rotors | 100 MB | \(percentiles(times)) | \(times.count) edits |"
+    )
+    unlink(path)
+  }
 }
 
 // Elements.

@@ -44,6 +44,9 @@ public final class RotorDocument<ID: Hashable> {
   lazy var windowSegmenter = WindowSegmenter(
     Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize))
   var nextAnchor = 0
+  /// Lines longer than this (in bytes, on a side of an edit) are not re-segmented whole after an
+  /// edit (see `longLineUpdate`); settable for tests.
+  var longLineThreshold = 16_384
   /// Names of custom and computed rotors, in the order they were added.
   public private(set) var rotorNames: [String] = []
 
