@@ -86,11 +86,23 @@ public final class PatternMatcher {
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
       let regex = try compile(text, options)
-      if !pattern.ignoreCase, let anchor = LiteralAnchor.of(text), Self.worthPrefiltering(anchor.literal) {
-        let window = WindowAnchor(
-          literal: BytePattern(Array(anchor.literal.utf8)),
-          before: try byteClass(anchor.before, options), after: try byteClass(anchor.after, options))
-        engine = .regex(RegexSearch(regex, mode: .anchored(window)))
+      if !pattern.ignoreCase, let anchors = LiteralAnchor.alternatives(of: text),
+        anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) })
+      {
+        // One class before and one after for every alternative (their unions), so that the windows'
+        // starts grow with the offsets of the literals and a window once searched is never reached
+        // back into.
+        func union(_ atoms: [[String]?]) -> [String]? { atoms.contains { $0 == nil } ? nil : atoms.flatMap { $0! } }
+        let before = try byteClass(union(anchors.map(\.before)), options)
+        let after = try byteClass(union(anchors.map(\.after)), options)
+        let windows = anchors.map {
+          var window = WindowAnchor(literal: BytePattern(Array($0.literal.utf8)), before: before, after: after)
+          window.minimumBefore = $0.minimumBefore
+          window.minimumAfter = $0.minimumAfter
+          return window
+        }
+        let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
+        engine = .regex(RegexSearch(regex, mode: .anchored(windows, set)))
       } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
         engine = .regex(RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))])))
       } else {
@@ -106,11 +118,45 @@ public final class PatternMatcher {
     }
   }
 
+  /// How the pattern is searched (engine, prefilter), in words: what `find --debug` prints.
+  public var searchPath: String {
+    var path: String
+    func quoted(_ bytes: [UInt8]) -> String { "'" + String(decoding: bytes, as: UTF8.self) + "'" }
+    switch engine {
+    case .literal(let search):
+      path = "vectorised byte search for \(quoted(search.needle.bytes))"
+      if search.exceptions != nil {
+        path += " (ASCII letters of either case); ICU only on lines holding a character whose case folding is ASCII"
+      }
+    case .regex(let search):
+      switch search.mode {
+      case .whole: path = "ICU regex over the whole text, 1 MB at a time (no literal worth searching for first)"
+      case .lineByLine: path = "ICU regex line by line"
+      case .prefiltered(let literals):
+        path = "ICU regex on the lines holding one of \(literals.map { quoted($0.bytes) }.joined(separator: ", "))"
+        path += literals.count > 1 ? " (searched in one pass)" : ""
+      case .anchored(let anchors, _):
+        path =
+          "ICU regex on windows around each occurrence of \(anchors.map { quoted($0.literal.bytes) }.joined(separator: " or "))"
+          + ", stretched over the characters the pattern can match before and after it"
+      }
+    }
+    if words != nil { path += "; -w: candidates checked for word boundaries (UAX #29)" }
+    return path
+  }
+
   /// Whether lines holding `literal` are rare enough to search for first: two bytes or more, or
   /// one ASCII symbol that prose seldom holds (`@`, `#`, `=`, ...; not a letter, digit, space or
   /// common punctuation).
-  static func worthPrefiltering(_ literal: String) -> Bool {
+  static func worthPrefiltering(_ literal: String, aroundIt: Int = 0) -> Bool {
     let bytes = Array(literal.utf8)
+    // A punctuation mark with something the pattern must match next to it (`\d+\.\d+`): most of
+    // its occurrences are rejected from the bytes around them, without ICU.
+    if aroundIt > 0 && bytes.count == 1, let b = bytes.first, b < 0x80, b > 0x20,
+      !((0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b))
+    {
+      return true
+    }
     if bytes.count >= 2 { return true }
     guard bytes.count == 1, let b = bytes.first, b < 0x80 else { return false }
     let common: Set<UInt8> = Array(" .,;:-'\"()!?\t".utf8).reduce(into: []) { $0.insert($1) }

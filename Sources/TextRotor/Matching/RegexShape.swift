@@ -16,6 +16,51 @@ struct LiteralAnchor: Equatable {
   var before: [String]?
   /// The same for `S`.
   var after: [String]?
+  /// The fewest characters `P` consumes (a lower bound: literal characters and atoms not made
+  /// optional count one each, groups none).
+  var minimumBefore = 0
+  /// The same for `S`.
+  var minimumAfter = 0
+
+  /// The anchor of each top-level alternative of `pattern` (one for a pattern without `|`), or nil
+  /// when one of them has none or there are more than 8.
+  static func alternatives(of pattern: String) -> [LiteralAnchor]? {
+    let s = Array(pattern.unicodeScalars)
+    var branches: [String] = []
+    var current = ""
+    var depth = 0
+    var i = 0
+    while i < s.count {
+      let c = s[i]
+      var end = i + 1
+      if c == "\\" {
+        guard i + 1 < s.count, s[i + 1] != "Q" else { return nil }
+        end = i + 2
+      } else if c == "[" {
+        guard let e = RegexShapeParser.skipSet(s, from: i) else { return nil }
+        end = e
+      } else if c == "(" {
+        depth += 1
+      } else if c == ")" {
+        depth -= 1
+      } else if c == "|" && depth == 0 {
+        branches.append(current)
+        current = ""
+        i += 1
+        continue
+      }
+      current.unicodeScalars.append(contentsOf: s[i..<end])
+      i = end
+    }
+    branches.append(current)
+    guard branches.count <= 8 else { return nil }
+    var anchors: [LiteralAnchor] = []
+    for branch in branches {
+      guard let anchor = of(branch) else { return nil }
+      anchors.append(anchor)
+    }
+    return anchors
+  }
 
   /// The anchor of `pattern` (ICU syntax), or nil when the pattern has none this reading can prove:
   /// alternation at the top level, inline flags, `\Q…\E`, an unknown escape, or no literal.
@@ -64,7 +109,17 @@ struct LiteralAnchor: Equatable {
     if items[run.upperBound - 1].quantifier == .required, let a = items[run.upperBound - 1].kind.atoms {
       after = after.map { $0 + a }
     }
-    return LiteralAnchor(literal: literal, before: union(items[..<run.lowerBound]), after: after)
+    func minimum(_ slice: ArraySlice<RegexShapeParser.Item>) -> Int {
+      slice.reduce(0) { n, item in
+        switch item.kind {
+        case .literal, .atom: return n + (item.quantifier == .optional ? 0 : 1)
+        default: return n
+        }
+      }
+    }
+    return LiteralAnchor(
+      literal: literal, before: union(items[..<run.lowerBound]), after: after,
+      minimumBefore: minimum(items[..<run.lowerBound]), minimumAfter: minimum(items[run.upperBound...]))
   }
 }
 
@@ -182,7 +237,7 @@ struct RegexShapeParser {
     switch c {
     case "\\": return escape()
     case "[":
-      guard let end = skipSet(from: i) else { return nil }
+      guard let end = Self.skipSet(s, from: i) else { return nil }
       i = end
       return .atom(source(start..<end))
     case "(": return group()
@@ -305,7 +360,7 @@ struct RegexShapeParser {
 
   /// The index after the set starting at `from` (`[`), with nested sets and escapes; nil when the
   /// set does not close.
-  private func skipSet(from: Int) -> Int? {
+  static func skipSet(_ s: [Unicode.Scalar], from: Int) -> Int? {
     var i = from + 1
     var depth = 1
     if i < s.count && s[i] == "^" { i += 1 }

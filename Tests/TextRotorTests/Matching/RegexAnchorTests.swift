@@ -56,13 +56,13 @@ struct RegexAnchorTests {
     #"\w+"#, "[a-z]+", #"\w*"#, #"\d+"#, ".", "[^ ]+", #"\s"#, "(ab|c)+", #"\b"#, "x?", "é+", #"\p{L}+"#, "[A-Z]",
     "(?<=a)", "a{2,}", "", #"\S+?"#, "(?:the )?", #"[\w&&[^e]]+"#, "[é-ë]", "a", #"\."#, #"(?=\w)"#,
   ]
-  static let literals = ["tion", "ab", "aa", "the", " the ", "é", "ing", "foo", "a.b", "ﬁ"]
+  static let literals = ["tion", "ab", "aa", "the", " the ", "é", "ing", "foo", "a.b", "ﬁ", ".", "@"]
   static let suffixes = [
     #"\b"#, #"\w+"#, "", "s?", "[a-z]*", #"\d{2}"#, "$", "(?!a)", ".", "é", "b+", #"\p{Ll}*"#, "(ing|ed)", " ", "a*?",
   ]
   static let pieces = [
     "attention", "ab", "aaa", "the", " ", " the ", "\n", "\r\n", "\r", "é", "ë", "ing", "foo", "x", "12", "ABC",
-    "ﬁ", "\u{212A}", "a.b", "tion", "Z", "\t", "théé", "ß", "42",
+    "ﬁ", "\u{212A}", "a.b", "tion", "Z", "\t", "théé", "ß", "42", "1.2", ".", "3@4", "@",
   ]
 
   @Test("random patterns on random texts: the anchored path equals ICU line by line")
@@ -85,6 +85,62 @@ struct RegexAnchorTests {
       #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(pattern) on \(text.debugDescription), seed \(seed)")
     }
     #expect(anchored > 200, "seed \(seed)")
+  }
+
+  @Test("random alternations on random texts: the anchored path equals ICU line by line")
+  func randomAlternations() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    var anchored = 0
+    for _ in 0..<300 {
+      let branches = (0..<Int.random(in: 2...3, using: &random)).map { _ in
+        Self.prefixes.randomElement(using: &random)!
+          + Self.literals.randomElement(using: &random)!.map { ".+*?()[]{}\\|^$".contains($0) ? "\\\($0)" : "\($0)" }
+          .joined() + Self.suffixes.randomElement(using: &random)!
+      }
+      let source = branches.joined(separator: "|")
+      let text = (0..<Int.random(in: 0..<60, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }
+        .joined()
+      let pattern = Pattern.regex(source, wholeWord: Bool.random(using: &random))
+      let fast = try PatternMatcher(pattern)
+      if case .regex(let search) = fast.engine, case .anchored(let anchors, _) = search.mode, anchors.count > 1 {
+        anchored += 1
+      }
+      let plain = try matches(pattern, text, strategy: .icu)
+      #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(pattern) on \(text.debugDescription), seed \(seed)")
+    }
+    #expect(anchored > 100, "seed \(seed)")
+  }
+
+  @Test("alternatives whose windows reach back over an earlier one keep the matches in order")
+  func alternativesReachingBack() throws {
+    for (source, text) in [
+      (#"ab|\w+#"#, "xabyabz# ab"), (#"@|\w+#"#, "a@b@c# a@@#\n@#"), (#"(ab|c)+d|\w+e"#, "abcde cd e"),
+      ("Linux|Debian", "Debian Linux LinuxDebian"),
+    ] {
+      #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
+    }
+  }
+
+  @Test("a punctuation literal with digits around it: occurrences without them are skipped, matches kept")
+  func punctuation() throws {
+    let text = "Version 1.2.3.4 of 10.0.3.17. End. 1.2\n.5 x. 192.168.0.1"
+    let pattern = Pattern.regex(#"\d+\.\d+\.\d+\.\d+"#)
+    let fast = try PatternMatcher(pattern)
+    guard case .regex(let search) = fast.engine, case .anchored = search.mode else {
+      Issue.record("not searched around '.'")
+      return
+    }
+    #expect(try fast.matches(in: ByteStorage(text)) == matches(pattern, text, strategy: .icu))
+    #expect(try fast.matches(in: ByteStorage(text)).count == 3)
+  }
+
+  @Test("many occurrences on one long line (runs remembered between occurrences)")
+  func longLine() throws {
+    let text = String(repeating: "xfoo yfoo 12.34 ", count: 2000) + "\n" + String(repeating: "a.b@c ", count: 500)
+    for source in [".*foo", #"\w+foo\w*"#, #"[^ ]+@\w"#, #"\d+\.\d+"#, "foo|y.", #"\S+\.\S+"#] {
+      #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
+    }
   }
 
   @Test("a match that holds the literal twice is found whole (greedy prefix over later occurrences)")
@@ -145,9 +201,12 @@ struct BytePatternSetTests {
     for _ in 0..<300 {
       let text = (0..<Int.random(in: 0..<200, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
       let bytes = ByteStorage(text)
+      // Half the time of one length (the kernel then compares every pattern at shared offsets).
+      let oneLength = Bool.random(using: &random) ? Int.random(in: 1...5, using: &random) : nil
       let patterns = (0..<Int.random(in: 1...8, using: &random)).map { _ in
         BytePattern(
-          (0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)! },
+          (0..<(oneLength ?? Int.random(in: 1...5, using: &random))).map { _ in alphabet.randomElement(using: &random)!
+          },
           asciiCaseInsensitive: Bool.random(using: &random))
       }
       let set = BytePatternSet(patterns)
