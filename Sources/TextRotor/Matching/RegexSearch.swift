@@ -25,7 +25,9 @@ final class RegexSearch {
 
   let regex: RegularExpression
   let mode: Mode
-  private weak var textOwner: ByteStorage?
+  /// The bytes the expression is bound to (it holds them, so the identifier cannot be reused while
+  /// they are bound).
+  private var boundTo: ObjectIdentifier?
 
   init(_ regex: RegularExpression, mode: Mode) {
     self.regex = regex
@@ -33,9 +35,9 @@ final class RegexSearch {
   }
 
   private func bind(_ bytes: ByteStorage) throws(ICUError) {
-    if textOwner !== bytes {
+    if boundTo != ObjectIdentifier(bytes) {
       try regex.setText(bytes)
-      textOwner = bytes
+      boundTo = ObjectIdentifier(bytes)
     }
   }
 
@@ -201,25 +203,27 @@ final class RegexSearch {
         }
       }
       if let q = hit {
-        for anchor in anchors where single != nil || bytes.hasPrefix(anchor.literal, at: q, limit: range.upperBound) {
+        for k in anchors.indices
+        where single != nil || bytes.hasPrefix(anchors[k].literal, at: q, limit: range.upperBound) {
+          let length = anchors[k].literal.count
           var a = q
           let floor = Swift.max(range.lowerBound, lastQ)
-          while a > floor && anchor.before.contains(bytes[a - 1]) { a -= 1 }
+          while a > floor && anchors[k].before.contains(bytes[a - 1]) { a -= 1 }
           if a == lastQ && lastQ >= 0 { a = lastA }
           lastQ = q
           lastA = a
-          let x = q + anchor.literal.count
+          let x = q + length
           var b = x
           if x >= lastX && x <= lastB {
             b = lastB
           } else {
-            while b < range.upperBound && anchor.after.contains(bytes[b]) { b += 1 }
+            while b < range.upperBound && anchors[k].after.contains(bytes[b]) { b += 1 }
             lastX = x
             lastB = b
           }
           // Too few bytes around it for what the pattern must match there (a character is one byte
           // or more): no match holds this occurrence as its literal.
-          if q - a < anchor.minimumBefore || b - q - anchor.literal.count < anchor.minimumAfter { continue }
+          if q - a < anchors[k].minimumBefore || b - x < anchors[k].minimumAfter { continue }
           interval = interval.map { Swift.min($0.lowerBound, a)..<Swift.max($0.upperBound, b) } ?? a..<b
         }
         from = q + step
