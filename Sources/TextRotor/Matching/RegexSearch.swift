@@ -224,6 +224,8 @@ final class RegexSearch {
           // Too few bytes around it for what the pattern must match there (a character is one byte
           // or more): no match holds this occurrence as its literal.
           if q - a < anchors[k].minimumBefore || b - x < anchors[k].minimumAfter { continue }
+          // A `\b` that cannot hold: ASCII word characters on both sides (ICU's default `\b`).
+          if anchors[k].noBoundaryAt(q, x, in: bytes, range: range) { continue }
           interval = interval.map { Swift.min($0.lowerBound, a)..<Swift.max($0.upperBound, b) } ?? a..<b
         }
         from = q + step
@@ -249,6 +251,24 @@ struct WindowAnchor {
   /// The fewest bytes a match holds before and after the literal (``LiteralAnchor``).
   var minimumBefore = 0
   var minimumAfter = 0
+  /// A `\b` required right before / after the literal, when the literal's first / last byte is an
+  /// ASCII word character (else the check is left to ICU).
+  var boundaryBefore = false
+  var boundaryAfter = false
+
+  /// Whether a required `\b` fails at the occurrence `q..<x`: an ASCII word character on both
+  /// sides. (ICU's `\b` compares the character after the position with the one before it, marks
+  /// skipped; an ASCII character is no mark.)
+  func noBoundaryAt(_ q: Int, _ x: Int, in bytes: ByteStorage, range: Range<Int>) -> Bool {
+    if boundaryBefore && q > range.lowerBound && Self.isASCIIWord(bytes[q - 1]) { return true }
+    if boundaryAfter && x < range.upperBound && Self.isASCIIWord(bytes[x]) { return true }
+    return false
+  }
+
+  static func isASCIIWord(_ b: UInt8) -> Bool {
+    (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F
+  }
+
   /// No occurrence of the literal can overlap another (it has no border).
   let overlapFree: Bool
 
