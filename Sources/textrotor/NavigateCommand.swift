@@ -3,14 +3,15 @@ import TextRotor
 
 /// The rotors `next` and `prev` navigate.
 enum RotorName: String, CaseIterable, ExpressibleByArgument {
-  case characters, words, sentences, lines, paragraphs, linebreaks, matches
+  case characters, words, sentences, proseSentences, lines, paragraphs, linebreaks, matches
 
   var systemRotor: SystemRotor? { SystemRotor(rawValue: rawValue) }
 }
 
 /// Options shared by `next` and `prev`.
 struct NavigationOptions: ParsableArguments {
-  @Option(name: .long, help: "characters, words, sentences, lines, paragraphs, linebreaks or matches.")
+  @Option(
+    name: .long, help: "characters, words, sentences, proseSentences, lines, paragraphs, linebreaks or matches.")
   var rotor: RotorName
 
   @Option(name: .long, help: "A UTF-8 byte offset into the file (0 ... file size).")

@@ -35,6 +35,13 @@ struct SegmentCommand: ExitStatusCommand {
   @Flag(name: .long, help: "With --by word: only segments ICU tags as letters, numbers, kana or ideographs.")
   var wordsOnly = false
 
+  @Flag(
+    name: .long,
+    help:
+      "With --by sentence: read a single line break inside a paragraph as a space (hard-wrapped prose; the proseSentences rotor)."
+  )
+  var prose = false
+
   @OptionGroup var text: TextOptions
 
   @Option(name: .long, help: "Threads to segment with (default: all cores).")
@@ -47,11 +54,12 @@ struct SegmentCommand: ExitStatusCommand {
 
   func validate() throws {
     if wordsOnly && by != .word { throw ValidationError("--words-only goes with --by word.") }
+    if prose && by != .sentence { throw ValidationError("--prose goes with --by sentence.") }
     if threads < 1 { throw ValidationError("--threads must be at least 1.") }
   }
 
   mutating func runWithStatus() -> Int32 {
-    let rotor = by.rotor
+    let rotor = prose ? SystemRotor.proseSentences : by.rotor
     text.warnIfUnknownLocale()
     var segmenter = Segmenter(locale: text.locale, threads: threads)
     let several = files.count > 1
@@ -122,7 +130,7 @@ struct SegmentCommand: ExitStatusCommand {
     _ stream: BlockReader, name: String, rotor: SystemRotor, elements kind: ElementKind, segmenter: Segmenter,
     wordsOnly: Bool, output: OutputOptions, several: Bool
   ) throws -> Inputs.Outcome {
-    let paragraphs = rotor == .paragraphs || kind == .paragraphs
+    let paragraphs = rotor.spansLines || kind == .paragraphs
     var printer: EntryPrinter? = nil
     var base = EntryPrinter.Base()
     var count = 0

@@ -40,7 +40,8 @@ struct StatsCommand: ExitStatusCommand {
 
   @Option(
     name: .long,
-    help: "The rotors to index, comma-separated (default: all): characters,words,sentences,lines,paragraphs,linebreaks."
+    help:
+      "The rotors to index, comma-separated (default: all): characters,words,sentences,proseSentences,lines,paragraphs,linebreaks."
   )
   var rotors = RotorList(SystemRotor.allCases)
 

@@ -116,7 +116,7 @@ extension RotorDocument {
       let we: Int
       let storage: ByteStorage
       let r: Range<Int>
-      if kind == .paragraphs {
+      if kind.spansLines {
         (ws, we) = window(kind, index, text, elementStart: s, a: a, b: b, inserted: n)
         (storage, r) = text.contiguous(ws..<we)
       } else {
