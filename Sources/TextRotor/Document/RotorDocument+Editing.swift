@@ -163,6 +163,7 @@ extension RotorDocument {
         change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<(i0 + found.count))
       }
     }
+    updateStructure(element: e, start: s, old: item.text, new: text, range: range, inserted: n, change: &change)
     anchors.apply(edit: (s + a)..<(s + b), newCount: n) { r, anchor in
       let p = r.lowerBound
       let moved = p < s + a ? p : (p == s + a && anchor.stickiness == .staysBefore ? p : s + a + n)
@@ -265,6 +266,7 @@ extension RotorDocument {
       computedRotors[name]!.index = index
       change.rotors[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
     }
+    structureInserted(at: index, x, span: span, change: &change)
     let movedAnchors = carriedAnchors.map { (($0.0.lowerBound + x)..<($0.0.upperBound + x), $0.1) }
     anchors.apply(edit: x..<x, newCount: span, inserting: movedAnchors) { r, _ in shifted(r) }
     return change
@@ -312,6 +314,7 @@ extension RotorDocument {
       computedRotors[name]!.index!.apply(edit: old, newCount: 0) { r, _ in drop(r) }
       change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<i0)
     }
+    structureRemoved(old, change: &change)
     anchors.apply(edit: old, newCount: 0) { r, _ in drop(r) }
     table.tree.remove(at: index)
     table.keys.remove(table.id(of: item))

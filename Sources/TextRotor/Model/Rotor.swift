@@ -43,6 +43,7 @@ enum RotorStorage<ID: Hashable> {
   case segments(SegmentIndex)
   case matches(IntervalIndex<Void>)
   case custom(IntervalIndex<CustomPayload<ID>>)
+  case structure(IntervalIndex<StructurePayload>)
 
   /// The index behind a document's rotor (nil for a rotor built on its own).
   var index: (any RotorIndex)? {
@@ -51,6 +52,7 @@ enum RotorStorage<ID: Hashable> {
     case .segments(let index): index
     case .matches(let index): index
     case .custom(let index): index
+    case .structure(let index): index
     }
   }
 }
@@ -120,6 +122,13 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
         label: payload.label, id: payload.id, namespace: payload.namespace,
         textRange: payload.hasTextRange ? textRange : nil, prepare: payload.prepare,
         textLabel: payload.label == nil ? table.text(location) : nil)
+    case .structure(let index):
+      let (range, payload) = index[i]
+      let table = table!
+      let location = table.location(documentRange: range)
+      return RotorEntry(
+        label: payload.label, id: location.element, namespace: nil, textRange: table.stringRange(location),
+        prepare: {}, textLabel: payload.label == nil ? table.text(location) : nil)
     }
   }
 
