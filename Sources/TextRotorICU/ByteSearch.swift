@@ -10,8 +10,8 @@ public struct BytePattern: Sendable, Hashable {
   /// 0x20 where an ASCII letter matches either case, else 0.
   let masks: [UInt8]
   public let asciiCaseInsensitive: Bool
-  let rare1: Int
-  let rare2: Int
+  var rare1: Int
+  var rare2: Int
 
   public init(_ bytes: [UInt8], asciiCaseInsensitive: Bool = false) {
     let folds = asciiCaseInsensitive && bytes.contains(where: Self.isASCIILetter)
@@ -144,6 +144,83 @@ extension ByteStorage {
           text.baseAddress, Int64(range.lowerBound), Int64(range.upperBound), s.baseAddress, Int32(s.count))
         return hit < 0 ? nil : Int(hit)
       }
+    }
+  }
+}
+
+/// Up to 8 literals searched for in one pass (``ByteStorage/firstIndex(ofAny:in:)``), each on its
+/// own two rare bytes.
+public struct BytePatternSet: Sendable {
+  public let patterns: [BytePattern]
+  private let bytes: [UInt8]
+  private let masks: [UInt8]
+
+  public init(_ patterns: [BytePattern]) {
+    precondition(
+      !patterns.isEmpty && patterns.count <= 8 && patterns.allSatisfy { !$0.isEmpty }, "1 to 8 non-empty patterns")
+    var patterns = patterns
+    // Patterns of one length (the case variants of a few characters) are compared at the same two
+    // offsets, the rarest over all of them, so the kernel loads the text once for every pattern.
+    let length = patterns[0].count
+    if length > 1 && patterns.allSatisfy({ $0.count == length }) {
+      let score = (0..<length).map { i in
+        patterns.reduce(0) { $0 + BytePattern.rank($1.bytes[i], caseless: $1.masks[i] != 0) }
+          + Set(patterns.map { $0.bytes[i] }).count * 40
+      }
+      let order = (0..<length).sorted { score[$0] < score[$1] || (score[$0] == score[$1] && $0 < $1) }
+      for k in patterns.indices {
+        patterns[k].rare1 = order[0]
+        patterns[k].rare2 = order[1]
+      }
+    }
+    self.patterns = patterns
+    bytes = patterns.flatMap(\.bytes)
+    masks = patterns.flatMap(\.masks)
+  }
+
+  func withNeedles<R>(_ body: (UnsafePointer<cicu_needle>, Int32) -> R) -> R {
+    bytes.withUnsafeBufferPointer { b in
+      masks.withUnsafeBufferPointer { m in
+        var needles: [cicu_needle] = []
+        needles.reserveCapacity(patterns.count)
+        var offset = 0
+        for p in patterns {
+          needles.append(
+            cicu_needle(
+              bytes: b.baseAddress! + offset, masks: m.baseAddress! + offset, length: Int64(p.count),
+              rare1: Int64(p.rare1), rare2: Int64(p.rare2), caseless: p.asciiCaseInsensitive ? 1 : 0))
+          offset += p.count
+        }
+        return needles.withUnsafeBufferPointer { body($0.baseAddress!, Int32($0.count)) }
+      }
+    }
+  }
+}
+
+extension ByteStorage {
+  /// The first offset in `range` where one of `set`'s patterns starts, and which one (the first in
+  /// the set when several start there), or nil.
+  public func firstIndex(ofAny set: BytePatternSet, in range: Range<Int>) -> (offset: Int, pattern: Int)? {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    guard !range.isEmpty else { return nil }
+    return withUnsafeBytes { text in
+      set.withNeedles { needles, n in
+        var which: Int32 = 0
+        let hit = cicu_needles_find(
+          text.baseAddress, Int64(range.lowerBound), Int64(range.upperBound), needles, n, &which)
+        return hit < 0 ? nil : (Int(hit), Int(which))
+      }
+    }
+  }
+}
+
+extension ByteStorage {
+  /// Whether `pattern` starts at `offset` and ends at or before `limit`.
+  public func hasPrefix(_ pattern: BytePattern, at offset: Int, limit: Int) -> Bool {
+    precondition(offset >= 0 && limit <= count, "range outside the bytes")
+    guard offset + pattern.count <= limit else { return false }
+    return withUnsafeBytes { text in
+      pattern.withNeedle { needle in cicu_needle_equals(text.baseAddress! + offset, needle) != 0 }
     }
   }
 }

@@ -153,6 +153,9 @@ struct FindCommand: ExitStatusCommand {
   @Option(name: [.customShort("j"), .long], help: "Files searched at once (default: the number of cores).")
   var threads: Int?
 
+  @Flag(name: .long, help: "Print how the pattern is searched (the engine and its prefilter) on standard error.")
+  var debug = false
+
   @Option(name: .long, help: "What a column counts: utf-8, utf-16, utf-32 or grapheme.")
   var positionEncoding: PositionEncoding = .utf8
 
@@ -217,7 +220,8 @@ struct FindCommand: ExitStatusCommand {
     let caseless = ignoreCase || (smartCase && texts.allSatisfy { Pattern.isAllLowercase($0, syntax: syntax) })
     let pattern = Pattern.anyOf(texts, syntax: syntax, ignoreCase: caseless, wholeWord: word, timeLimit: timeLimit)
     do {
-      _ = try PatternMatcher(pattern)
+      let matcher = try PatternMatcher(pattern)
+      if debug { StandardOutput.error("\(pattern): \(matcher.searchPath)") }
     } catch {
       StandardOutput.error(error.description)
       return 2
@@ -240,8 +244,9 @@ struct FindCommand: ExitStatusCommand {
     walkOptions.globs = glob
     let walker = FileWalker(options: walkOptions)
     let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
-    let format = makeFormat(showPath: roots.count > 1 || directories.contains(true))
+    var format = makeFormat(showPath: roots.count > 1 || directories.contains(true))
     let threads = max(self.threads ?? Segmenter.availableCores, 1)
+    if roots.count == 1 && !directories.contains(true) { format.countThreads = threads }
     let run = FindRun(pattern: pattern, format: format)
     // The directories are walked on this thread while the workers search what is found so far.
     let (found, failed) = run.run(threads: directories.contains(true) ? threads : min(threads, roots.count)) { queue in

@@ -31,6 +31,8 @@ struct FindFormat: Sendable {
   var encoding: PositionEncoding = .utf8
   var includeZeroCounts = false
   var searchBinary = false
+  /// Threads that may count one file's slices at once (when one file is searched).
+  var countThreads = 1
 
   var hasContext: Bool { (before > 0 || after > 0) && (mode == .lines || mode == .json) }
 }
@@ -176,7 +178,7 @@ struct FileScan {
     let mode: FindFormat.Mode =
       binaryOffset != nil && [.lines, .onlyMatching, .vimgrep].contains(format.mode) ? .quiet : format.mode
     if mode == .count && format.maxCount == nil {
-      let n = try matcher.count(in: bytes, range: range)
+      let n = try matcher.count(in: bytes, range: range, threads: format.countThreads)
       matchCount += n
       if n > 0 { found = true }
       return

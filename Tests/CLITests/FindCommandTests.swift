@@ -22,6 +22,23 @@ struct FindCommandTests {
     #expect(none.stdout.isEmpty)
   }
 
+  @Test("--debug says how each kind of pattern is searched")
+  func debugPath() throws {
+    let a = try Self.file("national attention\n")
+    defer { try? FileManager.default.removeItem(atPath: a) }
+    for (args, says) in [
+      (["Linux"], "vectorised byte search for 'Linux'"),
+      (["--regex", #"\w+tion\b"#], "ICU regex on windows around each occurrence of 'tion'"),
+      (["--regex", "Linux|Debian"], "ICU regex on windows around each occurrence of 'Linux' or 'Debian'"),
+      (["--regex", #"\w+"#], "ICU regex over the whole text"),
+      (["-i", "файл"], "ICU regex on the lines holding one of"),
+    ] {
+      let run = try CLI.run(["find", "--debug", "--count"] + args + [a])
+      #expect(run.stderr.contains(says), "\(args): \(run.stderr)")
+    }
+    #expect(try CLI.run(["find", "--count", "--regex", #"\w+tion"#, a]).stdout == "2\n")
+  }
+
   @Test("--count, -i, -w, --regex and --position-encoding")
   func options() throws {
     let a = try Self.file("Straße STRASSE strasse\ncat concat Cat\nfoo12 foo x\n")

@@ -97,6 +97,113 @@ static inline int64_t cicu_needle_find(const uint8_t *h, int64_t from, int64_t e
   return cicu_needle_sse2(h, from, end, n);
 }
 
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline int64_t cicu_needles_avx2(const uint8_t *h, int64_t *from, int64_t end,
+                                                                       const cicu_needle *needles, int count,
+                                                                       int64_t longest, int *which) {
+  __m256i v1[8], m1[8], v2[8], m2[8];
+  int64_t r1[8], r2[8];
+  for (int k = 0; k < count; k++) {
+    const cicu_needle *n = &needles[k];
+    v1[k] = _mm256_set1_epi8((char)n->bytes[n->rare1]);
+    m1[k] = _mm256_set1_epi8((char)n->masks[n->rare1]);
+    v2[k] = _mm256_set1_epi8((char)n->bytes[n->rare2]);
+    m2[k] = _mm256_set1_epi8((char)n->masks[n->rare2]);
+    r1[k] = n->rare1;
+    r2[k] = n->rare2;
+  }
+  int64_t i = *from;
+  // Every needle compared at the same two offsets with the same masks: load once, and test each
+  // offset against the distinct values there (a candidate matches some needle's first value and
+  // some needle's second value; verification sorts them out).
+  int shared = 1;
+  for (int k = 1; k < count; k++)
+    if (r1[k] != r1[0] || r2[k] != r2[0] || needles[k].masks[r1[k]] != needles[0].masks[r1[0]] ||
+        needles[k].masks[r2[k]] != needles[0].masks[r2[0]])
+      shared = 0;
+  if (shared) {
+    __m256i d1[8], d2[8];
+    int n1 = 0, n2 = 0;
+    for (int k = 0; k < count; k++) {
+      int seen1 = 0, seen2 = 0;
+      for (int j = 0; j < k; j++) {
+        seen1 |= needles[j].bytes[r1[j]] == needles[k].bytes[r1[k]];
+        seen2 |= needles[j].bytes[r2[j]] == needles[k].bytes[r2[k]];
+      }
+      if (!seen1) d1[n1++] = v1[k];
+      if (!seen2) d2[n2++] = v2[k];
+    }
+    for (; i + 32 + longest - 1 <= end; i += 32) {
+      __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r1[0])), m1[0]);
+      __m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r2[0])), m2[0]);
+      __m256i x = _mm256_cmpeq_epi8(a, d1[0]), y = _mm256_cmpeq_epi8(b, d2[0]);
+      for (int j = 1; j < n1; j++) x = _mm256_or_si256(x, _mm256_cmpeq_epi8(a, d1[j]));
+      for (int j = 1; j < n2; j++) y = _mm256_or_si256(y, _mm256_cmpeq_epi8(b, d2[j]));
+      uint32_t mask = (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(x, y));
+      while (mask) {
+        int bit = __builtin_ctz(mask);
+        for (int k = 0; k < count; k++) {
+          if (i + bit + needles[k].length <= end && cicu_needle_equals(h + i + bit, &needles[k])) {
+            *which = k;
+            return i + bit;
+          }
+        }
+        mask &= mask - 1;
+      }
+    }
+    *from = i;
+    return -1;
+  }
+  // Loads read h[i + rare ..< i + rare + 32] with rare < length <= longest: inside the text while
+  // i + 32 + longest - 1 <= end.
+  for (; i + 32 + longest - 1 <= end; i += 32) {
+    __m256i any = _mm256_setzero_si256();
+    for (int k = 0; k < count; k++) {
+      __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r1[k])), m1[k]);
+      __m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r2[k])), m2[k]);
+      any = _mm256_or_si256(any, _mm256_and_si256(_mm256_cmpeq_epi8(a, v1[k]), _mm256_cmpeq_epi8(b, v2[k])));
+    }
+    uint32_t mask = (uint32_t)_mm256_movemask_epi8(any);
+    while (mask) {
+      int b = __builtin_ctz(mask);
+      for (int k = 0; k < count; k++) {
+        if (i + b + needles[k].length <= end && cicu_needle_equals(h + i + b, &needles[k])) {
+          *which = k;
+          return i + b;
+        }
+      }
+      mask &= mask - 1;
+    }
+  }
+  *from = i;
+  return -1;
+}
+#endif
+
+/// The first offset in from..<end where one of `needles[0..<count]` starts (each compared on its
+/// own two rare bytes in one pass over the text, 32 positions at a time with AVX2), or -1; `*which`
+/// is the needle found there (the first in the array when several start there).
+static inline int64_t cicu_needles_find(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *needles,
+                                        int count, int *which) {
+  int64_t longest = 0;
+  for (int k = 0; k < count; k++)
+    if (needles[k].length > longest) longest = needles[k].length;
+  int64_t i = from;
+#if defined(__x86_64__)
+  if (cicu_has_avx2() && count <= 8) {
+    int64_t hit = cicu_needles_avx2(h, &i, end, needles, count, longest, which);
+    if (hit >= 0) return hit;
+  }
+#endif
+  for (; i < end; i++)
+    for (int k = 0; k < count; k++)
+      if (needles[k].length > 0 && i + needles[k].length <= end && cicu_needle_equals(h + i, &needles[k])) {
+        *which = k;
+        return i;
+      }
+  return -1;
+}
+
 /// Writes up to `capacity` non-overlapping, leftmost starts of the needle in from..<end into
 /// `starts` (or only counts them when `starts` is NULL); returns how many, and in `*resume` where
 /// to continue (end when the range is exhausted).

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import TextRotorICU
 
 /// Finds the matches of a ``Pattern`` in UTF-8 bytes: the sorted, non-overlapping, leftmost byte
@@ -24,6 +26,7 @@ public final class PatternMatcher {
   enum Strategy { case automatic, icu }
 
   let engine: Engine
+  let strategy: Strategy
   private let words: WordBoundaries?
   /// Whether the pattern holds U+FFFD: ICU reads ill-formed UTF-8 as U+FFFD, the byte search does
   /// not; a match over ill-formed bytes is rejected so every engine agrees (as ripgrep: U+FFFD
@@ -36,6 +39,7 @@ public final class PatternMatcher {
 
   init(_ pattern: Pattern, strategy: Strategy) throws(PatternError) {
     self.pattern = pattern
+    self.strategy = strategy
     let text = pattern.text
     holdsReplacementCharacter = text.unicodeScalars.contains("\u{FFFD}")
     // By bytes: "\r\n" is one `Character`, so `text.contains("\n")` would not see it.
@@ -45,6 +49,13 @@ public final class PatternMatcher {
     func compile(_ source: String, _ options: RegularExpression.Options) throws(PatternError) -> RegularExpression {
       do {
         return try RegularExpression(source.isEmpty ? "(?:)" : source, options: options, timeLimit: pattern.timeLimit)
+      } catch {
+        throw PatternError(error.description, icuError: error)
+      }
+    }
+    func byteClass(_ atoms: [String]?, _ options: RegularExpression.Options) throws(PatternError) -> ByteClass {
+      do {
+        return try ByteClass(atoms, options: options, timeLimit: pattern.timeLimit)
       } catch {
         throw PatternError(error.description, icuError: error)
       }
@@ -75,7 +86,24 @@ public final class PatternMatcher {
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
       let regex = try compile(text, options)
-      if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
+      if !pattern.ignoreCase, let anchors = LiteralAnchor.alternatives(of: text),
+        anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) })
+      {
+        // One class before and one after for every alternative (their unions), so that the windows'
+        // starts grow with the offsets of the literals and a window once searched is never reached
+        // back into.
+        func union(_ atoms: [[String]?]) -> [String]? { atoms.contains { $0 == nil } ? nil : atoms.flatMap { $0! } }
+        let before = try byteClass(union(anchors.map(\.before)), options)
+        let after = try byteClass(union(anchors.map(\.after)), options)
+        let windows = anchors.map {
+          var window = WindowAnchor(literal: BytePattern(Array($0.literal.utf8)), before: before, after: after)
+          window.minimumBefore = $0.minimumBefore
+          window.minimumAfter = $0.minimumAfter
+          return window
+        }
+        let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
+        engine = .regex(RegexSearch(regex, mode: .anchored(windows, set)))
+      } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
         engine = .regex(RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))])))
       } else {
         engine = .regex(RegexSearch(regex, mode: .whole))
@@ -90,11 +118,45 @@ public final class PatternMatcher {
     }
   }
 
+  /// How the pattern is searched (engine, prefilter), in words: what `find --debug` prints.
+  public var searchPath: String {
+    var path: String
+    func quoted(_ bytes: [UInt8]) -> String { "'" + String(decoding: bytes, as: UTF8.self) + "'" }
+    switch engine {
+    case .literal(let search):
+      path = "vectorised byte search for \(quoted(search.needle.bytes))"
+      if search.exceptions != nil {
+        path += " (ASCII letters of either case); ICU only on lines holding a character whose case folding is ASCII"
+      }
+    case .regex(let search):
+      switch search.mode {
+      case .whole: path = "ICU regex over the whole text, 1 MB at a time (no literal worth searching for first)"
+      case .lineByLine: path = "ICU regex line by line"
+      case .prefiltered(let literals):
+        path = "ICU regex on the lines holding one of \(literals.map { quoted($0.bytes) }.joined(separator: ", "))"
+        path += literals.count > 1 ? " (searched in one pass)" : ""
+      case .anchored(let anchors, _):
+        path =
+          "ICU regex on windows around each occurrence of \(anchors.map { quoted($0.literal.bytes) }.joined(separator: " or "))"
+          + ", stretched over the characters the pattern can match before and after it"
+      }
+    }
+    if words != nil { path += "; -w: candidates checked for word boundaries (UAX #29)" }
+    return path
+  }
+
   /// Whether lines holding `literal` are rare enough to search for first: two bytes or more, or
   /// one ASCII symbol that prose seldom holds (`@`, `#`, `=`, ...; not a letter, digit, space or
   /// common punctuation).
-  static func worthPrefiltering(_ literal: String) -> Bool {
+  static func worthPrefiltering(_ literal: String, aroundIt: Int = 0) -> Bool {
     let bytes = Array(literal.utf8)
+    // A punctuation mark with something the pattern must match next to it (`\d+\.\d+`): most of
+    // its occurrences are rejected from the bytes around them, without ICU.
+    if aroundIt > 0 && bytes.count == 1, let b = bytes.first, b < 0x80, b > 0x20,
+      !((0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b))
+    {
+      return true
+    }
     if bytes.count >= 2 { return true }
     guard bytes.count == 1, let b = bytes.first, b < 0x80 else { return false }
     let common: Set<UInt8> = Array(" .,;:-'\"()!?\t".utf8).reduce(into: []) { $0.insert($1) }
@@ -160,6 +222,67 @@ public final class PatternMatcher {
     }
     return result
   }
+
+  /// How many matches lie in `range` (all of `bytes` by default), counted on up to `threads`
+  /// threads: a range of several MB is cut into line-aligned slices, each counted by its own
+  /// matcher (matches never span lines, so the sum is the count of the whole range).
+  public func count(in bytes: ByteStorage, range: Range<Int>? = nil, threads: Int) throws(ICUError) -> Int {
+    try count(in: bytes, range: range, threads: threads, minimumSlice: Self.minimumSlice)
+  }
+
+  func count(in bytes: ByteStorage, range: Range<Int>?, threads: Int, minimumSlice: Int) throws(ICUError) -> Int {
+    let range = range ?? 0..<bytes.count
+    let slices = Swift.min(threads, range.count / minimumSlice)
+    if slices <= 1 { return try count(in: bytes, range: range) }
+    var cuts = [range.lowerBound]
+    for k in 1..<slices {
+      let target = Swift.max(range.lowerBound + range.count / slices * k, cuts[k - 1])
+      let end = LineBounds.end(of: target, in: bytes, limit: range.upperBound)
+      cuts.append(LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound))
+    }
+    cuts.append(range.upperBound)
+    let pattern = self.pattern
+    let strategy = self.strategy
+    let results = Mutex<[Result<Int, ICUError>?]>(Array(repeating: nil, count: slices))
+    let group = DispatchGroup()
+    for k in 1..<slices {
+      let slice = cuts[k]..<cuts[k + 1]
+      DispatchQueue.global().async(group: group) {
+        let result: Result<Int, ICUError>
+        do throws(ICUError) {
+          let matcher: PatternMatcher
+          do throws(PatternError) {
+            matcher = try PatternMatcher(pattern, strategy: strategy)
+          } catch {
+            throw error.icuError ?? .unknown
+          }
+          result = .success(try matcher.count(in: bytes, range: slice))
+        } catch {
+          result = .failure(error)
+        }
+        results.withLock { $0[k] = result }
+      }
+    }
+    let first: Result<Int, ICUError>
+    do throws(ICUError) {
+      first = .success(try count(in: bytes, range: cuts[0]..<cuts[1]))
+    } catch {
+      first = .failure(error)
+    }
+    group.wait()
+    var total = 0
+    for result in [first] + results.withLock({ Array($0[1...]) }) {
+      switch result {
+      case .success(let n)?: total += n
+      case .failure(let error)?: throw error
+      case nil: break
+      }
+    }
+    return total
+  }
+
+  /// The fewest bytes a thread counts on its own.
+  static let minimumSlice = 4 << 20
 
   /// How many matches lie in `range` (all of `bytes` by default).
   public func count(in bytes: ByteStorage, range: Range<Int>? = nil) throws(ICUError) -> Int {

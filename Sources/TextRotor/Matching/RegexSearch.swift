@@ -15,6 +15,10 @@ final class RegexSearch {
     case whole
     /// Only lines containing one of the literals.
     case prefiltered([BytePattern])
+    /// Only the windows around each occurrence of a literal every match holds (one per top-level
+    /// alternative, searched together with the set), stretched over the runs of characters the
+    /// pattern may consume before and after it (``LiteralAnchor``).
+    case anchored([WindowAnchor], BytePatternSet?)
     /// Every line on its own (the plain reference path; used by tests).
     case lineByLine
   }
@@ -41,6 +45,7 @@ final class RegexSearch {
     switch mode {
     case .whole: try runWhole(bytes, range: range, visit)
     case .prefiltered(let literals): try runPrefiltered(bytes, range: range, literals: literals, visit)
+    case .anchored(let anchors, let set): try runAnchored(bytes, range: range, anchors: anchors, set: set, visit)
     case .lineByLine:
       for line in LineScanner(bytes, range: range) {
         if try searchLine(bytes, line.content, range: range, visit) { return }
@@ -140,16 +145,22 @@ final class RegexSearch {
   private func runPrefiltered(
     _ bytes: ByteStorage, range: Range<Int>, literals: [BytePattern], _ visit: MatchVisitor
   ) throws(ICUError) {
-    // The next occurrence of each literal at or after `position` (nil: none left).
+    // Up to 8 literals in one pass; more, one pass each (the next occurrence of each at or after
+    // `position` is kept: nil when none is left).
+    let set = literals.count > 1 && literals.count <= 8 ? BytePatternSet(literals) : nil
     var hits: [Int?] = Array(repeating: range.lowerBound - 1, count: literals.count)
     var position = range.lowerBound
     while position < range.upperBound {
       var hit: Int? = nil
-      for k in literals.indices {
-        if let h = hits[k], h < position {
-          hits[k] = bytes.firstIndex(of: literals[k], in: position..<range.upperBound)
+      if let set {
+        hit = bytes.firstIndex(ofAny: set, in: position..<range.upperBound)?.offset
+      } else {
+        for k in literals.indices {
+          if let h = hits[k], h < position {
+            hits[k] = bytes.firstIndex(of: literals[k], in: position..<range.upperBound)
+          }
+          if let h = hits[k], hit.map({ h < $0 }) ?? true { hit = h }
         }
-        if let h = hits[k], hit.map({ h < $0 }) ?? true { hit = h }
       }
       guard let hit else { return }
       let start = LineBounds.start(of: hit, in: bytes, floor: position)
@@ -157,5 +168,98 @@ final class RegexSearch {
       if try searchLine(bytes, start..<end, range: range, visit) { return }
       position = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
     }
+  }
+
+  /// Searches the windows of `anchors` in order (one anchor, or one per top-level alternative).
+  /// Every match lies inside the interval of the occurrence of the literal it holds
+  /// (``LiteralAnchor``), overlapping intervals are merged, so each match lies in one window and
+  /// every start ICU would try outside the windows fails: the matches (and the first one from any
+  /// offset) are those of the whole line. Every occurrence of every literal is visited, overlapping
+  /// ones too (a literal with a border, `aa` in `aaa`; two alternatives' literals at one offset).
+  private func runAnchored(
+    _ bytes: ByteStorage, range: Range<Int>, anchors: [WindowAnchor], set: BytePatternSet?, _ visit: MatchVisitor
+  ) throws(ICUError) {
+    let single = anchors.count == 1 ? anchors[0] : nil
+    let step = single.map { $0.overlapFree ? $0.literal.count : 1 } ?? 1
+    var window: Range<Int>? = nil
+    var from = range.lowerBound
+    // Every anchor has the same classes: the last run scanned each way is remembered, so that each
+    // byte is scanned at most once each way however many occurrences share a run (`.*foo` on one
+    // long line).
+    var lastQ = -1
+    var lastA = -1
+    var lastX = -1
+    var lastB = -1
+    while true {
+      var interval: Range<Int>? = nil
+      var hit: Int? = nil
+      if from < range.upperBound {
+        if let single {
+          hit = bytes.firstIndex(of: single.literal, in: from..<range.upperBound)
+        } else if let set {
+          hit = bytes.firstIndex(ofAny: set, in: from..<range.upperBound)?.offset
+        }
+      }
+      if let q = hit {
+        for anchor in anchors where single != nil || bytes.hasPrefix(anchor.literal, at: q, limit: range.upperBound) {
+          var a = q
+          let floor = Swift.max(range.lowerBound, lastQ)
+          while a > floor && anchor.before.contains(bytes[a - 1]) { a -= 1 }
+          if a == lastQ && lastQ >= 0 { a = lastA }
+          lastQ = q
+          lastA = a
+          let x = q + anchor.literal.count
+          var b = x
+          if x >= lastX && x <= lastB {
+            b = lastB
+          } else {
+            while b < range.upperBound && anchor.after.contains(bytes[b]) { b += 1 }
+            lastX = x
+            lastB = b
+          }
+          // Too few bytes around it for what the pattern must match there (a character is one byte
+          // or more): no match holds this occurrence as its literal.
+          if q - a < anchor.minimumBefore || b - q - anchor.literal.count < anchor.minimumAfter { continue }
+          interval = interval.map { Swift.min($0.lowerBound, a)..<Swift.max($0.upperBound, b) } ?? a..<b
+        }
+        from = q + step
+        // Every literal there rejected: the window stays open (a later interval may still reach it).
+        if interval == nil { continue }
+      }
+      if let w = window, let i = interval, i.lowerBound <= w.upperBound {
+        window = Swift.min(w.lowerBound, i.lowerBound)..<Swift.max(w.upperBound, i.upperBound)
+        continue
+      }
+      if let w = window, try searchLine(bytes, w, range: range, visit) { return }
+      guard hit != nil else { return }
+      window = interval
+    }
+  }
+}
+
+/// A literal to search for and the bytes a match may stretch over around it (``LiteralAnchor``).
+struct WindowAnchor {
+  let literal: BytePattern
+  let before: ByteClass
+  let after: ByteClass
+  /// The fewest bytes a match holds before and after the literal (``LiteralAnchor``).
+  var minimumBefore = 0
+  var minimumAfter = 0
+  /// No occurrence of the literal can overlap another (it has no border).
+  let overlapFree: Bool
+
+  init(literal: BytePattern, before: ByteClass, after: ByteClass) {
+    self.literal = literal
+    self.before = before
+    self.after = after
+    let b = literal.bytes
+    var free = true
+    if b.count > 1 {
+      for k in 1..<b.count where b[0..<(b.count - k)] == b[k...] {
+        free = false
+        break
+      }
+    }
+    overlapFree = free
   }
 }

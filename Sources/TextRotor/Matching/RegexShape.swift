@@ -1,0 +1,445 @@
+import TextRotorICU
+
+/// A literal every match of a regular expression holds, with what may surround it: the pattern is
+/// read (conservatively, only at its top level, which must have no alternation) as `P L S`, where
+/// `L` is a run of literal characters and `P` and `S` can only consume characters of the sets
+/// `before` and `after` (the union of their atoms: literal characters, classes, sets, `.`, groups).
+///
+/// So every match lies in `[start of the run of before-characters ending where L starts, end of
+/// the run of after-characters starting where L ends)`, around some occurrence of `L`; the union
+/// of those intervals over every occurrence holds every match, and ICU searched only there (with
+/// transparent bounds) finds exactly what it finds over the whole line (see ``RegexSearch``).
+struct LiteralAnchor: Equatable {
+  var literal: String
+  /// Sources of the atoms `P` can consume (each matches one character); nil when unknown (any
+  /// character but a line terminator).
+  var before: [String]?
+  /// The same for `S`.
+  var after: [String]?
+  /// The fewest characters `P` consumes (a lower bound: literal characters and atoms not made
+  /// optional count one each, groups none).
+  var minimumBefore = 0
+  /// The same for `S`.
+  var minimumAfter = 0
+
+  /// The anchor of each top-level alternative of `pattern` (one for a pattern without `|`), or nil
+  /// when one of them has none or there are more than 8.
+  static func alternatives(of pattern: String) -> [LiteralAnchor]? {
+    let s = Array(pattern.unicodeScalars)
+    var branches: [String] = []
+    var current = ""
+    var depth = 0
+    var i = 0
+    while i < s.count {
+      let c = s[i]
+      var end = i + 1
+      if c == "\\" {
+        guard i + 1 < s.count, s[i + 1] != "Q" else { return nil }
+        end = i + 2
+      } else if c == "[" {
+        guard let e = RegexShapeParser.skipSet(s, from: i) else { return nil }
+        end = e
+      } else if c == "(" {
+        depth += 1
+      } else if c == ")" {
+        depth -= 1
+      } else if c == "|" && depth == 0 {
+        branches.append(current)
+        current = ""
+        i += 1
+        continue
+      }
+      current.unicodeScalars.append(contentsOf: s[i..<end])
+      i = end
+    }
+    branches.append(current)
+    guard branches.count <= 8 else { return nil }
+    var anchors: [LiteralAnchor] = []
+    for branch in branches {
+      guard let anchor = of(branch) else { return nil }
+      anchors.append(anchor)
+    }
+    return anchors
+  }
+
+  /// The anchor of `pattern` (ICU syntax), or nil when the pattern has none this reading can prove:
+  /// alternation at the top level, inline flags, `\Q…\E`, an unknown escape, or no literal.
+  static func of(_ pattern: String) -> LiteralAnchor? {
+    var parser = RegexShapeParser(Array(pattern.unicodeScalars))
+    guard let items = parser.sequence(topLevel: true), parser.atEnd else { return nil }
+    // The longest run of literal characters, as ``RequiredLiteral`` chooses it.
+    var best: Range<Int>? = nil
+    var bestBytes = 0
+    var runStart: Int? = nil
+    var runBytes = 0
+    func close(_ end: Int) {
+      if let s = runStart, runBytes > bestBytes {
+        best = s..<end
+        bestBytes = runBytes
+      }
+      runStart = nil
+      runBytes = 0
+    }
+    for (k, item) in items.enumerated() {
+      guard case .literal(let c) = item.kind, item.quantifier != .optional else {
+        close(k)
+        continue
+      }
+      if runStart == nil { runStart = k }
+      runBytes += String(c).utf8.count
+      if item.quantifier == .required { close(k + 1) }
+    }
+    close(items.count)
+    guard let run = best else { return nil }
+    var literal = ""
+    for item in items[run] {
+      if case .literal(let c) = item.kind { literal.unicodeScalars.append(c) }
+    }
+    if literal.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) { return nil }
+    func union(_ slice: ArraySlice<RegexShapeParser.Item>) -> [String]? {
+      var atoms: [String] = []
+      for item in slice {
+        guard let a = item.kind.atoms else { return nil }
+        atoms += a
+      }
+      return atoms
+    }
+    var after = union(items[run.upperBound...])
+    // `ab+c`: L = "ab", and more b's may follow it.
+    if items[run.upperBound - 1].quantifier == .required, let a = items[run.upperBound - 1].kind.atoms {
+      after = after.map { $0 + a }
+    }
+    func minimum(_ slice: ArraySlice<RegexShapeParser.Item>) -> Int {
+      slice.reduce(0) { n, item in
+        switch item.kind {
+        case .literal, .atom: return n + (item.quantifier == .optional ? 0 : 1)
+        default: return n
+        }
+      }
+    }
+    return LiteralAnchor(
+      literal: literal, before: union(items[..<run.lowerBound]), after: after,
+      minimumBefore: minimum(items[..<run.lowerBound]), minimumAfter: minimum(items[run.upperBound...]))
+  }
+}
+
+/// A conservative reader of ICU regular-expression syntax: the items of a sequence and, for each,
+/// the atoms (one-character matchers) it can consume.
+struct RegexShapeParser {
+  enum Quantifier: Equatable { case one, optional, required }
+
+  enum Kind {
+    case literal(Unicode.Scalar)
+    /// A one-character matcher: its source (`\w`, `[a-z]`, `.`, `\p{L}`, `\x41`, …).
+    case atom(String)
+    /// Consumes nothing (`^`, `$`, `\b`, look-around).
+    case zeroWidth
+    /// A group: the atoms it can consume (nil: unknown).
+    case group([String]?)
+    /// Consumes what cannot be told (a back-reference, `\X`, `\R`).
+    case unknown
+
+    var atoms: [String]? {
+      switch self {
+      case .literal(let c): return [RegularExpression.escapedLiteral(String(c))]
+      case .atom(let source): return [source]
+      case .zeroWidth: return []
+      case .group(let atoms): return atoms
+      case .unknown: return nil
+      }
+    }
+  }
+
+  struct Item {
+    var kind: Kind
+    var quantifier: Quantifier
+  }
+
+  let s: [Unicode.Scalar]
+  var i = 0
+
+  init(_ scalars: [Unicode.Scalar]) { s = scalars }
+
+  var atEnd: Bool { i >= s.count }
+
+  private func source(_ range: Range<Int>) -> String {
+    var out = ""
+    out.unicodeScalars.append(contentsOf: s[range])
+    return out
+  }
+
+  private func isHex(_ c: Unicode.Scalar) -> Bool { c.properties.isASCIIHexDigit }
+  private func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
+
+  /// Reads items up to the end (top level) or up to a `)` (left unread). Nil when the pattern holds
+  /// something this reader does not prove (alternation at the top level, flags, `\Q`, …).
+  mutating func sequence(topLevel: Bool) -> [Item]? {
+    var items: [Item] = []
+    while i < s.count {
+      let c = s[i]
+      if c == ")" {
+        if topLevel { return nil }
+        return items
+      }
+      if c == "|" {
+        if topLevel { return nil }
+        i += 1
+        items.append(Item(kind: .zeroWidth, quantifier: .one))
+        continue
+      }
+      if c == "?" || c == "*" || c == "+" || c == "{" {
+        guard let q = quantifier(), var last = items.popLast() else { return nil }
+        if case .zeroWidth = last.kind {
+        } else if last.quantifier != .one {
+          return nil  // `a**`: not read
+        } else {
+          last.quantifier = q
+        }
+        items.append(last)
+        continue
+      }
+      guard let kind = item() else { return nil }
+      items.append(Item(kind: kind, quantifier: .one))
+    }
+    return items
+  }
+
+  /// Reads a quantifier at `i` (with its lazy `?` or possessive `+`).
+  private mutating func quantifier() -> Quantifier? {
+    var q: Quantifier
+    switch s[i] {
+    case "?", "*":
+      q = .optional
+      i += 1
+    case "+":
+      q = .required
+      i += 1
+    default:  // "{"
+      var j = i + 1
+      var digits = ""
+      while j < s.count && isDigit(s[j]) {
+        digits.unicodeScalars.append(s[j])
+        j += 1
+      }
+      guard let n = Int(digits) else { return nil }
+      while j < s.count && (isDigit(s[j]) || s[j] == ",") { j += 1 }
+      guard j < s.count && s[j] == "}" else { return nil }
+      i = j + 1
+      q = n == 0 ? .optional : .required
+    }
+    if i < s.count && (s[i] == "?" || s[i] == "+") { i += 1 }
+    return q
+  }
+
+  private mutating func item() -> Kind? {
+    let start = i
+    let c = s[i]
+    switch c {
+    case "\\": return escape()
+    case "[":
+      guard let end = Self.skipSet(s, from: i) else { return nil }
+      i = end
+      return .atom(source(start..<end))
+    case "(": return group()
+    case ".":
+      i += 1
+      return .atom(".")
+    case "^", "$":
+      i += 1
+      return .zeroWidth
+    case "#", " ", "\t":  // fine unless (?x), which is refused
+      i += 1
+      return .literal(c)
+    default:
+      i += 1
+      return .literal(c)
+    }
+  }
+
+  private mutating func escape() -> Kind? {
+    let start = i
+    guard i + 1 < s.count else { return nil }
+    let e = s[i + 1]
+    i += 2
+    guard e.isASCII && (e.properties.isAlphabetic || isDigit(e)) else { return .literal(e) }
+    switch e {
+    case "b", "B":
+      if i < s.count && s[i] == "{" { return nil }
+      return .zeroWidth
+    case "A", "z", "Z", "G": return .zeroWidth
+    case "w", "W", "d", "D", "s", "S", "h", "H", "v", "V", "t", "n", "r", "f", "a", "e":
+      return .atom(source(start..<i))
+    case "p", "P", "N":
+      if i < s.count && s[i] == "{" {
+        while i < s.count && s[i] != "}" { i += 1 }
+        guard i < s.count else { return nil }
+        i += 1
+      } else if e != "N" && i < s.count && s[i].isASCII && s[i].properties.isAlphabetic {
+        i += 1
+      } else {
+        return nil
+      }
+      return .atom(source(start..<i))
+    case "x":
+      if i < s.count && s[i] == "{" {
+        while i < s.count && s[i] != "}" { i += 1 }
+        guard i < s.count else { return nil }
+        i += 1
+      } else {
+        var k = 0
+        while k < 2 && i < s.count && isHex(s[i]) {
+          i += 1
+          k += 1
+        }
+      }
+      return .atom(source(start..<i))
+    case "u", "U":
+      let n = e == "u" ? 4 : 8
+      guard i + n <= s.count, s[i..<(i + n)].allSatisfy(isHex) else { return nil }
+      i += n
+      return .atom(source(start..<i))
+    case "c":
+      guard i < s.count else { return nil }
+      i += 1
+      return .atom(source(start..<i))
+    case "0":
+      var k = 0
+      while k < 3 && i < s.count && ("0"..."7").contains(s[i]) {
+        i += 1
+        k += 1
+      }
+      return .atom(source(start..<i))
+    case "1"..."9", "k", "X", "R":
+      // A back-reference (its digits or name), a grapheme cluster, a line break: unknown.
+      if e == "k" {
+        guard i < s.count, s[i] == "<" else { return nil }
+        while i < s.count && s[i] != ">" { i += 1 }
+        i += 1
+      }
+      while isDigit(e) && i < s.count && isDigit(s[i]) { i += 1 }
+      return .unknown
+    default: return nil  // \Q, \E and unknown escapes
+    }
+  }
+
+  /// A group at `i` (`(`): its atoms, or zero width for look-around.
+  private mutating func group() -> Kind? {
+    i += 1
+    var lookAround = false
+    if i < s.count && s[i] == "?" {
+      guard i + 1 < s.count else { return nil }
+      switch s[i + 1] {
+      case ":", ">": i += 2
+      case "=", "!":
+        lookAround = true
+        i += 2
+      case "<":
+        guard i + 2 < s.count else { return nil }
+        if s[i + 2] == "=" || s[i + 2] == "!" {
+          lookAround = true
+          i += 3
+        } else {
+          // A named group `(?<name>`.
+          while i < s.count && s[i] != ">" { i += 1 }
+          guard i < s.count else { return nil }
+          i += 1
+        }
+      default: return nil  // flags, comments
+      }
+    }
+    guard let inner = sequence(topLevel: false), i < s.count, s[i] == ")" else { return nil }
+    i += 1
+    if lookAround { return .zeroWidth }
+    var atoms: [String] = []
+    for item in inner {
+      guard let a = item.kind.atoms else { return .group(nil) }
+      atoms += a
+    }
+    return .group(atoms)
+  }
+
+  /// The index after the set starting at `from` (`[`), with nested sets and escapes; nil when the
+  /// set does not close.
+  static func skipSet(_ s: [Unicode.Scalar], from: Int) -> Int? {
+    var i = from + 1
+    var depth = 1
+    if i < s.count && s[i] == "^" { i += 1 }
+    if i < s.count && s[i] == "]" { i += 1 }
+    while i < s.count && depth > 0 {
+      if s[i] == "\\" {
+        i += 2
+        continue
+      }
+      if s[i] == "[" { depth += 1 }
+      if s[i] == "]" { depth -= 1 }
+      i += 1
+    }
+    return depth == 0 && i <= s.count ? i : nil
+  }
+}
+
+/// Which bytes may belong to characters a set of atoms matches: ASCII exactly (each ASCII
+/// character tried with ICU), every non-ASCII byte unless every atom is provably ASCII-only. Line
+/// terminators (LF, CR) are never members, so runs never leave their line.
+struct ByteClass: Equatable {
+  private var low: UInt64 = 0
+  private var high: UInt64 = 0
+  var nonASCII: Bool
+
+  /// Every byte but LF and CR.
+  static var anything: ByteClass {
+    var c = ByteClass(nonASCII: true)
+    c.low = ~0
+    c.high = ~0
+    c.low &= ~(UInt64(1) << 0x0A | UInt64(1) << 0x0D)
+    return c
+  }
+
+  private init(nonASCII: Bool) { self.nonASCII = nonASCII }
+
+  /// The class of `atoms` (nil: anything) compiled with `options`.
+  init(_ atoms: [String]?, options: RegularExpression.Options, timeLimit: Int) throws(ICUError) {
+    guard let atoms else {
+      self = .anything
+      return
+    }
+    self.init(nonASCII: false)
+    guard !atoms.isEmpty else { return }
+    let regex = try RegularExpression(
+      "(?:" + atoms.joined(separator: "|") + ")", options: options, timeLimit: timeLimit)
+    for b in 0..<128 where b != 0x0A && b != 0x0D {
+      let text = ByteStorage([UInt8(b)])
+      try regex.setText(text)
+      try regex.setRegion(0..<1)
+      if try regex.next() == 0..<1 { insert(UInt8(b)) }
+    }
+    nonASCII = options.contains(.caseInsensitive) || !atoms.allSatisfy(Self.isASCIIOnly)
+  }
+
+  private mutating func insert(_ b: UInt8) {
+    if b < 64 { low |= UInt64(1) << b } else { high |= UInt64(1) << (b - 64) }
+  }
+
+  @inline(__always)
+  func contains(_ b: UInt8) -> Bool {
+    if b >= 0x80 { return nonASCII }
+    return b < 64 ? (low >> b) & 1 != 0 : (high >> (b - 64)) & 1 != 0
+  }
+
+  /// An escaped or plain ASCII character, or a set of plain ASCII characters and ranges
+  /// (`[a-z_]`): nothing else matches only ASCII for sure (case-sensitively).
+  static func isASCIIOnly(_ atom: String) -> Bool {
+    let s = Array(atom.unicodeScalars)
+    if s.count == 1 { return s[0].isASCII && s[0] != "." }
+    if s.count == 2 && s[0] == "\\" {
+      return s[1].isASCII && !s[1].properties.isAlphabetic && !("0"..."9").contains(s[1])
+    }
+    guard s.first == "[", s.last == "]", s.count >= 3 else { return false }
+    let inner = s[1..<(s.count - 1)]
+    return inner.first != "^"
+      && inner.allSatisfy {
+        $0.isASCII && $0 != "[" && $0 != "\\" && $0 != "&" && $0 != ":" && $0 != "]" && $0 != "{" && $0 != "}"
+          && $0 != "$"
+      }
+  }
+}

@@ -1,0 +1,224 @@
+import Testing
+import TextRotorICU
+
+@testable import TextRotor
+
+/// The anchored regex path (ICU run only on windows around a required literal) against the plain
+/// ICU path (every line on its own), on many patterns and random texts.
+@Suite("Matching: regexes searched around a required literal")
+struct RegexAnchorTests {
+  @Test(
+    "the anchor of a pattern: its literal and what may stand before and after it",
+    arguments: [
+      (#"\w+tion\b"#, "tion", [#"\w"#], []),
+      (#"[a-z]+ing"#, "ing", ["[a-z]"], []),
+      (#"\w+ the \w+"#, " the ", [#"\w"#], [#"\w"#]),
+      (#"Linux \w+"#, "Linux ", [], [#"\w"#]),
+      (#"ab+c"#, "ab", [], ["c", "b"]),
+      (#"(x|yz)*foo\d{2,}"#, "foo", ["x", "y", "z"], [#"\d"#]),
+      (#"(?<=a)foo(?!b)"#, "foo", [], []),
+      (#"\p{Lu}\p{Ll}+ing"#, "ing", [#"\p{Lu}"#, #"\p{Ll}"#], []),
+    ] as [(String, String, [String], [String])])
+  func anchor(pattern: String, literal: String, before: [String], after: [String]) throws {
+    let anchor = try #require(LiteralAnchor.of(pattern))
+    #expect(anchor.literal == literal)
+    #expect(anchor.before == before)
+    #expect(anchor.after == after)
+  }
+
+  @Test(
+    "patterns without a provable anchor",
+    arguments: ["a|b", "(?i)abc", #"\Qabc\E"#, #"\w+"#, "x?y?", "(foo)bar(", #"\b{w}foo"#])
+  func noAnchor(pattern: String) {
+    #expect(LiteralAnchor.of(pattern) == nil)
+  }
+
+  @Test("unknown atoms stretch a window over the whole line")
+  func unknownAtoms() throws {
+    let anchor = try #require(LiteralAnchor.of(#"(\w)\1foo\X"#))
+    #expect(anchor.before == nil && anchor.after == nil)
+  }
+
+  @Test("byte classes: ASCII as ICU says, non-ASCII only when an atom may match it")
+  func byteClasses() throws {
+    let word = try ByteClass([#"\w"#], options: [.multiline], timeLimit: 100)
+    #expect(word.contains(UInt8(ascii: "a")) && word.contains(UInt8(ascii: "_")) && !word.contains(UInt8(ascii: " ")))
+    #expect(word.contains(0xC3))
+    let lower = try ByteClass(["[a-z]"], options: [.multiline], timeLimit: 100)
+    #expect(lower.contains(UInt8(ascii: "q")) && !lower.contains(UInt8(ascii: "Q")) && !lower.contains(0xC3))
+    let folded = try ByteClass(["[a-z]"], options: [.multiline, .caseInsensitive], timeLimit: 100)
+    #expect(folded.contains(UInt8(ascii: "Q")) && folded.contains(0xE2))  // K (Kelvin) is E2 84 AA
+    let dot = try ByteClass(["."], options: [.multiline], timeLimit: 100)
+    #expect(!dot.contains(0x0A) && !dot.contains(0x0D) && dot.contains(0x09))
+  }
+
+  static let prefixes = [
+    #"\w+"#, "[a-z]+", #"\w*"#, #"\d+"#, ".", "[^ ]+", #"\s"#, "(ab|c)+", #"\b"#, "x?", "é+", #"\p{L}+"#, "[A-Z]",
+    "(?<=a)", "a{2,}", "", #"\S+?"#, "(?:the )?", #"[\w&&[^e]]+"#, "[é-ë]", "a", #"\."#, #"(?=\w)"#,
+  ]
+  static let literals = ["tion", "ab", "aa", "the", " the ", "é", "ing", "foo", "a.b", "ﬁ", ".", "@"]
+  static let suffixes = [
+    #"\b"#, #"\w+"#, "", "s?", "[a-z]*", #"\d{2}"#, "$", "(?!a)", ".", "é", "b+", #"\p{Ll}*"#, "(ing|ed)", " ", "a*?",
+  ]
+  static let pieces = [
+    "attention", "ab", "aaa", "the", " ", " the ", "\n", "\r\n", "\r", "é", "ë", "ing", "foo", "x", "12", "ABC",
+    "ﬁ", "\u{212A}", "a.b", "tion", "Z", "\t", "théé", "ß", "42", "1.2", ".", "3@4", "@",
+  ]
+
+  @Test("random patterns on random texts: the anchored path equals ICU line by line")
+  func randomPatterns() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    var anchored = 0
+    for _ in 0..<400 {
+      let source =
+        Self.prefixes.randomElement(using: &random)! + Self.prefixes.randomElement(using: &random)!
+        + Self.literals.randomElement(using: &random)!.map { ".+*?()[]{}\\|^$".contains($0) ? "\\\($0)" : "\($0)" }
+        .joined() + Self.suffixes.randomElement(using: &random)!
+      let text = (0..<Int.random(in: 0..<60, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }
+        .joined()
+      let word = Bool.random(using: &random)
+      let pattern = Pattern.regex(source, wholeWord: word)
+      let fast = try PatternMatcher(pattern)
+      if case .regex(let search) = fast.engine, case .anchored = search.mode { anchored += 1 }
+      let plain = try matches(pattern, text, strategy: .icu)
+      #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(pattern) on \(text.debugDescription), seed \(seed)")
+    }
+    #expect(anchored > 200, "seed \(seed)")
+  }
+
+  @Test("random alternations on random texts: the anchored path equals ICU line by line")
+  func randomAlternations() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    var anchored = 0
+    for _ in 0..<300 {
+      let branches = (0..<Int.random(in: 2...3, using: &random)).map { _ in
+        Self.prefixes.randomElement(using: &random)!
+          + Self.literals.randomElement(using: &random)!.map { ".+*?()[]{}\\|^$".contains($0) ? "\\\($0)" : "\($0)" }
+          .joined() + Self.suffixes.randomElement(using: &random)!
+      }
+      let source = branches.joined(separator: "|")
+      let text = (0..<Int.random(in: 0..<60, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }
+        .joined()
+      let pattern = Pattern.regex(source, wholeWord: Bool.random(using: &random))
+      let fast = try PatternMatcher(pattern)
+      if case .regex(let search) = fast.engine, case .anchored(let anchors, _) = search.mode, anchors.count > 1 {
+        anchored += 1
+      }
+      let plain = try matches(pattern, text, strategy: .icu)
+      #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(pattern) on \(text.debugDescription), seed \(seed)")
+    }
+    #expect(anchored > 100, "seed \(seed)")
+  }
+
+  @Test("alternatives whose windows reach back over an earlier one keep the matches in order")
+  func alternativesReachingBack() throws {
+    for (source, text) in [
+      (#"ab|\w+#"#, "xabyabz# ab"), (#"@|\w+#"#, "a@b@c# a@@#\n@#"), (#"(ab|c)+d|\w+e"#, "abcde cd e"),
+      ("Linux|Debian", "Debian Linux LinuxDebian"),
+    ] {
+      #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
+    }
+  }
+
+  @Test("a punctuation literal with digits around it: occurrences without them are skipped, matches kept")
+  func punctuation() throws {
+    let text = "Version 1.2.3.4 of 10.0.3.17. End. 1.2\n.5 x. 192.168.0.1"
+    let pattern = Pattern.regex(#"\d+\.\d+\.\d+\.\d+"#)
+    let fast = try PatternMatcher(pattern)
+    guard case .regex(let search) = fast.engine, case .anchored = search.mode else {
+      Issue.record("not searched around '.'")
+      return
+    }
+    #expect(try fast.matches(in: ByteStorage(text)) == matches(pattern, text, strategy: .icu))
+    #expect(try fast.matches(in: ByteStorage(text)).count == 3)
+  }
+
+  @Test("many occurrences on one long line (runs remembered between occurrences)")
+  func longLine() throws {
+    let text = String(repeating: "xfoo yfoo 12.34 ", count: 2000) + "\n" + String(repeating: "a.b@c ", count: 500)
+    for source in [".*foo", #"\w+foo\w*"#, #"[^ ]+@\w"#, #"\d+\.\d+"#, "foo|y.", #"\S+\.\S+"#] {
+      #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
+    }
+  }
+
+  @Test("a match that holds the literal twice is found whole (greedy prefix over later occurrences)")
+  func repeatedLiteral() throws {
+    for (source, text) in [
+      (#"\w+tion"#, "ationtion attention\nxtiontiontion"), ("a+aa", "aaaaa b aa aaa"), (#"\w+ab\w*"#, "ababab abab"),
+      (#"[a-z]+ing\b"#, "singing ringing bring"),
+    ] {
+      #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
+    }
+  }
+}
+
+@Suite("Matching: counting on several threads")
+struct ParallelCountTests {
+  @Test("a count over line-aligned slices equals the count on one thread", arguments: [1, 2, 3, 5])
+  func slices(threads: Int) throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    let pieces = ["attention", " the ", "\n", "\r\n", "é", "nation", "x", "12"]
+    var text: [UInt8] = []
+    while text.count < 30_000 {
+      text += Array(pieces.randomElement(using: &random)!.utf8)
+    }
+    let bytes = ByteStorage(text)
+    for pattern in [Pattern.literal("tion"), .regex(#"\w+tion\b"#), .literal("THE", ignoreCase: true, wholeWord: true)]
+    {
+      let matcher = try PatternMatcher(pattern)
+      #expect(
+        try matcher.count(in: bytes, range: nil, threads: threads, minimumSlice: 5000) == matcher.count(in: bytes),
+        "\(pattern), seed \(seed)")
+      let range = 17..<(bytes.count - 5)
+      #expect(
+        try matcher.count(in: bytes, range: range, threads: threads, minimumSlice: 5000)
+          == matcher.count(in: bytes, range: range))
+    }
+  }
+
+  @Test("a time-out on another thread is reported")
+  func error() throws {
+    let line = String(repeating: "a", count: 30) + "b\n"
+    let bytes = ByteStorage(String(repeating: line, count: 300))
+    var pattern = Pattern.regex("(a+)+$")
+    pattern.timeLimit = 1
+    #expect(throws: ICUError.self) {
+      try PatternMatcher(pattern).count(in: bytes, range: nil, threads: 3, minimumSlice: 1000)
+    }
+  }
+}
+
+@Suite("Byte search: several literals in one pass")
+struct BytePatternSetTests {
+  @Test("the first occurrence of any of 1-8 literals equals the earliest of the searches one by one")
+  func randomSets() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    let alphabet: [UInt8] = Array("aAbB \n".utf8) + [0xD0, 0xD1, 0x84, 0xB0, 0xCE, 0x9A]
+    for _ in 0..<300 {
+      let text = (0..<Int.random(in: 0..<200, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+      let bytes = ByteStorage(text)
+      // Half the time of one length (the kernel then compares every pattern at shared offsets).
+      let oneLength = Bool.random(using: &random) ? Int.random(in: 1...5, using: &random) : nil
+      let patterns = (0..<Int.random(in: 1...8, using: &random)).map { _ in
+        BytePattern(
+          (0..<(oneLength ?? Int.random(in: 1...5, using: &random))).map { _ in alphabet.randomElement(using: &random)!
+          },
+          asciiCaseInsensitive: Bool.random(using: &random))
+      }
+      let set = BytePatternSet(patterns)
+      var from = 0
+      while from <= bytes.count {
+        let range = from..<bytes.count
+        let each = patterns.indices.compactMap { k in bytes.firstIndex(of: patterns[k], in: range).map { ($0, k) } }
+        let expected = each.min { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        let got = bytes.firstIndex(ofAny: set, in: range)
+        #expect(got?.offset == expected?.0 && got?.pattern == expected?.1, "seed \(seed)")
+        from += Int.random(in: 1...40, using: &random)
+      }
+    }
+  }
+}
