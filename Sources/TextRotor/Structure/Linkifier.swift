@@ -6,14 +6,13 @@ import TextRotorICU
 ///
 /// - `www.` followed by a valid domain, at the start of a line, after white space or after one of
 ///   `*` `_` `~` `(`; the link gets `http://` in front.
-/// - `http://`, `https://` or `ftp://` (any case) followed by a letter or digit and a domain.
+/// - `http://`, `https://` or `ftp://` (any case; no letter right before it) followed by a domain.
 /// - An e-mail address: letters, digits and `.` `+` `-` `_`, one `@`, then letters, digits, `-`
-///   and `_` in at least two dot-separated parts, ending with a letter (`mailto:` in front). A `/`
-///   right before the name part makes it no address.
+///   and `_` in at least two dot-separated parts, ending with a letter (`mailto:` in front).
 /// - A valid domain is made of characters that are neither white space nor punctuation (and `-`),
 ///   separated by periods; `www.` links need a period; no `_` in the last two parts.
 /// - After the domain, everything up to white space or `<` belongs to the link, except trailing
-///   `?` `!` `.` `,` `:` `*` `_` `~`, a `)` that closes no `(` of the link, and a trailing
+///   `?` `!` `.` `,` `:` `*` `_` `~` `'` `"`, a `)` that closes no `(` of the link, and a trailing
 ///   `&entity;`.
 ///
 /// Links never span a line break. Offsets are UTF-8 byte offsets.
@@ -25,7 +24,24 @@ public enum Linkifier {
     while start < range.upperBound {
       var end = start
       while end < range.upperBound && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
-      if end > start { line(bytes, start..<end, into: &result) }
+      if end > start {
+        // What a domain may be checked against, as in cmark-gfm's paragraph text: the line without
+        // its trailing spaces, and the line break after it when more text follows.
+        var trimmed = end
+        while trimmed > start && (bytes[trimmed - 1] == 0x20 || bytes[trimmed - 1] == 0x09) { trimmed -= 1 }
+        var next =
+          end < range.upperBound && bytes[end] == 0x0D && end + 1 < range.upperBound && bytes[end + 1] == 0x0A
+          ? end + 2 : end + 1
+        var more = false
+        while next < range.upperBound && bytes[next] != 0x0A && bytes[next] != 0x0D {
+          if bytes[next] != 0x20 && bytes[next] != 0x09 {
+            more = true
+            break
+          }
+          next += 1
+        }
+        line(bytes, start..<end, domainEnd: more ? Swift.min(trimmed + 1, end + 1) : trimmed, into: &result)
+      }
       start = end + 1
     }
     return result
@@ -38,7 +54,7 @@ public enum Linkifier {
   }
 
   private static func line(
-    _ bytes: ByteStorage, _ line: Range<Int>, into result: inout [(range: Range<Int>, url: String)]
+    _ bytes: ByteStorage, _ line: Range<Int>, domainEnd: Int, into result: inout [(range: Range<Int>, url: String)]
   ) {
     // URLs and www. links first, left to right; then addresses in the text between them.
     var found: [(range: Range<Int>, url: String)] = []
@@ -46,11 +62,11 @@ public enum Linkifier {
     var floor = line.lowerBound
     while i < line.upperBound {
       let c = bytes[i]
-      if c == 0x77 /* w */, let link = www(bytes, at: i, floor: floor, line) {
+      if c == 0x77 /* w */, let link = www(bytes, at: i, domainEnd: domainEnd, line) {
         found.append(link)
         i = link.range.upperBound
         floor = i
-      } else if c == 0x3A /* : */, let link = url(bytes, at: i, floor: floor, line) {
+      } else if c == 0x3A /* : */, let link = url(bytes, at: i, floor: floor, domainEnd: domainEnd, line) {
         found.append(link)
         i = link.range.upperBound
         floor = i
@@ -68,15 +84,16 @@ public enum Linkifier {
 
   // MARK: The three kinds
 
-  private static func www(_ bytes: ByteStorage, at i: Int, floor: Int, _ line: Range<Int>) -> (
+  private static func www(_ bytes: ByteStorage, at i: Int, domainEnd: Int, _ line: Range<Int>) -> (
     range: Range<Int>, url: String
   )? {
-    if i > floor {
+    if i > line.lowerBound {
       let before = bytes[i - 1]
       guard isSpace(before) || before == 0x2A || before == 0x5F || before == 0x7E || before == 0x28 else { return nil }
     }
     guard i + 4 <= line.upperBound, bytes[i + 1] == 0x77, bytes[i + 2] == 0x77, bytes[i + 3] == 0x2E else { return nil }
-    let domain = checkDomain(bytes, i..<line.upperBound, allowShort: false)
+    guard domainEnd > i else { return nil }
+    let domain = checkDomain(bytes, i..<domainEnd, allowShort: false)
     guard domain > 0 else { return nil }
     var end = i + domain
     while end < line.upperBound && !isSpace(bytes[end]) && bytes[end] != 0x3C { end += 1 }
@@ -87,7 +104,7 @@ public enum Linkifier {
 
   private static let schemes: [[UInt8]] = [Array("http://".utf8), Array("https://".utf8), Array("ftp://".utf8)]
 
-  private static func url(_ bytes: ByteStorage, at colon: Int, floor: Int, _ line: Range<Int>) -> (
+  private static func url(_ bytes: ByteStorage, at colon: Int, floor: Int, domainEnd: Int, _ line: Range<Int>) -> (
     range: Range<Int>, url: String
   )? {
     var start = colon
@@ -101,13 +118,14 @@ public enum Linkifier {
         same = false
         break
       }
-      if same && start + scheme.count - 3 == colon && isAlnum(bytes[start + scheme.count]) {
+      if same && start + scheme.count - 3 == colon && isHostCharacter(bytes, start + scheme.count, line.upperBound) {
         valid = true
         break
       }
     }
     guard valid else { return nil }
-    let domain = checkDomain(bytes, (colon + 3)..<line.upperBound, allowShort: true)
+    guard domainEnd > colon + 3 else { return nil }
+    let domain = checkDomain(bytes, (colon + 3)..<domainEnd, allowShort: true)
     guard domain > 0 else { return nil }
     var end = colon + 3 + domain
     while end < line.upperBound && !isSpace(bytes[end]) && bytes[end] != 0x3C { end += 1 }
@@ -122,17 +140,12 @@ public enum Linkifier {
     var from = text.lowerBound
     while from < text.upperBound, let at = bytes.firstIndex(of: 0x40, in: from..<text.upperBound) {
       var start = at
-      var slash = false
       while start > from {
         let c = bytes[start - 1]
-        if isAlnum(c) || c == 0x2E || c == 0x2B || c == 0x2D || c == 0x5F {
-          start -= 1
-        } else {
-          slash = c == 0x2F
-          break
-        }
+        guard isAlnum(c) || c == 0x2E || c == 0x2B || c == 0x2D || c == 0x5F else { break }
+        start -= 1
       }
-      guard !slash, start < at else {
+      guard start < at else {
         from = at + 1
         continue
       }
@@ -219,7 +232,7 @@ public enum Linkifier {
         if closing <= opening { return end }
         closing -= 1
         end -= 1
-      case 0x3F, 0x21, 0x2E, 0x2C, 0x3A, 0x2A, 0x5F, 0x7E:  // ? ! . , : * _ ~
+      case 0x3F, 0x21, 0x2E, 0x2C, 0x3A, 0x2A, 0x5F, 0x7E, 0x27, 0x22:  // ? ! . , : * _ ~ ' "
         end -= 1
       case 0x3B:  // ; of an entity reference: &name;
         var k = end - 2
