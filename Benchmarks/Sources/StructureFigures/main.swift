@@ -38,19 +38,22 @@ print("| --- | --- |")
 print("| build every structure rotor | \(show(now() - started)) |")
 print("| entries | \(counts.joined(separator: ", ")) |")
 
-var state: UInt64 = 0x5EED
-func random(below n: Int) -> Int {
-  state &+= 0x9E37_79B9_7F4A_7C15
-  var z = state
-  z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-  z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-  return Int((z ^ (z >> 31)) % UInt64(n))
+struct Rng {
+  var state: UInt64
+  mutating func next(below n: Int) -> Int {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int((z ^ (z >> 31)) % UInt64(n))
+  }
 }
+var rng = Rng(state: 0x5EED)
 var times: [UInt64] = []
 let length = try document.utf8Count(of: 0)
 for _ in 0..<edits {
   // A place on a character boundary, in the middle of some line.
-  var p = random(below: length)
+  var p = rng.next(below: length)
   while (try? document.position(in: 0, utf8Offset: p)) == nil { p -= 1 }
   started = now()
   try document.replace(utf8Range: p..<p, in: 0, with: "x")
