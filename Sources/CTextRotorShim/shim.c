@@ -4,7 +4,9 @@
 
 #include <string.h>
 #include <unicode/parseerr.h>
+#include <stdlib.h>
 #include <unicode/ubrk.h>
+#include <unicode/ucptrie.h>
 #include <unicode/uloc.h>
 #include <unicode/ucasemap.h>
 #include <unicode/uregex.h>
@@ -102,6 +104,40 @@ int32_t cicu_ubrk_following(cicu_break_iterator *bi, int32_t offset) { return ub
 int32_t cicu_ubrk_preceding(cicu_break_iterator *bi, int32_t offset) { return ubrk_preceding(BI(bi), offset); }
 int cicu_ubrk_isBoundary(cicu_break_iterator *bi, int32_t offset) { return ubrk_isBoundary(BI(bi), offset) ? 1 : 0; }
 int32_t cicu_ubrk_getRuleStatus(cicu_break_iterator *bi) { return ubrk_getRuleStatus(BI(bi)); }
+
+uint8_t *cicu_ubrk_copyBinaryRules(cicu_break_iterator *bi, int32_t *length, int32_t *status) {
+  *length = 0;
+  UErrorCode s = U_ZERO_ERROR;
+  int32_t n = ubrk_getBinaryRules(BI(bi), NULL, 0, &s);
+  if (U_FAILURE(s) && s != U_BUFFER_OVERFLOW_ERROR) {
+    *status = s;
+    return NULL;
+  }
+  uint8_t *copy = malloc(n > 0 ? (size_t)n : 1);
+  if (!copy) {
+    *status = U_MEMORY_ALLOCATION_ERROR;
+    return NULL;
+  }
+  s = U_ZERO_ERROR;
+  ubrk_getBinaryRules(BI(bi), copy, n, &s);
+  if (U_FAILURE(s)) {
+    free(copy);
+    *status = s;
+    return NULL;
+  }
+  *length = n;
+  return copy;
+}
+
+cicu_trie *cicu_trie_open(const void *data, int32_t length, int32_t *status) {
+  WITH_STATUS(status, UCPTrie *t = ucptrie_openFromBinary(UCPTRIE_TYPE_ANY, UCPTRIE_VALUE_BITS_ANY, data, length, NULL, &s_));
+  return (cicu_trie *)t;
+}
+void cicu_trie_close(cicu_trie *trie) { ucptrie_close((UCPTrie *)trie); }
+uint32_t cicu_trie_get(const cicu_trie *trie, int32_t c) { return ucptrie_get((const UCPTrie *)trie, c); }
+void cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count) {
+  for (int32_t c = 0; c < count; c++) table[c] = (uint16_t)ucptrie_get((const UCPTrie *)trie, c);
+}
 
 int32_t cicu_ubrk_nextBatch(cicu_break_iterator *iterator, int32_t *boundaries, int32_t *statuses, int32_t capacity) {
   UBreakIterator *bi = BI(iterator);

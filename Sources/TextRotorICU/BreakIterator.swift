@@ -81,6 +81,9 @@ public final class BreakIterator: @unchecked Sendable {
     locale.withCString { cicu_locale_is_known($0) } != 0
   }
 
+  /// Runs `body` with ICU's handle (for ``BreakRules/load(from:)``).
+  func withHandle<R>(_ body: (OpaquePointer) -> R) -> R { body(iterator) }
+
   /// A new iterator with the same rules and locale and no text (ICU's `ubrk_clone`).
   public func copy() throws(ICUError) -> BreakIterator { try BreakIterator(cloning: self) }
 

@@ -55,6 +55,8 @@ public final class ByteStorage: @unchecked Sendable {
   private let path: String?
   /// The file's size when a fault was last seen (`Int.max` before any), and that fault count.
   private let shrunk = Mutex<(faults: Int, size: Int)>((0, Int.max))
+  /// Whether ``availableCountNow()`` found the file shorter (before any fault).
+  private let noticedShrink = Atomic<Bool>(false)
 
   private init(base: UnsafeMutableRawPointer?, count: Int, release: Release, path: String? = nil) {
     self.base = base
@@ -178,7 +180,7 @@ public final class ByteStorage: @unchecked Sendable {
   public var availableCount: Int {
     guard release == .unmap else { return count }
     let faults = cicu_sigbus_fault_count()
-    if faults == faultsAtStart { return count }
+    if faults == faultsAtStart && !noticedShrink.load(ordering: .relaxed) { return count }
     return shrunk.withLock { seen in
       if seen.faults != faults {
         // A fault somewhere in the process (maybe another file's): ask this file's size now.
@@ -188,6 +190,22 @@ public final class ByteStorage: @unchecked Sendable {
       }
       return min(count, seen.size)
     }
+  }
+
+  /// ``availableCount`` after asking the file's size now (a `stat`), for readers that must not
+  /// touch a page past a new end at all (each such read would be a page of zeros): a mapped file
+  /// that shrank is then noticed before the fault. `count` for bytes that are not a mapped file.
+  public func availableCountNow() -> Int {
+    guard release == .unmap, let path else { return count }
+    var info = stat()
+    let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+    if size >= count { return availableCount }
+    let available = shrunk.withLock { seen in
+      seen.size = min(seen.size, size)
+      return min(count, seen.size)
+    }
+    noticedShrink.store(true, ordering: .relaxed)
+    return available
   }
 
   func pointer(at offset: Int) -> UnsafePointer<CChar> {

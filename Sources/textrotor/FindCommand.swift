@@ -219,8 +219,9 @@ struct FindCommand: ExitStatusCommand {
     let syntax: Pattern.Syntax = regex ? .regex : .literal
     let caseless = ignoreCase || (smartCase && texts.allSatisfy { Pattern.isAllLowercase($0, syntax: syntax) })
     let pattern = Pattern.anyOf(texts, syntax: syntax, ignoreCase: caseless, wholeWord: word, timeLimit: timeLimit)
+    let matcher: PatternMatcher
     do {
-      let matcher = try PatternMatcher(pattern)
+      matcher = try PatternMatcher(pattern)
       if debug { StandardOutput.error("\(pattern): \(matcher.searchPath)") }
     } catch {
       StandardOutput.error(error.description)
@@ -248,6 +249,13 @@ struct FindCommand: ExitStatusCommand {
     let threads = max(self.threads ?? Segmenter.availableCores, 1)
     if roots.count == 1 && !directories.contains(true) { format.countThreads = threads }
     let run = FindRun(pattern: pattern, format: format)
+    if roots.count == 1 && !directories[0] {
+      // One file: searched on this thread (no hand-off to a worker, which on a busy machine waits
+      // for the scheduler), with the matcher already compiled.
+      let (found, failed) = run.runOne(Target(path: roots[0], explicit: true), matcher: matcher)
+      if failed { return 2 }
+      return found ? 0 : 1
+    }
     // The directories are walked on this thread while the workers search what is found so far.
     let (found, failed) = run.run(threads: directories.contains(true) ? threads : min(threads, roots.count)) { queue in
       var failed = false
@@ -385,6 +393,22 @@ struct FindRun: Sendable {
       StandardOutput.shared.flush()
       return (s.found, s.failed || walkFailed)
     }
+  }
+
+  /// Searches one target on this thread with `matcher`; returns whether something matched and
+  /// whether an error occurred.
+  func runOne(_ target: Target, matcher: PatternMatcher) -> (found: Bool, failed: Bool) {
+    let started = FindJSON.now()
+    var shared = Shared()
+    let result = FileSearcher(matcher: matcher, format: format).search(path: target.path, explicit: target.explicit)
+    Self.emit(result, &shared, format: format)
+    if format.mode == .json {
+      var out: [UInt8] = []
+      FindJSON.summary(shared.stats, elapsed: FindJSON.now() - started, into: &out)
+      StandardOutput.shared.write(bytes: out)
+    }
+    StandardOutput.shared.flush()
+    return (shared.found, shared.failed)
   }
 
   private static func emit(_ r: FileResult, _ s: inout Shared, format: FindFormat) {

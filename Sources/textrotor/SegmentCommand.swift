@@ -104,9 +104,10 @@ struct SegmentCommand: ExitStatusCommand {
       if rotor == .lines && elements == .lines {
         // Each line element is a line, an empty one included (as `--elements whole` lists it).
         bar?.finish()
+        let limit = bytes.availableCountNow()
         return Self.print(
-          elementRanges, name: name, bytes: bytes, rotor: rotor, elements: elementRanges, output: output,
-          several: several)
+          elementRanges.filter { $0.upperBound <= limit }, name: name, bytes: bytes, rotor: rotor,
+          elements: elementRanges, output: output, several: several)
       }
       if output.count {
         let counted = try segmenter.count(bytes, elements: elementRanges, rotor: rotor)
@@ -122,7 +123,17 @@ struct SegmentCommand: ExitStatusCommand {
         rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges,
         encoding: output.positionEncoding, json: output.json, showPath: several)
       var found = false
+      // A mapped file truncated while it is read: its missing pages would read as zeros. Its size
+      // is asked again at each new page the entries reach, and nothing past its new end is
+      // printed (Inputs then reports the file as changed, exit 2).
+      var limit = bytes.count
+      var checked = 0
       store.forEach { segment in
+        if segment.end > checked {
+          limit = bytes.availableCountNow()
+          checked = min(limit, segment.end + 4096)
+        }
+        if segment.end > limit { return false }
         if keep(segment) {
           printer.print(segment.range)
           found = true

@@ -55,6 +55,7 @@ func percentiles(_ ns: [UInt64]) -> String {
   return "\(fmt(s[s.count / 2])) / \(fmt(s[min(s.count - 1, s.count * 99 / 100)]))"
 }
 
+setvbuf(stdout, nil, _IOLBF, 0)
 var arguments = CommandLine.arguments.dropFirst()
 var sizes = [1, 10, 100, 1000]
 var elementCounts = [10_000, 100_000, 1_000_000]
@@ -242,24 +243,47 @@ for mb in sizes {
 }
 
 if singleLine {
-  // One 100 MB line: the window of an edit is the whole line (O(line) today).
-  let path = makeFile(megabytes: 100, oneLine: true)
-  let document = try RotorDocument<Int>(
-    contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
-  for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
-  let length = try document.utf8Count(of: 0)
-  var rng = Rng(state: 3)
-  var times: [UInt64] = []
-  for _ in 0..<5 {
-    let o = rng.next(below: length)
-    let a = now()
-    try document.replace(utf8Range: o..<o, in: 0, with: "x")
-    times.append(now() - a)
+  // One 100 MB line: prose joined by spaces, and minified JSON. An edit re-segments from a nearby
+  // boundary until the new boundaries meet the old ones.
+  let prose = makeFile(megabytes: 100, oneLine: true)
+  let json = "/tmp/textrotor-engine-100mb-json.txt"
+  if let f = fopen(json, "w") {
+    var record = 0
+    var written = 0
+    while written < 100_000_000 {
+      let line =
+        "{\"id\":\(record),\"name\":\"Element \(record) has a few words.\",\"tags\":[\"a\",\"b\"],\"score\":\(record % 97).5},"
+      fputs(line, f)
+      written += line.utf8.count
+      record += 1
+    }
+    fclose(f)
   }
-  print(
-    "| one-character insert, 100 MB document that is ONE line, 6 system rotors | 100 MB | \(percentiles(times)) | 5 edits |"
-  )
-  unlink(path)
+  // Prose: 1000 edits. JSON: its sentences rotor is one entry spanning the line (no sentence
+  // break: a period is always followed by a lowercase word after punctuation), so an edit there
+  // re-segments the whole line for that rotor: 10 edits (5 inserts, 5 deletes).
+  for (path, what, count) in [(prose, "prose", 500), (json, "minified JSON", 5)] {
+    let document = try RotorDocument<Int>(
+      contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
+    for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+    let length = try document.utf8Count(of: 0)
+    var rng = Rng(state: 3)
+    var times: [UInt64] = []
+    for _ in 0..<count {
+      var o = rng.next(below: length)
+      while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
+      let a = now()
+      try document.replace(utf8Range: o..<o, in: 0, with: "x")
+      let b = now()
+      try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
+      times.append(b - a)
+      times.append(now() - b)
+    }
+    print(
+      "| one-character insert/delete, 100 MB document that is ONE line (\(what)), 6 system rotors | 100 MB | \(percentiles(times)) | \(times.count) edits |"
+    )
+    unlink(path)
+  }
 }
 
 // Elements.

@@ -1,9 +1,11 @@
 import FuzzSupport
 import TextRotor
 
-/// The native fast paths (ASCII words and graphemes, under the locales they apply to) against ICU:
-/// the same segments and statuses, whole and in small pieces on two threads.
-let locales = ["", "en", "de", "fr", "sv", "fi", "th"]
+/// The native fast paths (ASCII words and graphemes, and the rule machine running ICU's compiled
+/// rules for all four rule sets, dictionary spans handed to ICU) against ICU over arbitrary bytes,
+/// ill-formed UTF-8 included: the same segments and statuses, whole and in small pieces on two
+/// threads.
+let locales = ["", "en", "de", "fr", "sv", "fi", "th", "ja", "zh", "en_US_POSIX"]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFastPath(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {

@@ -133,13 +133,27 @@ __attribute__((target("avx2"))) static inline int64_t cicu_needles_avx2(const ui
       if (!seen1) d1[n1++] = v1[k];
       if (!seen2) d2[n2++] = v2[k];
     }
+    // A third offset where every needle has the same byte (the lead byte of the script's
+    // characters, shared by every case variant: it rules out the other scripts' text, whose
+    // continuation bytes alone would often agree).
+    int64_t r3 = -1;
+    for (int64_t o = 0; o < needles[0].length && r3 < 0; o++) {
+      if (o == r1[0] || o == r2[0]) continue;
+      int same = 1;
+      for (int k = 0; k < count; k++)
+        if (needles[k].length <= o || needles[k].masks[o] != 0 || needles[k].bytes[o] != needles[0].bytes[o]) same = 0;
+      if (same && needles[0].bytes[o] >= 0x80) r3 = o;
+    }
+    const __m256i v3 = _mm256_set1_epi8((char)(r3 >= 0 ? needles[0].bytes[r3] : 0));
     for (; i + 32 + longest - 1 <= end; i += 32) {
       __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r1[0])), m1[0]);
       __m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r2[0])), m2[0]);
       __m256i x = _mm256_cmpeq_epi8(a, d1[0]), y = _mm256_cmpeq_epi8(b, d2[0]);
       for (int j = 1; j < n1; j++) x = _mm256_or_si256(x, _mm256_cmpeq_epi8(a, d1[j]));
       for (int j = 1; j < n2; j++) y = _mm256_or_si256(y, _mm256_cmpeq_epi8(b, d2[j]));
-      uint32_t mask = (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(x, y));
+      x = _mm256_and_si256(x, y);
+      if (r3 >= 0) x = _mm256_and_si256(x, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(h + i + r3)), v3));
+      uint32_t mask = (uint32_t)_mm256_movemask_epi8(x);
       while (mask) {
         int bit = __builtin_ctz(mask);
         for (int k = 0; k < count; k++) {

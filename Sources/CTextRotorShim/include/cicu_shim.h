@@ -82,6 +82,23 @@ int32_t cicu_ubrk_getRuleStatus(cicu_break_iterator *bi);
 /// call per batch keeps the per-boundary cost at ICU's own.
 int32_t cicu_ubrk_nextBatch(cicu_break_iterator *bi, int32_t *boundaries, int32_t *statuses, int32_t capacity);
 
+// MARK: compiled break rules (for the native rule machine, TextRotorICU/RuleMachine.swift)
+
+typedef struct cicu_trie cicu_trie;  // UCPTrie
+
+/// A malloc'd copy of `bi`'s compiled rules (ICU's `ubrk_getBinaryRules`: the RBBI data header,
+/// state tables, character-category trie and rule status table) and its length; NULL with a failure
+/// status when the iterator is not rule-based (a locale whose iterator filters sentence breaks).
+/// Free it with `free`.
+uint8_t *cicu_ubrk_copyBinaryRules(cicu_break_iterator *bi, int32_t *length, int32_t *status);
+/// ICU's `ucptrie_openFromBinary` of any type and value width.
+cicu_trie *cicu_trie_open(const void *data, int32_t length, int32_t *status);
+void cicu_trie_close(cicu_trie *trie);
+/// The trie's value for code point `c` (`ucptrie_get`).
+uint32_t cicu_trie_get(const cicu_trie *trie, int32_t c);
+/// `table[c] = ucptrie_get(trie, c)` for every `c` in `0..<count`.
+void cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count);
+
 // MARK: regular expressions
 
 /// `flags` are CICU_REGEX_ flags; `pe` may be NULL.

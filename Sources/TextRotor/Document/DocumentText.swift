@@ -25,7 +25,9 @@ struct ElementSummary: TreeSummary {
 struct ElementItem: TreeItem, Sendable {
   let slot: Int
   let key: Int64
-  let text: TextRope
+  /// A `var` only so that ``DocumentText/replaceText(_:ofElement:with:)`` can edit it in place; the
+  /// summary is then rebuilt through `with(text:)`.
+  var text: TextRope
   let gap: TextSummary
   let summary: ElementSummary
 
@@ -123,6 +125,17 @@ struct DocumentText<ID: Hashable> {
   var length: Int { origin.utf8 + tree.summary.text.utf8 }
 
   subscript(i: Int) -> ElementItem { tree[i] }
+
+  /// Replaces the UTF-8 range `range` of element `i`'s text with `new` and returns the new text.
+  /// The element's rope is detached from the tree while it changes, so that (unless a snapshot
+  /// shares it) it is edited in place rather than copied along its path.
+  mutating func replaceText(_ range: Range<Int>, ofElement i: Int, with new: [UInt8]) -> TextRope {
+    var item = tree[i]
+    tree.update(at: i, with: item.with(text: TextRope()))
+    item.text.replace(range, with: new)
+    tree.update(at: i, with: item.with(text: item.text))
+    return item.text
+  }
 
   /// The id of element `i`.
   func id(at i: Int) -> ID { keys.id(ofSlot: tree[i].slot) }

@@ -86,10 +86,12 @@ extension RotorDocument {
   }
 
   func edit(element e: Int, _ range: Range<Int>, with new: [UInt8]) -> DocumentChange<ID> {
+    // Inside a long line (no line break within `longLineThreshold` bytes on a side), the window of
+    // an edit is not the whole line: see `longLineUpdate`.
+    let long = isLongLine(table[e].text, range.lowerBound, range.upperBound)
+    let removed = long && range.count <= 4096 ? table[e].text.bytes(range) : nil
+    let text = table.replaceText(range, ofElement: e, with: new)
     let item = table[e]
-    var text = item.text
-    text.replace(range, with: new)
-    table.tree.update(at: e, with: item.with(text: text))
     source = nil
     generation += 1
     let s = table.start(of: e)
@@ -111,7 +113,19 @@ extension RotorDocument {
       return lineWindow!
     }
     for kind in Array(systemIndexes.keys) {
-      var index = systemIndexes[kind]!
+      // Taken out of the dictionary, so that the index's tree is not shared and changes in place.
+      var index = systemIndexes.removeValue(forKey: kind)!
+      if long,
+        let local = try? longLineUpdate(
+          kind, index, text, elementStart: s, a: a, b: b, inserted: new, removed: removed)
+      {
+        let i0 = index.firstIndex(startingAfter: local.old.lowerBound - 1)
+        let i1 = index.firstIndex(startingAfter: local.old.upperBound - 1)
+        index.replace(startingIn: local.old, movingLaterBy: delta, with: local.store, storeDelta: local.storeDelta)
+        systemIndexes[kind] = index
+        change.rotors[kind.rawValue] = RotorChange(removed: i0..<i1, added: i0..<(i0 + local.store.count))
+        continue
+      }
       let ws: Int
       let we: Int
       let storage: ByteStorage
@@ -172,6 +186,109 @@ extension RotorDocument {
     return change
   }
 
+  /// Whether the edit of `a..<b` lies in a long line: no line break within
+  /// ``longLineThreshold`` bytes before `a` or after `b` (from the rope's line sums: O(log n)).
+  func isLongLine(_ text: TextRope, _ a: Int, _ b: Int) -> Bool {
+    let limit = longLineThreshold
+    if a > limit && text.lineBreaks(in: (a - limit)..<a) == 0 { return true }
+    if text.utf8Count - b > limit && text.lineBreaks(in: b..<(b + limit)) == 0 { return true }
+    return false
+  }
+
+  /// The update of `kind` for an edit inside a long line (the element's bytes `a..<b`, `removed`,
+  /// became `inserted`; `text` is the new text), without re-segmenting the whole line:
+  /// - lines and paragraphs, when the edit adds and removes no line break and its line stays
+  ///   non-blank: the entry holding the edit only grows or shrinks;
+  /// - characters, words, sentences and line-break segments: re-segmented from an old boundary a
+  ///   little before the edit (two entries and 64 bytes back, after an ASCII byte, so that no
+  ///   dictionary run of Thai or CJK is entered midway) until a new boundary past the edit falls
+  ///   where an old one was (moved by the edit) after an ASCII byte: from there on, segmenting
+  ///   the same bytes from the same boundary gives the same boundaries as before.
+  /// Nil when neither applies within 64 KB of the edit: the caller re-segments the whole line.
+  /// Returns the old document range whose entries are replaced, the new entries, and their shift.
+  func longLineUpdate(
+    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int,
+    inserted: [UInt8], removed: [UInt8]?
+  ) throws(ICUError) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
+    let n = inserted.count
+    let delta = n - (b - a)
+    let length = text.utf8Count
+    func isBreak(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
+    func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || isBreak(c) }
+    switch kind {
+    case .lines, .paragraphs:
+      guard let removed, !removed.contains(where: isBreak), !inserted.contains(where: isBreak) else { return nil }
+      // A CR and an LF brought together (or kept apart) change the line breaks.
+      if a > 0 && a + n < length && text.byte(at: a - 1) == 0x0D && text.byte(at: a + n) == 0x0A { return nil }
+      if kind == .paragraphs {
+        // The line stays non-blank: a non-blank byte typed, or one right beside the edit.
+        let beside = (a > 0 && !isBlank(text.byte(at: a - 1))) || (a + n < length && !isBlank(text.byte(at: a + n)))
+        guard beside || inserted.contains(where: { !isBlank($0) }) else { return nil }
+      }
+      // The entry holding the edit (old offsets).
+      let j = index.firstIndex(startingAfter: s + a) - 1
+      guard j >= 0 else { return nil }
+      let entry = index[j]
+      guard entry.start >= s, entry.end >= s + b else { return nil }
+      var chunk = SegmentStore.Chunk(origin: entry.start)
+      chunk.append(start: entry.start, end: entry.end + delta, status: entry.status)
+      return (entry.start..<entry.end, SegmentStore(chunks: [chunk]), 0)
+    case .characters, .words, .sentences, .linebreaks:
+      let reach = 1 << 16
+      // Start: an old boundary at least two entries and 64 bytes before the edit, after an ASCII byte.
+      var j = Swift.min(index.firstIndex(startingAfter: s + a) - 3, index.firstIndex(startingAfter: s + a - 64) - 1)
+      var ws = 0
+      while j >= 0 {
+        let start = index[j].start
+        guard start > s else { break }
+        let w = start - s
+        guard a - w <= reach else { return nil }
+        if text.byte(at: w - 1) < 0x80 {
+          ws = w
+          break
+        }
+        j -= 1
+      }
+      guard a - ws <= reach else { return nil }
+      var span = 256
+      while true {
+        let we = Swift.min(length, a + n + span)
+        let (storage, r) = text.contiguous(ws..<we)
+        let store = try windowSegmenter.segment(storage, r, rotor: kind)
+        let shift = ws - r.lowerBound
+        if we == length { return ((s + ws)..<(s + length - delta), store, s + shift) }
+        // The first new boundary, well inside the window and past the edit, that is an old one.
+        var sync: Int? = nil
+        store.forEach { segment in
+          let boundary = segment.start + shift
+          if boundary > we - 64 { return false }
+          if boundary >= a + n + 32 && text.byte(at: boundary - 1) < 0x80 {
+            let old = s + boundary - delta
+            let k = index.firstIndex(startingAfter: old - 1)
+            if k < index.count && index[k].start == old {
+              sync = boundary
+              return false
+            }
+          }
+          return true
+        }
+        if let sync {
+          // The new entries before it.
+          var chunk = SegmentStore.Chunk(
+            origin: store.chunks.first?.origin ?? 0, layout: store.chunks.first?.layout ?? .general)
+          store.forEach { segment in
+            guard segment.start + shift < sync else { return false }
+            chunk.append(start: segment.start, end: segment.end, status: segment.status)
+            return true
+          }
+          return ((s + ws)..<(s + sync - delta), SegmentStore(chunks: [chunk]), s + shift)
+        }
+        guard span < reach else { return nil }
+        span *= 4
+      }
+    }
+  }
+
   /// The window (new offsets in the element) to re-segment for `kind` after the element's bytes
   /// `a..<b` became `inserted` bytes: the lines around the edit; for paragraphs, from the start of
   /// the paragraph before the edit to the start of the first paragraph after it whose preceding
@@ -220,7 +337,7 @@ extension RotorDocument {
 
   @discardableResult
   private func insert(
-    _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload<ID>)]],
+    _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload)]],
     anchors carriedAnchors: [(Range<Int>, AnchorPayload)]
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
@@ -336,11 +453,11 @@ extension RotorDocument {
     let start = table.start(of: from)
     let end = start + item.text.utf8Count
     // The element's custom entries and anchors, relative to its start.
-    var carried: [String: [(Range<Int>, CustomPayload<ID>)]] = [:]
+    var carried: [String: [(Range<Int>, CustomPayload)]] = [:]
     for (name, rotor) in customRotors {
       let i0 = rotor.firstIndex(startingAtLeast: start)
       let i1 = rotor.firstIndex(startingAtLeast: end + 1)
-      var entries: [(Range<Int>, CustomPayload<ID>)] = []
+      var entries: [(Range<Int>, CustomPayload)] = []
       rotor.forEach(in: i0..<i1) { _, range, payload in
         entries.append(((range.lowerBound - start)..<(range.upperBound - start), payload))
         return true
@@ -359,12 +476,12 @@ extension RotorDocument {
     if index > 0 {
       let before = table[index - 1]
       return
-        "Moved below \(elementName(TextElement(id: table.id(of: before), text: before.text.string(0..<Swift.min(before.text.utf8Count, 4096)))))"
+        "Moved below \(elementName(TextElement(id: table.id(of: before), text: before.text.string(0..<Swift.min(before.text.utf8Count, 1024)))))"
     }
     if table.count > 1 {
       let after = table[1]
       return
-        "Moved above \(elementName(TextElement(id: table.id(of: after), text: after.text.string(0..<Swift.min(after.text.utf8Count, 4096)))))"
+        "Moved above \(elementName(TextElement(id: table.id(of: after), text: after.text.string(0..<Swift.min(after.text.utf8Count, 1024)))))"
     }
     return "Moved"
   }

@@ -37,7 +37,7 @@ public final class RotorDocument<ID: Hashable> {
   public internal(set) var generation = 0
 
   var systemIndexes: [SystemRotor: SegmentIndex] = [:]
-  var customRotors: [String: IntervalIndex<CustomPayload<ID>>] = [:]
+  var customRotors: [String: IntervalIndex<CustomPayload>] = [:]
   var computedRotors: [String: ComputedRotor] = [:]
   var anchors = IntervalIndex<AnchorPayload>()
   /// How the text is read for the structure rotors (``rotor(_:)-structure``): Markdown or text.
@@ -48,6 +48,9 @@ public final class RotorDocument<ID: Hashable> {
   lazy var windowSegmenter = WindowSegmenter(
     Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize))
   var nextAnchor = 0
+  /// Lines longer than this (in bytes, on a side of an edit) are not re-segmented whole after an
+  /// edit (see `longLineUpdate`); settable for tests.
+  var longLineThreshold = 16_384
   /// Names of custom and computed rotors, in the order they were added.
   public private(set) var rotorNames: [String] = []
 
@@ -331,7 +334,7 @@ public final class RotorDocument<ID: Hashable> {
   /// Adds (or replaces) `rotor` under its name (see ``addRotor(_:owner:entries:)``).
   @discardableResult
   public func addRotor(_ rotor: Rotor<ID>, owner: ID? = nil) -> [RotorEntry<ID>] {
-    var placed: [(start: Int, order: Int, range: Range<Int>, payload: CustomPayload<ID>)] = []
+    var placed: [(start: Int, order: Int, range: Range<Int>, payload: CustomPayload)] = []
     var unresolved: [RotorEntry<ID>] = []
     for (order, entry) in rotor.enumerated() {
       if let ns = entry.namespace, ns != namespace {
@@ -358,7 +361,7 @@ public final class RotorDocument<ID: Hashable> {
         (
           range.lowerBound, order, range,
           CustomPayload(
-            label: entry.explicitLabel, id: entry.id, namespace: entry.namespace,
+            label: entry.explicitLabel, hasID: entry.id != nil, namespace: entry.namespace,
             hasTextRange: entry.textRange != nil, prepare: entry.prepare)
         ))
     }
@@ -422,14 +425,29 @@ public final class RotorDocument<ID: Hashable> {
   /// An element's name for an announcement: its first non-blank line, trimmed, shortened to about
   /// 40 characters at a word boundary (with "…").
   public static func shortName(_ text: String, limit: Int = 40) -> String {
-    let firstLine =
-      text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).first {
-        !$0.allSatisfy(\.isWhitespace)
-      } ?? ""
-    let trimmed = firstLine.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()
-    let line = String(trimmed)
-    guard line.count > limit else { return line }
-    let cut = line.prefix(limit)
+    // The first line holding a non-whitespace character, found without splitting the rest.
+    var rest = text[...]
+    var line = rest[rest.endIndex...]
+    while !rest.isEmpty {
+      let end = rest.firstIndex { $0 == "\n" || $0 == "\r" || $0 == "\r\n" } ?? rest.endIndex
+      if rest[..<end].contains(where: { !$0.isWhitespace }) {
+        line = rest[..<end]
+        break
+      }
+      rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+    }
+    let start = line.firstIndex { !$0.isWhitespace } ?? line.endIndex
+    let end = line[start...].lastIndex { !$0.isWhitespace }.map { line.index(after: $0) } ?? start
+    let trimmed = line[start..<end]
+    // More than `limit` characters: cut at the last space in the second half of the limit.
+    var cutEnd = trimmed.startIndex
+    var n = 0
+    while n < limit && cutEnd < trimmed.endIndex {
+      trimmed.formIndex(after: &cutEnd)
+      n += 1
+    }
+    guard cutEnd < trimmed.endIndex else { return String(trimmed) }
+    let cut = trimmed[..<cutEnd]
     if let space = cut.lastIndex(where: { $0.isWhitespace }), cut.distance(from: cut.startIndex, to: space) > limit / 2
     {
       return String(cut[..<space]) + "…"

@@ -271,7 +271,12 @@ struct IntervalIndex<Value> {
     if !inserted.isEmpty { entries.insert(contentsOf: inserted, at: insertedAt < 0 ? entries.count : insertedAt) }
     // Transformed starts may now sit out of order with their neighbours (a start inside the
     // replaced text moves to its start): a stable sort keeps ties in their order.
-    if !entries.isEmpty && !zip(entries, entries.dropFirst()).allSatisfy({ $0.0.lowerBound <= $1.0.lowerBound }) {
+    var inOrder = true
+    for k in entries.indices.dropFirst() where entries[k - 1].0.lowerBound > entries[k].0.lowerBound {
+      inOrder = false
+      break
+    }
+    if !inOrder {
       entries = entries.enumerated().sorted {
         ($0.element.0.lowerBound, $0.offset) < ($1.element.0.lowerBound, $1.offset)
       }

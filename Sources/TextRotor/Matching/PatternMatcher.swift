@@ -99,6 +99,9 @@ public final class PatternMatcher {
           var window = WindowAnchor(literal: BytePattern(Array($0.literal.utf8)), before: before, after: after)
           window.minimumBefore = $0.minimumBefore
           window.minimumAfter = $0.minimumAfter
+          let bytes = Array($0.literal.utf8)
+          window.boundaryBefore = $0.boundaryBefore && WindowAnchor.isASCIIWord(bytes[0])
+          window.boundaryAfter = $0.boundaryAfter && WindowAnchor.isASCIIWord(bytes[bytes.count - 1])
           return window
         }
         let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil

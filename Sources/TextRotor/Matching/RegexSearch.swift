@@ -25,7 +25,9 @@ final class RegexSearch {
 
   let regex: RegularExpression
   let mode: Mode
-  private weak var textOwner: ByteStorage?
+  /// The bytes the expression is bound to (it holds them, so the identifier cannot be reused while
+  /// they are bound).
+  private var boundTo: ObjectIdentifier?
 
   init(_ regex: RegularExpression, mode: Mode) {
     self.regex = regex
@@ -33,9 +35,9 @@ final class RegexSearch {
   }
 
   private func bind(_ bytes: ByteStorage) throws(ICUError) {
-    if textOwner !== bytes {
+    if boundTo != ObjectIdentifier(bytes) {
       try regex.setText(bytes)
-      textOwner = bytes
+      boundTo = ObjectIdentifier(bytes)
     }
   }
 
@@ -201,25 +203,29 @@ final class RegexSearch {
         }
       }
       if let q = hit {
-        for anchor in anchors where single != nil || bytes.hasPrefix(anchor.literal, at: q, limit: range.upperBound) {
+        for k in anchors.indices
+        where single != nil || bytes.hasPrefix(anchors[k].literal, at: q, limit: range.upperBound) {
+          let length = anchors[k].literal.count
           var a = q
           let floor = Swift.max(range.lowerBound, lastQ)
-          while a > floor && anchor.before.contains(bytes[a - 1]) { a -= 1 }
+          while a > floor && anchors[k].before.contains(bytes[a - 1]) { a -= 1 }
           if a == lastQ && lastQ >= 0 { a = lastA }
           lastQ = q
           lastA = a
-          let x = q + anchor.literal.count
+          let x = q + length
           var b = x
           if x >= lastX && x <= lastB {
             b = lastB
           } else {
-            while b < range.upperBound && anchor.after.contains(bytes[b]) { b += 1 }
+            while b < range.upperBound && anchors[k].after.contains(bytes[b]) { b += 1 }
             lastX = x
             lastB = b
           }
           // Too few bytes around it for what the pattern must match there (a character is one byte
           // or more): no match holds this occurrence as its literal.
-          if q - a < anchor.minimumBefore || b - q - anchor.literal.count < anchor.minimumAfter { continue }
+          if q - a < anchors[k].minimumBefore || b - x < anchors[k].minimumAfter { continue }
+          // A `\b` that cannot hold: ASCII word characters on both sides (ICU's default `\b`).
+          if anchors[k].noBoundaryAt(q, x, in: bytes, range: range) { continue }
           interval = interval.map { Swift.min($0.lowerBound, a)..<Swift.max($0.upperBound, b) } ?? a..<b
         }
         from = q + step
@@ -245,6 +251,24 @@ struct WindowAnchor {
   /// The fewest bytes a match holds before and after the literal (``LiteralAnchor``).
   var minimumBefore = 0
   var minimumAfter = 0
+  /// A `\b` required right before / after the literal, when the literal's first / last byte is an
+  /// ASCII word character (else the check is left to ICU).
+  var boundaryBefore = false
+  var boundaryAfter = false
+
+  /// Whether a required `\b` fails at the occurrence `q..<x`: an ASCII word character on both
+  /// sides. (ICU's `\b` compares the character after the position with the one before it, marks
+  /// skipped; an ASCII character is no mark.)
+  func noBoundaryAt(_ q: Int, _ x: Int, in bytes: ByteStorage, range: Range<Int>) -> Bool {
+    if boundaryBefore && q > range.lowerBound && Self.isASCIIWord(bytes[q - 1]) { return true }
+    if boundaryAfter && x < range.upperBound && Self.isASCIIWord(bytes[x]) { return true }
+    return false
+  }
+
+  static func isASCIIWord(_ b: UInt8) -> Bool {
+    (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) || b == 0x5F
+  }
+
   /// No occurrence of the literal can overlap another (it has no border).
   let overlapFree: Bool
 

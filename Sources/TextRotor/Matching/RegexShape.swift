@@ -21,6 +21,9 @@ struct LiteralAnchor: Equatable {
   var minimumBefore = 0
   /// The same for `S`.
   var minimumAfter = 0
+  /// Whether a `\b` must hold right before `L` / right after it.
+  var boundaryBefore = false
+  var boundaryAfter = false
 
   /// The anchor of each top-level alternative of `pattern` (one for a pattern without `|`), or nil
   /// when one of them has none or there are more than 8.
@@ -117,9 +120,16 @@ struct LiteralAnchor: Equatable {
         }
       }
     }
+    func isBoundary(_ k: Int) -> Bool {
+      guard k >= 0 && k < items.count, case .wordBoundary = items[k].kind else { return false }
+      return items[k].quantifier == .one
+    }
     return LiteralAnchor(
       literal: literal, before: union(items[..<run.lowerBound]), after: after,
-      minimumBefore: minimum(items[..<run.lowerBound]), minimumAfter: minimum(items[run.upperBound...]))
+      minimumBefore: minimum(items[..<run.lowerBound]), minimumAfter: minimum(items[run.upperBound...]),
+      boundaryBefore: isBoundary(run.lowerBound - 1),
+      // `ab+\b`: more b's may follow L, so the boundary is not right after it.
+      boundaryAfter: isBoundary(run.upperBound) && items[run.upperBound - 1].quantifier == .one)
   }
 }
 
@@ -134,6 +144,8 @@ struct RegexShapeParser {
     case atom(String)
     /// Consumes nothing (`^`, `$`, `\b`, look-around).
     case zeroWidth
+    /// `\b`: zero width, and a word boundary of ICU's default kind (`\w` on one side only).
+    case wordBoundary
     /// A group: the atoms it can consume (nil: unknown).
     case group([String]?)
     /// Consumes what cannot be told (a back-reference, `\X`, `\R`).
@@ -143,7 +155,7 @@ struct RegexShapeParser {
       switch self {
       case .literal(let c): return [RegularExpression.escapedLiteral(String(c))]
       case .atom(let source): return [source]
-      case .zeroWidth: return []
+      case .zeroWidth, .wordBoundary: return []
       case .group(let atoms): return atoms
       case .unknown: return nil
       }
@@ -189,12 +201,8 @@ struct RegexShapeParser {
       }
       if c == "?" || c == "*" || c == "+" || c == "{" {
         guard let q = quantifier(), var last = items.popLast() else { return nil }
-        if case .zeroWidth = last.kind {
-        } else if last.quantifier != .one {
-          return nil  // `a**`: not read
-        } else {
-          last.quantifier = q
-        }
+        guard last.quantifier == .one else { return nil }  // `a**`: not read
+        last.quantifier = q
         items.append(last)
         continue
       }
@@ -265,7 +273,7 @@ struct RegexShapeParser {
     switch e {
     case "b", "B":
       if i < s.count && s[i] == "{" { return nil }
-      return .zeroWidth
+      return e == "b" ? .wordBoundary : .zeroWidth
     case "A", "z", "Z", "G": return .zeroWidth
     case "w", "W", "d", "D", "s", "S", "h", "H", "v", "V", "t", "n", "r", "f", "a", "e":
       return .atom(source(start..<i))

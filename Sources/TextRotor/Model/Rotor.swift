@@ -26,23 +26,24 @@ import TextRotorICU
 // Positions are document offsets: elements' UTF-8 bytes laid end to end with a gap between
 // neighbours (see `DocumentText`), so document order is element order, then UTF-8 offset.
 
-/// What a custom entry carries besides its position.
-struct CustomPayload<ID: Hashable> {
+/// What a custom entry carries besides its position. Not generic: an entry's id, when it has one,
+/// is its element's (entries follow their element), so the index of custom entries is one
+/// concrete, specialised type whatever the document's `ID`.
+struct CustomPayload: Sendable {
   var label: String?
-  var id: ID?
+  /// Whether the entry named its element's id (an entry added under an owner has none).
+  var hasID: Bool
   var namespace: RotorNamespace?
   /// False when the entry targets its whole element (its range then spans the element's text).
   var hasTextRange: Bool
   var prepare: @Sendable () -> Void
 }
 
-extension CustomPayload: Sendable where ID: Sendable {}
-
 enum RotorStorage<ID: Hashable> {
   case list([RotorEntry<ID>])
   case segments(SegmentIndex)
   case matches(IntervalIndex<Void>)
-  case custom(IntervalIndex<CustomPayload<ID>>)
+  case custom(IntervalIndex<CustomPayload>)
   case structure(IntervalIndex<StructurePayload>)
 
   /// The index behind a document's rotor (nil for a rotor built on its own).
@@ -119,7 +120,7 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
       let location = table.location(documentRange: range)
       let textRange = table.stringRange(location)
       return RotorEntry(
-        label: payload.label, id: payload.id, namespace: payload.namespace,
+        label: payload.label, id: payload.hasID ? location.element : nil, namespace: payload.namespace,
         textRange: payload.hasTextRange ? textRange : nil, prepare: payload.prepare,
         textLabel: payload.label == nil ? table.text(location) : nil)
     case .structure(let index):

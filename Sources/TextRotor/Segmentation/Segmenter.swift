@@ -167,8 +167,11 @@ public struct Segmenter: Sendable {
   static func run(
     _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor, fastPaths: Bool = false
   ) throws(ICUError) -> SegmentStore.Chunk {
-    if fastPaths && FastPath.applies(to: rotor, locale: iterator.locale) {
-      return try FastPath.run(iterator, bytes, unit, rotor)
+    if fastPaths, let kind = rotor.breakKind {
+      let rules = IteratorCache.shared.rules(kind, locale: iterator.locale)
+      if rules != nil || FastPath.applies(to: rotor, locale: iterator.locale) {
+        return try FastPath.run(iterator, bytes, unit, rotor, rules: rules)
+      }
     }
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: unit.layout(for: rotor))
     // Counting needs a status only to count words; line-break segments keep theirs when stored.
@@ -260,6 +263,27 @@ final class IteratorCache: Sendable {
   }
 
   private let cloneLock = Mutex<Void>(())
+
+  private let loadedRules = Mutex<[Key: BreakRules?]>([:])
+
+  /// The compiled rules of (kind, locale) for the native rule machine, read from ICU once; nil when
+  /// ICU's rules cannot be run natively (then ICU segments everything).
+  func rules(_ kind: BreakKind, locale: String) -> BreakRules? {
+    let key = Key(kind: kind, locale: locale)
+    if let found = loadedRules.withLock({ $0[key] }) { return found }
+    let loaded: BreakRules?
+    do {
+      let prototype = try iterator(kind, locale: locale)
+      loaded = prototype.lock.cloneLock.withLock { _ in BreakRules.load(from: prototype.iterator) }
+    } catch {
+      loaded = nil
+    }
+    return loadedRules.withLock { table in
+      if let existing = table[key] { return existing }
+      table[key] = loaded
+      return loaded
+    }
+  }
 
   struct Prototype: Sendable {
     let iterator: BreakIterator

@@ -139,6 +139,12 @@ struct TextRope: Sendable {
   }
 
   /// The summary of bytes `0..<offset`.
+  /// The line breaks counted between the sums up to `range`'s bounds (a CR LF pair is counted at
+  /// its CR). O(log n).
+  func lineBreaks(in range: Range<Int>) -> Int {
+    summary(upTo: range.upperBound).lineBreaks - summary(upTo: range.lowerBound).lineBreaks
+  }
+
   func summary(upTo offset: Int) -> TextSummary {
     precondition(offset >= 0 && offset <= utf8Count, "offset \(offset) outside 0...\(utf8Count)")
     if offset == utf8Count { return summary }

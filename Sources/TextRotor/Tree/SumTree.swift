@@ -21,17 +21,24 @@ protocol TreeItem {
   var summary: Summary { get }
 }
 
-/// A persistent B+tree of items whose nodes carry the summary of everything below them, so that
-/// any prefix sum (bytes, lines, UTF-16 units, entries, a largest end, ...) is found by one descent:
-/// positions are prefix sums, and nothing after an edit is ever shifted.
+/// A B+tree of items whose nodes carry the summaries of what is below them, so that any prefix
+/// sum (bytes, lines, UTF-16 units, entries, a largest end, ...) is found by one descent: positions
+/// are prefix sums, and nothing after an edit is ever shifted.
 ///
-/// Nodes are immutable and shared: a copy of a tree is O(1), and a change copies only the path from
-/// the root to the items it touches (O(log n) nodes of at most ``maxFanout`` entries), so older
-/// copies (snapshots) stay valid and may be read on other threads.
+/// Each node keeps, side by side in contiguous arrays, the running (prefix) summaries and counts of
+/// its entries, and an internal node also each child's own summary. A descent binary-searches
+/// those arrays, one node per level, and dereferences only the child it enters: at a million items
+/// a lookup touches a few cache lines per level instead of every sibling's object.
 ///
-/// Complexity for n items: `item(at:)`, `seek`, `summary(before:)`, `insert`, `remove`, `update`:
-/// O(log n); `replaceSubrange` O((k + m) log n) for k items removed and m inserted; building from
-/// an array O(n); iterating from any item O(log n + k).
+/// Copy-on-write: a copy of a tree is O(1) and shares every node. A change mutates the nodes on its
+/// path in place when the tree holds the only reference to them (an editor's live document), and
+/// copies just that path otherwise (a snapshot is held), so older copies stay valid and may be read
+/// on other threads. A shared node is never mutated.
+///
+/// Complexity for n items: `subscript`, `seek`, `summary(before:)`, `insert`, `remove`, `update`:
+/// O(log n); `replaceSubrange` O(log n + k + m) when the range lies in one leaf, else
+/// O((k + m) log n), for k items removed and m inserted; building from an array O(n); iterating
+/// from any item O(log n + k).
 struct SumTree<Item: TreeItem> {
   typealias Summary = Item.Summary
 
@@ -39,40 +46,112 @@ struct SumTree<Item: TreeItem> {
   static var minFanout: Int { 8 }
 
   final class Node: @unchecked Sendable {
-    // Immutable after construction (every change builds new nodes), so sharing across threads is
-    // safe; `@unchecked` only because Swift cannot see that through the generic arrays.
-    let summary: Summary
-    let count: Int
+    // @unchecked: a node is mutated only while the tree that mutates it holds the only reference
+    // to it (`isKnownUniquelyReferenced`), so a node another copy (another thread) can see never
+    // changes.
     let height: Int
-    let items: [Item]
-    let children: [Node]
+    /// A leaf's items.
+    var items: [Item]
+    /// An internal node's children and each one's own summary.
+    var children: [Node]
+    var summaries: [Summary]
+    /// Each child's item count.
+    var sizes: [Int]
+    /// `prefix[k]`: the summary of entries `0...k` (items of a leaf, children of an internal node).
+    var prefix: [Summary]
+    /// `counts[k]`: the items below entries `0...k` (internal nodes only).
+    var counts: [Int]
 
     init(items: [Item]) {
-      var s = Summary.zero
-      for item in items { s.add(item.summary) }
-      self.summary = s
-      self.count = items.count
-      self.height = 0
+      height = 0
       self.items = items
-      self.children = []
+      children = []
+      summaries = []
+      sizes = []
+      prefix = []
+      counts = []
+      recompute(from: 0)
     }
 
     init(children: [Node]) {
-      var s = Summary.zero
-      var n = 0
-      for child in children {
-        s.add(child.summary)
-        n += child.count
-      }
-      self.summary = s
-      self.count = n
-      self.height = children[0].height + 1
-      self.items = []
+      height = children[0].height + 1
+      items = []
       self.children = children
+      summaries = children.map(\.summary)
+      sizes = children.map(\.count)
+      prefix = []
+      counts = []
+      recompute(from: 0)
+    }
+
+    /// A copy sharing the arrays (copied in turn when the copy changes them).
+    init(copying node: Node) {
+      height = node.height
+      items = node.items
+      children = node.children
+      summaries = node.summaries
+      sizes = node.sizes
+      prefix = node.prefix
+      counts = node.counts
     }
 
     var isLeaf: Bool { height == 0 }
     var fanout: Int { isLeaf ? items.count : children.count }
+    var summary: Summary { prefix.last ?? .zero }
+    var count: Int { isLeaf ? items.count : (counts.last ?? 0) }
+
+    /// Items before entry `k`.
+    func countBefore(_ k: Int) -> Int { k == 0 ? 0 : (isLeaf ? k : counts[k - 1]) }
+    /// Summary of entries before entry `k`.
+    func summaryBefore(_ k: Int) -> Summary { k == 0 ? .zero : prefix[k - 1] }
+
+    /// Recomputes the running sums from entry `k` on (after entries `k...` changed).
+    func recompute(from k: Int) {
+      // The arrays are moved out and back (one access each), not accessed per entry.
+      var prefix: [Summary] = []
+      swap(&prefix, &self.prefix)
+      defer { swap(&prefix, &self.prefix) }
+      let k = Swift.min(k, prefix.count)
+      prefix.removeSubrange(k...)
+      var acc = k == 0 ? Summary.zero : prefix[k - 1]
+      if isLeaf {
+        let items = self.items
+        prefix.reserveCapacity(items.count)
+        for j in k..<items.count {
+          acc.add(items[j].summary)
+          prefix.append(acc)
+        }
+      } else {
+        let summaries = self.summaries
+        let sizes = self.sizes
+        var counts: [Int] = []
+        swap(&counts, &self.counts)
+        defer { swap(&counts, &self.counts) }
+        counts.removeSubrange(k...)
+        prefix.reserveCapacity(sizes.count)
+        counts.reserveCapacity(sizes.count)
+        var c = counts.last ?? 0
+        for j in k..<sizes.count {
+          acc.add(summaries[j])
+          prefix.append(acc)
+          c += sizes[j]
+          counts.append(c)
+        }
+      }
+    }
+
+    /// The entry holding item `i < count` (binary search), and `i` relative to it.
+    func entry(holding i: Int) -> (Int, Int) {
+      if isLeaf { return (i, 0) }
+      let counts = self.counts  // one access to the property, not one per probe
+      var lo = 0
+      var hi = counts.count - 1
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if counts[mid] > i { hi = mid } else { lo = mid + 1 }
+      }
+      return (lo, lo == 0 ? i : i - counts[lo - 1])
+    }
   }
 
   private(set) var root: Node
@@ -131,55 +210,43 @@ struct SumTree<Item: TreeItem> {
   /// The summary of items `0..<i`.
   func summary(before i: Int) -> Summary {
     precondition(i >= 0 && i <= count, "item \(i) out of 0...\(count)")
+    if i == count { return root.summary }
     var acc = Summary.zero
     var node = root
     var i = i
-    while true {
-      if node.isLeaf {
-        for item in node.items[0..<i] { acc.add(item.summary) }
-        return acc
-      }
-      var descended = false
-      for child in node.children {
-        if i < child.count {
-          node = child
-          descended = true
-          break
-        }
-        acc.add(child.summary)
-        i -= child.count
-      }
-      if !descended { return acc }
+    while !node.isLeaf {
+      let (c, j) = node.entry(holding: i)
+      if c > 0 { acc.add(node.prefix[c - 1]) }
+      i = j
+      node = node.children[c]
     }
+    if i > 0 { acc.add(node.prefix[i - 1]) }
+    return acc
   }
 
   /// The first item `i` whose running total `summary(before: i) + item.summary` satisfies
   /// `reaches` (which must be monotone: false, ..., false, true, ..., true along the items), with
-  /// the summary before it; `(count, summary)` when none does.
+  /// the summary before it; `(count, summary)` when none does. Binary search in each node.
   func seek(_ reaches: (Summary) -> Bool) -> (index: Int, before: Summary) {
     var acc = Summary.zero
     var index = 0
     var node = root
-    outer: while true {
-      if node.isLeaf {
-        for item in node.items {
-          let next = acc.adding(item.summary)
-          if reaches(next) { return (index, acc) }
-          acc = next
-          index += 1
-        }
-        return (index, acc)
+    while true {
+      // The first entry whose running total reaches.
+      let prefix = node.prefix
+      var lo = 0
+      var hi = prefix.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if reaches(acc.adding(prefix[mid])) { hi = mid } else { lo = mid + 1 }
       }
-      for child in node.children {
-        let next = acc.adding(child.summary)
-        if reaches(next) {
-          node = child
-          continue outer
-        }
-        acc = next
-        index += child.count
+      if lo == prefix.count {
+        return (index + node.count, acc.adding(node.summary))
       }
-      return (index, acc)
+      index += node.countBefore(lo)
+      if lo > 0 { acc.add(prefix[lo - 1]) }
+      if node.isLeaf { return (index, acc) }
+      node = node.children[lo]
     }
   }
 
@@ -195,22 +262,19 @@ struct SumTree<Item: TreeItem> {
   private static func walk(
     _ node: Node, skip: Int, _ acc: inout Summary, _ index: inout Int, _ body: (Int, Summary, Item) throws -> Bool
   ) rethrows -> Bool {
-    var skip = skip
     if node.isLeaf {
-      for item in node.items[skip...] {
-        guard try body(index, acc, item) else { return false }
-        acc.add(item.summary)
+      for k in skip..<node.items.count {
+        guard try body(index, acc, node.items[k]) else { return false }
+        acc.add(node.items[k].summary)
         index += 1
       }
       return true
     }
-    for child in node.children {
-      if skip >= child.count {
-        skip -= child.count
-        continue
-      }
-      guard try walk(child, skip: skip, &acc, &index, body) else { return false }
-      skip = 0
+    var (c, j) = node.entry(holding: skip)
+    while c < node.children.count {
+      guard try walk(node.children[c], skip: j, &acc, &index, body) else { return false }
+      j = 0
+      c += 1
     }
     return true
   }
@@ -219,17 +283,14 @@ struct SumTree<Item: TreeItem> {
   /// returns false. O(log n + k).
   func forEachBackward(before end: Int, _ body: (Int, Summary, Item) throws -> Bool) rethrows {
     var i = Swift.min(end, count) - 1
-    // Leaf by leaf, last first: the prefix sums of a leaf's items are computed from the leaf's
-    // start (summaries need not be invertible).
+    // Leaf by leaf, last first, from each leaf's running sums.
     while i >= 0 {
       let (leaf, k) = leafHolding(i)
       let leafStart = i - k
-      var prefixes: [Summary] = [summary(before: leafStart)]
-      prefixes.reserveCapacity(k + 1)
-      for item in leaf.items[0..<k] { prefixes.append(prefixes[prefixes.count - 1].adding(item.summary)) }
+      let base = summary(before: leafStart)
       var j = k
       while j >= 0 {
-        guard try body(leafStart + j, prefixes[j], leaf.items[j]) else { return }
+        guard try body(leafStart + j, base.adding(leaf.summaryBefore(j)), leaf.items[j]) else { return }
         j -= 1
       }
       i = leafStart - 1
@@ -240,13 +301,9 @@ struct SumTree<Item: TreeItem> {
     var node = root
     var i = i
     while !node.isLeaf {
-      for child in node.children {
-        if i < child.count {
-          node = child
-          break
-        }
-        i -= child.count
-      }
+      let (c, j) = node.entry(holding: i)
+      node = node.children[c]
+      i = j
     }
     return (node, i)
   }
@@ -267,21 +324,22 @@ struct SumTree<Item: TreeItem> {
     _ body: (Int, Summary, Item) throws -> Bool
   ) rethrows -> Bool {
     if node.isLeaf {
-      for item in node.items {
-        if enter(acc, item.summary) {
-          guard try body(index, acc, item) else { return false }
+      for k in node.items.indices {
+        let summary = node.items[k].summary
+        if enter(acc, summary) {
+          guard try body(index, acc, node.items[k]) else { return false }
         }
-        acc.add(item.summary)
+        acc.add(summary)
         index += 1
       }
       return true
     }
-    for child in node.children {
-      if enter(acc, child.summary) {
-        guard try visit(child, &acc, &index, enter, body) else { return false }
+    for c in node.children.indices {
+      if enter(acc, node.summaries[c]) {
+        guard try visit(node.children[c], &acc, &index, enter, body) else { return false }
       } else {
-        acc.add(child.summary)
-        index += child.count
+        acc.add(node.summaries[c])
+        index += node.sizes[c]
       }
     }
     return true
@@ -289,120 +347,144 @@ struct SumTree<Item: TreeItem> {
 
   // MARK: Changing
 
+  /// Makes `node` safe to mutate: itself when nothing else refers to it, else a copy.
+  private static func makeUnique(_ node: inout Node) {
+    if !isKnownUniquelyReferenced(&node) { node = Node(copying: node) }
+  }
+
+  /// After child `c` of `node` changed: its summary, and the running sums from it on.
+  private static func refresh(_ node: Node, _ c: Int) {
+    let child = node.children[c]
+    node.summaries[c] = child.summary
+    node.sizes[c] = child.count
+    node.recompute(from: c)
+  }
+
   /// Replaces item `i`.
   mutating func update(at i: Int, with item: Item) {
     precondition(i >= 0 && i < count, "item \(i) out of 0..<\(count)")
-    root = Self.update(root, i, item)
+    Self.update(&root, i, item)
   }
 
-  private static func update(_ node: Node, _ i: Int, _ item: Item) -> Node {
+  private static func update(_ node: inout Node, _ i: Int, _ item: Item) {
+    makeUnique(&node)
     if node.isLeaf {
-      var items = node.items
-      items[i] = item
-      return Node(items: items)
+      node.items[i] = item
+      node.recompute(from: i)
+      return
     }
-    var i = i
-    var children = node.children
-    for c in children.indices {
-      if i < children[c].count {
-        children[c] = update(children[c], i, item)
-        return Node(children: children)
-      }
-      i -= children[c].count
-    }
-    preconditionFailure("item index past the end")
+    let (c, j) = node.entry(holding: i)
+    update(&node.children[c], j, item)
+    refresh(node, c)
   }
 
   /// Inserts `item` before item `i` (at the end when `i == count`).
   mutating func insert(_ item: Item, at i: Int) {
     precondition(i >= 0 && i <= count, "item \(i) out of 0...\(count)")
-    let (left, right) = Self.insert(root, i, item)
-    if let right { root = Node(children: [left, right]) } else { root = left }
+    if let right = Self.insert(&root, i, item) { root = Node(children: [root, right]) }
   }
 
-  private static func insert(_ node: Node, _ i: Int, _ item: Item) -> (Node, Node?) {
+  /// Inserts into `node`; returns the new right sibling when `node` had to split.
+  private static func insert(_ node: inout Node, _ i: Int, _ item: Item) -> Node? {
+    makeUnique(&node)
     if node.isLeaf {
-      var items = node.items
-      items.insert(item, at: i)
-      return split(items: items)
+      node.items.insert(item, at: i)
+      node.recompute(from: i)
+      return split(node)
     }
-    var i = i
-    var children = node.children
-    var c = 0
-    while c < children.count - 1 && i > children[c].count {
-      i -= children[c].count
-      c += 1
+    // An insertion at a boundary goes to the end of the child before it.
+    let (c, j) =
+      i == node.count
+      ? (node.children.count - 1, i - node.countBefore(node.children.count - 1)) : entryForInsertion(node, i)
+    if let right = insert(&node.children[c], j, item) {
+      node.children.insert(right, at: c + 1)
+      node.summaries.insert(right.summary, at: c + 1)
+      node.sizes.insert(right.count, at: c + 1)
     }
-    let (left, right) = insert(children[c], i, item)
-    children[c] = left
-    if let right { children.insert(right, at: c + 1) }
-    return split(children: children)
+    refresh(node, c)
+    return split(node)
   }
 
-  private static func split(items: [Item]) -> (Node, Node?) {
-    guard items.count > maxFanout else { return (Node(items: items), nil) }
-    let half = items.count / 2
-    return (Node(items: Array(items[..<half])), Node(items: Array(items[half...])))
+  /// The child an insertion before item `i < count` goes to: the one before a boundary.
+  private static func entryForInsertion(_ node: Node, _ i: Int) -> (Int, Int) {
+    let (c, j) = node.entry(holding: i)
+    if j == 0 && c > 0 { return (c - 1, i - node.countBefore(c - 1)) }
+    return (c, j)
   }
 
-  private static func split(children: [Node]) -> (Node, Node?) {
-    guard children.count > maxFanout else { return (Node(children: children), nil) }
-    let half = children.count / 2
-    return (Node(children: Array(children[..<half])), Node(children: Array(children[half...])))
+  /// Splits `node` (unique) in two halves when it holds more than the maximum: keeps the first
+  /// half, returns the second.
+  private static func split(_ node: Node) -> Node? {
+    guard node.fanout > maxFanout else { return nil }
+    let half = node.fanout / 2
+    let right: Node
+    if node.isLeaf {
+      right = Node(items: Array(node.items[half...]))
+      node.items.removeSubrange(half...)
+    } else {
+      right = Node(children: Array(node.children[half...]))
+      node.children.removeSubrange(half...)
+      node.summaries.removeSubrange(half...)
+      node.sizes.removeSubrange(half...)
+    }
+    node.recompute(from: half)
+    return right
   }
 
   /// Removes item `i` and returns it.
   @discardableResult
   mutating func remove(at i: Int) -> Item {
     precondition(i >= 0 && i < count, "item \(i) out of 0..<\(count)")
-    let removed = self[i]
-    var node = Self.remove(root, i)
-    while !node.isLeaf && node.children.count == 1 { node = node.children[0] }
-    root = node
+    let removed = Self.remove(&root, i)
+    while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
     return removed
   }
 
-  private static func remove(_ node: Node, _ i: Int) -> Node {
+  private static func remove(_ node: inout Node, _ i: Int) -> Item {
+    makeUnique(&node)
     if node.isLeaf {
-      var items = node.items
-      items.remove(at: i)
-      return Node(items: items)
+      let removed = node.items.remove(at: i)
+      node.recompute(from: i)
+      return removed
     }
-    var i = i
-    var children = node.children
-    var c = 0
-    while i >= children[c].count {
-      i -= children[c].count
-      c += 1
-    }
-    let child = remove(children[c], i)
-    if child.fanout >= minFanout || children.count == 1 {
-      if child.fanout == 0 && children.count > 1 {
-        children.remove(at: c)
+    let (c, j) = node.entry(holding: i)
+    let removed = remove(&node.children[c], j)
+    rebalance(node, c)
+    return removed
+  }
+
+  /// After child `c` of `node` (unique) shrank: drops it when empty, merges it with a neighbour
+  /// when underfull (splitting the two again if they are too many), and refreshes the sums.
+  private static func rebalance(_ node: Node, _ c: Int) {
+    let child = node.children[c]
+    if child.fanout >= minFanout || node.children.count == 1 {
+      if child.fanout == 0 && node.children.count > 1 {
+        node.children.remove(at: c)
+        node.summaries.remove(at: c)
+        node.sizes.remove(at: c)
+        node.recompute(from: c)
       } else {
-        children[c] = child
+        refresh(node, c)
       }
-      return Node(children: children)
+      return
     }
-    // Underfull: merge with a neighbour (and split again if the two are too many).
-    let n = c + 1 < children.count ? c + 1 : c - 1
-    let (a, b) = n > c ? (child, children[n]) : (children[n], child)
-    let merged = merge(a, b)
-    let lo = Swift.min(c, n)
-    children.replaceSubrange(lo...(lo + 1), with: merged)
-    return Node(children: children)
+    let lo = c + 1 < node.children.count ? c : c - 1
+    let merged = merge(node.children[lo], node.children[lo + 1])
+    node.children.replaceSubrange(lo..<(lo + 2), with: merged)
+    node.summaries.replaceSubrange(lo..<(lo + 2), with: merged.map(\.summary))
+    node.sizes.replaceSubrange(lo..<(lo + 2), with: merged.map(\.count))
+    node.recompute(from: lo)
   }
 
   private static func merge(_ a: Node, _ b: Node) -> [Node] {
     if a.isLeaf {
       let items = a.items + b.items
-      let (l, r) = split(items: items)
-      if let r { return [l, r] }
+      if items.isEmpty { return [] }
       if items.count > maxFanout * 3 / 4 {
         let half = items.count / 2
         return [Node(items: Array(items[..<half])), Node(items: Array(items[half...]))]
       }
-      return items.isEmpty ? [] : [l]
+      return [Node(items: items)]
     }
     let children = a.children + b.children
     if children.count > maxFanout * 3 / 4 {
@@ -413,15 +495,15 @@ struct SumTree<Item: TreeItem> {
   }
 
   /// Replaces items `range` with `items`. When the range lies in one leaf (an edit's usual case),
-  /// one path is copied; otherwise item by item.
+  /// one path is changed; otherwise item by item.
   mutating func replaceSubrange(_ range: Range<Int>, with items: some Collection<Item>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "items \(range) out of 0...\(count)")
     if range.lowerBound == 0 && range.upperBound == count {
       self = SumTree(items)
       return
     }
-    if let (left, right) = Self.splice(root, range, Array(items)) {
-      root = right.map { Node(children: [left, $0]) } ?? left
+    if Self.fitsOneLeaf(root, range, items.count) {
+      if let right = Self.splice(&root, range, Array(items)) { root = Node(children: [root, right]) }
       return
     }
     var i = range.lowerBound
@@ -444,40 +526,59 @@ struct SumTree<Item: TreeItem> {
 
   mutating func append(_ item: Item) { insert(item, at: count) }
 
-  /// Replaces `range` of `node`'s items with `items` when the range lies in one leaf and the leaf
-  /// stays non-empty and at most twice the fan-out: one path copied, the leaf split if it grew too
-  /// big. Nil otherwise.
-  private static func splice(_ node: Node, _ range: Range<Int>, _ items: [Item]) -> (Node, Node?)? {
+  /// The child of internal `node` that a splice of `range` goes to (an empty range at a boundary
+  /// goes to the child before it), with the range relative to it; nil when it spans children.
+  private static func spliceChild(_ node: Node, _ range: Range<Int>) -> (Int, Range<Int>)? {
+    let (c, start): (Int, Int)
+    if range.lowerBound == node.count || (range.isEmpty && range.lowerBound > 0) {
+      let (cc, _) = node.entry(holding: range.lowerBound - 1)
+      (c, start) = (cc, node.countBefore(cc))
+    } else {
+      let (cc, _) = node.entry(holding: range.lowerBound)
+      (c, start) = (cc, node.countBefore(cc))
+    }
+    guard range.upperBound <= node.counts[c] else { return nil }
+    return (c, (range.lowerBound - start)..<(range.upperBound - start))
+  }
+
+  /// Whether replacing `range` with `n` items changes one leaf that stays non-empty and at most
+  /// twice the fan-out.
+  private static func fitsOneLeaf(_ node: Node, _ range: Range<Int>, _ n: Int) -> Bool {
+    var node = node
+    var range = range
+    while !node.isLeaf {
+      guard let (c, r) = spliceChild(node, range) else { return false }
+      node = node.children[c]
+      range = r
+    }
+    let total = node.items.count - range.count + n
+    return total > 0 && total <= 2 * maxFanout
+  }
+
+  /// Replaces `range` of `node`'s items (checked by ``fitsOneLeaf``) with `items`; returns the new
+  /// right sibling when `node` had to split.
+  private static func splice(_ node: inout Node, _ range: Range<Int>, _ items: [Item]) -> Node? {
+    makeUnique(&node)
     if node.isLeaf {
-      let n = node.items.count - range.count + items.count
-      guard n > 0 && n <= 2 * maxFanout else { return nil }
-      var all = node.items
-      all.replaceSubrange(range, with: items)
-      return split(items: all)
+      node.items.replaceSubrange(range, with: items)
+      node.recompute(from: range.lowerBound)
+      return split(node)
     }
-    var children = node.children
-    var start = 0
-    for c in children.indices {
-      let end = start + children[c].count
-      // The child holding the range (an empty range at a boundary goes to the child before it).
-      if range.lowerBound < end || (range.isEmpty && range.lowerBound == end) || c == children.count - 1 {
-        guard range.upperBound <= end else { return nil }
-        guard let (left, right) = splice(children[c], (range.lowerBound - start)..<(range.upperBound - start), items)
-        else { return nil }
-        children[c] = left
-        if let right { children.insert(right, at: c + 1) }
-        return split(children: children)
-      }
-      start = end
+    let (c, r) = spliceChild(node, range)!
+    if let right = splice(&node.children[c], r, items) {
+      node.children.insert(right, at: c + 1)
+      node.summaries.insert(right.summary, at: c + 1)
+      node.sizes.insert(right.count, at: c + 1)
     }
-    return nil
+    refresh(node, c)
+    return split(node)
   }
 
   // MARK: Invariants
 
   /// Checks the tree's invariants (in debug builds): every leaf at the same depth, node sizes
-  /// within bounds (the root and nodes along a recent cut may be smaller), counts and summaries
-  /// equal to what their contents add up to.
+  /// within bounds (the root and nodes along a recent cut may be smaller), and every node's
+  /// running sums, counts and copies of its children's summaries equal to what they add up to.
   func invariantCheck() {
     #if DEBUG
       Self.check(root, isRoot: true)
@@ -486,23 +587,31 @@ struct SumTree<Item: TreeItem> {
 
   private static func check(_ node: Node, isRoot: Bool) {
     precondition(node.fanout <= maxFanout, "node with \(node.fanout) entries")
+    precondition(node.prefix.count == node.fanout, "running sums of another length")
+    var s = Summary.zero
     if node.isLeaf {
-      var s = Summary.zero
-      for item in node.items { s.add(item.summary) }
-      precondition(s == node.summary && node.count == node.items.count, "leaf summary out of date")
+      for k in node.items.indices {
+        s.add(node.items[k].summary)
+        precondition(node.prefix[k] == s, "leaf running sum out of date")
+      }
       return
     }
     precondition(!node.children.isEmpty, "internal node without children")
-    var s = Summary.zero
+    precondition(
+      node.summaries.count == node.fanout && node.counts.count == node.fanout && node.sizes.count == node.fanout,
+      "arrays of other lengths")
     var n = 0
-    for child in node.children {
+    for c in node.children.indices {
+      let child = node.children[c]
       precondition(child.height == node.height - 1, "leaves at different depths")
       precondition(child.fanout > 0, "empty child")
       check(child, isRoot: false)
+      precondition(
+        node.summaries[c] == child.summary && node.sizes[c] == child.count, "child summary or size out of date")
       s.add(child.summary)
       n += child.count
+      precondition(node.prefix[c] == s && node.counts[c] == n, "running sum or count out of date")
     }
-    precondition(s == node.summary && n == node.count, "node summary out of date")
   }
 }
 

@@ -152,6 +152,71 @@ import Testing
     }
   }
 
+  /// Edits inside long lines, where system rotors are re-segmented only from a nearby boundary
+  /// until the new boundaries meet the old ones (the threshold is lowered so that short texts take
+  /// that path): after every edit each rotor must equal a rebuild. Typing, deleting, pasting, line
+  /// breaks typed and deleted, CR LF joined and split, Thai and CJK dictionary runs.
+  @Test func longLineEditsMatchRebuild() throws {
+    let pieces = [
+      "word", " ", "a", "Hello, world. ", "e\u{301}", "😀", "2.5", "日本語の文", "カナ", "ภาษาไทยง่าย", "U.S. ", "?",
+      "\"Quote.\" ",
+      "-", "  ", "x", ". ", "Mr. Smith ",
+    ]
+    let typed = ["a", " ", ".", "x", "é", "ภ", "日", "\n", "\r", "-", "?", "😀"]
+    var seeds = SeededRandom(seed: 0x10B6_1E5)
+    // Edits whose words window was a small part of the line: the path this test is about.
+    var localEdits = 0
+    var edits = 0
+    defer { #expect(localEdits > edits / 2, "only \(localEdits) of \(edits) edits re-segmented locally") }
+    for _ in 0..<16 {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for _ in 0..<(1000 + Int(rng.next() % 1000)) {
+        text +=
+          rng.next() % 60 == 0 ? (rng.next() % 2 == 0 ? "\n" : "\r\n") : pieces[Int(rng.next() % UInt64(pieces.count))]
+      }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      document.longLineThreshold = 48
+      for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+      for step in 0..<40 {
+        let current = try document.text(of: 0)
+        var a = Self.randomIndex(in: current, &rng)
+        var b = Self.randomIndex(in: current, &rng)
+        if b < a { swap(&a, &b) }
+        let inserted: String
+        switch rng.next() % 4 {
+        case 0, 1:  // typing one character
+          b = a
+          inserted = typed[Int(rng.next() % UInt64(typed.count))]
+        case 2:  // deleting one scalar (backspace), or a short run
+          let scalars = current.unicodeScalars
+          if a < scalars.endIndex {
+            b = scalars.index(a, offsetBy: 1 + Int(rng.next() % 3), limitedBy: scalars.endIndex) ?? scalars.endIndex
+          }
+          inserted = ""
+        default:  // a paste over a selection
+          inserted = (0..<Int(rng.next() % 4)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+        }
+        let description =
+          "replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
+        let before = try document.rotor(.words).count
+        let change = try document.replace(a..<b, in: 0, with: inserted)
+        if let words = change.rotors["words"], words.removed.count < before / 4 { localEdits += 1 }
+        edits += 1
+        let rebuilt = try RotorDocument(elements: document.elements)
+        var same = true
+        for kind in SystemRotor.allCases {
+          let got = try Self.systemSnapshot(document, kind)
+          let want = try Self.systemSnapshot(rebuilt, kind)
+          #expect(got == want, "seed \(seed) step \(step) \(description): \(kind)")
+          same = same && got == want
+        }
+        if !same { return }
+      }
+    }
+  }
+
   @Test func systemLabelsAreTheTextAtTheirRanges() throws {
     let document = try RotorDocument(elements: [
       TextElement(id: "a", text: "Hello, wörld! Ça va? 😀 e\u{301}\r\nSecond line.\n\nNew paragraph 日本語."),

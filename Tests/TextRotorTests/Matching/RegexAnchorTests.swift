@@ -143,6 +143,18 @@ struct RegexAnchorTests {
     }
   }
 
+  @Test("a \\b next to the literal rejects occurrences inside words without ICU, and only those")
+  func boundaries() throws {
+    #expect(LiteralAnchor.of(#"\w+tion\b"#)?.boundaryAfter == true)
+    #expect(LiteralAnchor.of(#"\bfoo"#)?.boundaryBefore == true)
+    #expect(LiteralAnchor.of(#"ab+\b"#)?.boundaryAfter == false)
+    #expect(LiteralAnchor.of(#"foo\b?"#)?.boundaryAfter == false)
+    let text = "nation nations national nation_ nation. nation\u{301}x émotion émotionné tion\ntion1 (tion)"
+    for source in [#"\w+tion\b"#, #"\btion"#, #"\btion\b"#, #"\b\w*tion\b\W"#, #"\Btion\b"#] {
+      #expect(try matches(.regex(source), text) == matches(.regex(source), text, strategy: .icu), "\(source)")
+    }
+  }
+
   @Test("a match that holds the literal twice is found whole (greedy prefix over later occurrences)")
   func repeatedLiteral() throws {
     for (source, text) in [

@@ -1,13 +1,15 @@
 import Glibc
 import Testing
+import TextRotorICU
 
 @testable import TextRotor
 
-/// Differential proof that the native ASCII fast path gives ICU's output: every test segments the
-/// same text twice, with `useFastPaths` on and off (the pure ICU path), and requires the same
-/// boundaries and statuses.
+/// Differential proof that the fast paths (the native ASCII segmenters for words and characters,
+/// and the native rule machine running ICU's compiled rules for all four rule sets) give ICU's
+/// output: every test segments the same text twice, with `useFastPaths` on and off (the pure ICU
+/// path), and requires the same boundaries and statuses.
 @Suite struct FastPathTests {
-  static let rotors: [SystemRotor] = [.words, .characters]
+  static let rotors: [SystemRotor] = [.words, .characters, .sentences, .linebreaks]
   /// Locales the fast path is enabled for, each verified here (exhaustively for root).
   static let locales = [
     "", "en", "en_US", "en_GB", "de", "de_DE", "fr", "es", "it", "pt_BR", "nl", "ru", "uk", "pl",
@@ -122,6 +124,74 @@ import Testing
     let (text, elements) = Self.allStrings(Self.asciiAlphabet + Self.otherAlphabet, upTo: 4)
     #expect(elements.count == 292_560)
     try Self.compare(text, elements, rotor, locale: "", context: "all mixed strings up to length 4")
+  }
+
+  /// One character of every Grapheme_Cluster_Break, Word_Break, Sentence_Break and Line_Break value
+  /// (ICU 72's), as far as one character can stand for several: controls and separators, marks,
+  /// ZWJ, regional indicators, emoji and modifiers, Hangul syllables and jamo, Han, kana, Thai
+  /// (dictionary), Hebrew, quotes and brackets of each class, terminators, numbers and affixes.
+  static let propertyAlphabet: [[UInt8]] = [
+    "a", "A", "1", ".", "!", "?", ",", ":", ";", "'", "\"", " ", "\t", "-", "/", "(", ")", "[", "}", "$", "%",
+    "_", "@", "\r", "\n", "\u{0B}", "\u{01}",
+    "\u{0085}",  // NEL: Sep, NL
+    "\u{2029}",  // paragraph separator
+    "\u{00AD}",  // soft hyphen: Format, BA
+    "\u{0301}",  // Extend, CM
+    "\u{0903}",  // SpacingMark
+    "\u{0600}",  // Prepend
+    "\u{200D}",  // ZWJ
+    "\u{200B}",  // ZW
+    "\u{2060}",  // WJ
+    "\u{00A0}",  // GL
+    "\u{2014}",  // B2
+    "\u{00B4}",  // BB
+    "\u{FFFC}",  // CB
+    "\u{3001}",  // CL
+    "\u{3002}",  // STerm, CL
+    "\u{2026}",  // IN
+    "\u{3005}",  // NS
+    "\u{00A7}",  // AI
+    "\u{3041}",  // CJ, Hiragana
+    "\u{30A2}",  // Katakana
+    "\u{4E2D}",  // Han: ID, OLetter
+    "\u{AC00}", "\u{AC01}", "\u{1100}", "\u{1161}", "\u{11A8}",  // H2, H3, L, V, T
+    "\u{05D0}",  // Hebrew_Letter
+    "\u{0E01}",  // Thai: SA
+    "\u{1F1E6}",  // Regional_Indicator
+    "\u{1F466}", "\u{1F3FB}", "\u{2764}",  // EB, EM, Extended_Pictographic
+    "\u{FF0E}",  // fullwidth full stop
+    "\u{00BB}",  // QU (final)
+    "\u{E000}",  // private use: XX
+    "\u{0660}",  // Arabic-Indic digit
+  ].map { Array($0.utf8) }
+
+  @Test(arguments: rotors)
+  func exhaustiveProperties(rotor: SystemRotor) throws {
+    let (text, elements) = Self.allStrings(Self.propertyAlphabet, upTo: 3)
+    let n = Self.propertyAlphabet.count
+    #expect(n == 63 && elements.count == n + n * n + n * n * n)
+    try Self.compare(text, elements, rotor, locale: "", context: "all property strings up to length 3")
+  }
+
+  /// The rule machine runs under any locale ICU has rule-based iterators for, those the ASCII
+  /// segmenters do not cover included (their own rules come from ICU).
+  @Test(arguments: ["sv", "fi", "en_US_POSIX", "ja@lb=strict", "ja@lw=phrase", "de@ss=standard", "xx", "zh", "th"])
+  func otherLocales(locale: String) throws {
+    let (text, elements) = Self.allStrings(Self.asciiAlphabet + Self.otherAlphabet, upTo: 3)
+    for rotor in Self.rotors {
+      try Self.compare(text, elements, rotor, locale: locale, context: "mixed strings up to length 3")
+    }
+  }
+
+  /// The rules are read from the installed ICU for every rule set; a locale whose sentence
+  /// iterator is not rule-based (abbreviation filtering) has none, and ICU segments it.
+  @Test func rulesLoad() throws {
+    for kind in [BreakKind.character, .word, .sentence, .line] {
+      for locale in ["", "en", "ja", "th", "sv"] {
+        #expect(IteratorCache.shared.rules(kind, locale: locale) != nil, "\(kind) \(locale)")
+      }
+    }
+    #expect(IteratorCache.shared.rules(.sentence, locale: "en@ss=standard") == nil)
   }
 
   /// Every enabled locale, on shorter exhaustive strings.

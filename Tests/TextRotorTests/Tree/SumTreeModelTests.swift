@@ -30,7 +30,11 @@ import Testing
       var rng = SeededRandom(seed: seed)
       var model: [Int] = (0..<Int(rng.next() % 300)).map { _ in Int(rng.next() % 100) }
       var tree = SumTree(model.map(Value.init))
+      // Copies taken along the way: changes mutate nodes in place only when unshared, so every
+      // copy must still hold what it held when taken.
+      var snapshots: [(SumTree<Value>, [Int])] = []
       for step in 0..<400 {
+        if rng.next() % 10 == 0 { snapshots.append((tree, model)) }
         let op = rng.next() % 5
         switch op {
         case 0:
@@ -72,7 +76,10 @@ import Testing
             // seek: the first index whose running total passes a target.
             let target = Int(rng.next() % UInt64(model.reduce(1, +)))
             var running = 0
-            let expected = model.firstIndex { running += $0; return running > target } ?? model.count
+            let expected =
+              model.firstIndex {
+                running += $0; return running > target
+              } ?? model.count
             #expect(tree.seek { $0.total > target }.index == expected, "seed \(seed)")
             var backward: [Int] = []
             tree.forEachBackward(before: i + 1) { j, s, item in
@@ -83,6 +90,15 @@ import Testing
             #expect(backward == model[...i].reversed(), "seed \(seed)")
           }
         }
+      }
+      for (snapshot, expected) in snapshots {
+        snapshot.invariantCheck()
+        var items: [Int] = []
+        snapshot.forEach { _, _, item in
+          items.append(item.v)
+          return true
+        }
+        #expect(items == expected, "seed \(seed): a copy changed after later edits")
       }
     }
   }

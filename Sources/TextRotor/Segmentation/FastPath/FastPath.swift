@@ -54,28 +54,40 @@ enum FastPath {
     return text.isEmpty || text == "0"
   }()
 
-  /// Segments the spans of `unit` into one chunk: ASCII pieces natively, islands with `iterator`.
-  static func run(_ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit, _ rotor: SystemRotor)
-    throws(ICUError) -> SegmentStore.Chunk
-  {
-    switch rotor {
-    case .words: return try run(AsciiWordSegmenter.self, iterator, bytes, unit, unit.layout(for: rotor))
-    default: return try run(AsciiGraphemeSegmenter.self, iterator, bytes, unit, unit.layout(for: rotor))
+  /// Segments the spans of `unit` into one chunk: ASCII pieces natively (words and characters,
+  /// where the locale allows), the rest with the native rule machine when `rules` is given, and
+  /// what the machine leaves to ICU with `iterator`.
+  static func run(
+    _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit, _ rotor: SystemRotor,
+    rules: BreakRules?
+  ) throws(ICUError) -> SegmentStore.Chunk {
+    let layout = unit.layout(for: rotor)
+    var islands = IslandSegmenter(
+      iterator: iterator, bytes: bytes, rotor: rotor, counting: unit.counting, rules: rules)
+    if applies(to: rotor, locale: iterator.locale) {
+      switch rotor {
+      case .words: return try run(AsciiWordSegmenter.self, &islands, bytes, unit, layout)
+      default: return try run(AsciiGraphemeSegmenter.self, &islands, bytes, unit, layout)
+      }
     }
+    var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: layout)
+    try bytes.withUnsafeBytes { (text: UnsafeBufferPointer<UInt8>) throws(ICUError) in
+      for span in unit.spans { try islands.segment(text, span, into: &chunk) }
+    }
+    return chunk
   }
 
   private static func run<S: AsciiSegmenter>(
-    _: S.Type, _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit,
+    _: S.Type, _ islands: inout IslandSegmenter, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit,
     _ layout: SegmentStore.Chunk.Layout
   ) throws(ICUError) -> SegmentStore.Chunk {
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: layout)
-    var islands = IslandSegmenter(iterator: iterator, bytes: bytes, withStatus: S.hasStatus)
     try bytes.withUnsafeBytes { (text: UnsafeBufferPointer<UInt8>) throws(ICUError) in
       for span in unit.spans {
         var position = span.lowerBound
         for island in Islands<S>(text, span: span) {
           S.segment(text, position..<island.lowerBound, into: &chunk)
-          try islands.segment(island, into: &chunk)
+          try islands.segment(text, island, into: &chunk)
           position = island.upperBound
         }
         S.segment(text, position..<span.upperBound, into: &chunk)

@@ -51,32 +51,81 @@ struct Islands<S: AsciiSegmenter>: Sequence, IteratorProtocol {
   }
 }
 
-/// Segments islands with ICU: `setText` on the island alone. An island starts at a boundary of
-/// the whole text, and ICU's iteration from a boundary depends only on the text after it, so its
-/// boundaries and statuses are those of the whole text.
+/// Segments ranges that start at a boundary of the whole text: with the native ``RuleMachine``
+/// (ICU's own compiled rules run over the UTF-8) when there is one, and with ICU (`setText` on the
+/// range alone) for what the machine leaves to ICU: from the boundary where it met a dictionary
+/// character or ill-formed UTF-8 up to the end of that hard line (every rule set breaks after a
+/// hard line break), or the range's end. ICU's iteration from a boundary depends only on the text
+/// after it, so both give the boundaries and statuses of the whole text.
 struct IslandSegmenter {
   let iterator: BreakIterator
   let bytes: ByteStorage
-  let withStatus: Bool
+  let rotor: SystemRotor
+  let counting: Bool
+  let machine: RuleMachine?
+  private let withStatus: Bool
   private var batch: BoundaryBatch
 
-  init(iterator: BreakIterator, bytes: ByteStorage, withStatus: Bool) {
+  init(iterator: BreakIterator, bytes: ByteStorage, rotor: SystemRotor, counting: Bool, rules: BreakRules?) {
     self.iterator = iterator
     self.bytes = bytes
-    self.withStatus = withStatus
+    self.rotor = rotor
+    self.counting = counting
+    self.machine = rules.map { RuleMachine($0) }
+    self.withStatus = rotor == .words || rotor == .linebreaks
     self.batch = BoundaryBatch(capacity: 1024, wantsStatus: withStatus)
   }
 
-  mutating func segment(_ island: Range<Int>, into chunk: inout SegmentStore.Chunk) throws(ICUError) {
-    guard !island.isEmpty else { return }
-    try iterator.setText(bytes, range: island)
-    var previous = island.lowerBound
-    let base = island.lowerBound
+  /// The entry status of a segment whose ICU rule status is `icu`.
+  @inline(__always) private func status(_ icu: Int32) -> SegmentStatus {
+    switch rotor {
+    case .words: SegmentStatus(icuWordStatus: Int(icu))
+    case .linebreaks: !counting && icu >= 100 ? .hardBreak : .none
+    default: .none
+    }
+  }
+
+  /// Segments `range` of `text` (the bytes' buffer) into `chunk`.
+  mutating func segment(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into chunk: inout SegmentStore.Chunk)
+    throws(ICUError)
+  {
+    guard let machine, let base = text.baseAddress else { return try segmentWithICU(range, into: &chunk) }
+    var position = range.lowerBound
+    let end = range.upperBound
+    while position < end {
+      if let found = machine.next(base, from: position, end: end) {
+        chunk.append(start: position, end: found.end, status: status(found.status))
+        position = found.end
+      } else {
+        let stop = Self.hardLineEnd(text, from: position, end: end)
+        try segmentWithICU(position..<stop, into: &chunk)
+        position = stop
+      }
+    }
+  }
+
+  /// Just after the first LF, or CR not followed by LF, at or after `start`; or `end`.
+  static func hardLineEnd(_ text: UnsafeBufferPointer<UInt8>, from start: Int, end: Int) -> Int {
+    var i = start
+    while i < end {
+      let c = text[i]
+      if c == 0x0A { return i + 1 }
+      if c == 0x0D { return i + 1 < end && text[i + 1] == 0x0A ? i + 2 : i + 1 }
+      i += 1
+    }
+    return end
+  }
+
+  /// Segments `range` with ICU.
+  mutating func segmentWithICU(_ range: Range<Int>, into chunk: inout SegmentStore.Chunk) throws(ICUError) {
+    guard !range.isEmpty else { return }
+    try iterator.setText(bytes, range: range)
+    var previous = range.lowerBound
+    let base = range.lowerBound
     while iterator.nextBatch(&batch) {
       for k in 0..<batch.count {
         let end = base + Int(batch.offsets[k])
-        let status = withStatus ? SegmentStatus(icuWordStatus: Int(batch.statuses[k])) : .none
-        chunk.append(start: previous, end: end, status: status)
+        chunk.append(start: previous, end: end, status: withStatus ? status(batch.statuses[k]) : .none)
         previous = end
       }
     }

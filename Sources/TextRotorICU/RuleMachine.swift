@@ -1,0 +1,323 @@
+import CTextRotorShim
+import Glibc
+
+/// The compiled rules of one ICU break iterator (its kind and locale), read from the installed ICU
+/// at first use (`ubrk_getBinaryRules`): the forward state table, the character-category trie and
+/// the rule status table. Nothing is hard-coded: a newer ICU brings its own rules, Unicode data and
+/// tailorings (a locale's rules, the root locale's colon, UAX #14 tailorings) with it.
+///
+/// ``RuleMachine`` runs these tables over UTF-8 exactly as ICU's `RuleBasedBreakIterator::handleNext`
+/// does over its UText (ill-formed UTF-8 read as U+FFFD, as ICU's UTF-8 text reads it), so its
+/// boundaries and rule statuses are ICU's; it declines (returns nil) where ICU would do more than
+/// run the table: characters of a dictionary category (Thai, Lao, Khmer, Burmese, Chinese and
+/// Japanese words, Southeast Asian line breaks). Those spans go to ICU itself.
+///
+/// Only ICU's RBBI data format 6 (ICU 68 and later) is read; any other format, or an iterator that
+/// is not rule-based (a locale whose sentence iterator filters abbreviations), gives no tables
+/// (`load` returns nil), and ICU segments everything.
+public final class BreakRules: @unchecked Sendable {
+  public let kind: BreakKind
+  public let locale: String
+  /// Categories per state row.
+  @usableFromInline let categoryCount: Int
+  /// The first dictionary category: a character of this category or above needs ICU.
+  @usableFromInline let dictionaryStart: UInt16
+  /// Whether every iteration starts with one step on the {bof} category (ICU's RBBI_BOF_REQUIRED:
+  /// ICU takes that step at the start of each `next`, not only at the start of the text).
+  @usableFromInline let bofRequired: Bool
+  /// `next[state * categoryCount + category]`: the state table, rows widened to 16 bits.
+  @usableFromInline let next: UnsafeMutablePointer<UInt16>
+  /// Per state: 0, 1 (accepting) or a look-ahead rule completed.
+  @usableFromInline let accepting: UnsafeMutablePointer<UInt16>
+  /// Per state: 0 or the look-ahead rule whose '/' position this state is.
+  @usableFromInline let lookAhead: UnsafeMutablePointer<UInt16>
+  /// Per state: ICU's `getRuleStatus()` value for the state's tag set.
+  @usableFromInline let status: UnsafeMutablePointer<Int32>
+  /// The status of a segment the machine forced one character ahead (ICU's tag set 0).
+  @usableFromInline let defaultStatus: Int32
+  /// Slots of the look-ahead results array.
+  @usableFromInline let lookAheadSlots: Int
+  /// Categories of U+0000...U+FFFF; supplementary code points ask the trie.
+  @usableFromInline let bmp: UnsafeMutablePointer<UInt16>
+  @usableFromInline let trie: OpaquePointer
+  /// `asciiNext[state * 128 + byte]`: the next state on an ASCII byte (its category looked up
+  /// already), for the machine's inner loop over ASCII runs.
+  @usableFromInline let asciiNext: UnsafeMutablePointer<UInt16>
+  /// Per state: bit 0 accepting (1), bit 1 anything else to do (a look-ahead rule completed or
+  /// recorded, or the stop state), which the inner loop leaves to the general step.
+  @usableFromInline let flags: UnsafeMutablePointer<UInt8>
+  /// Whether no ASCII character is of a dictionary category (so the inner loop may run).
+  @usableFromInline let asciiLoop: Bool
+  /// ICU's binary rules, which the trie reads in place.
+  private var data: UnsafeMutableRawPointer?
+
+  private init?(kind: BreakKind, locale: String, data: UnsafeRawBufferPointer) {
+    func u32(_ offset: Int) -> Int? {
+      guard offset >= 0, offset + 4 <= data.count else { return nil }
+      return Int(data.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    // RBBIDataHeader: magic, format version[4], length, category count, forward table offset and
+    // length, reverse table, trie offset and length, rule source, status table offset and length.
+    guard u32(0) == 0xB1A0, data.count >= 80, data[4] == 6 else { return nil }
+    guard let categories = u32(12), let forward = u32(16), let trieOffset = u32(32), let trieLength = u32(36),
+      let statusOffset = u32(48), let statusLength = u32(52), categories > 3
+    else { return nil }
+    // RBBIStateTable: states, row length (bytes), first dictionary category, look-ahead slots, flags.
+    guard let states = u32(forward), let rowLength = u32(forward + 4), let dictionary = u32(forward + 8),
+      let slots = u32(forward + 12), let flags = u32(forward + 16)
+    else { return nil }
+    let bofRequired = flags & 2 != 0
+    let eightBits = flags & 4 != 0
+    let width = eightBits ? 1 : 2
+    let rows = forward + 20
+    guard rowLength == width * (3 + categories), rows + states * rowLength <= data.count,
+      statusOffset + statusLength <= data.count, trieOffset + trieLength <= data.count, states > 1
+    else { return nil }
+    func cell(_ state: Int, _ column: Int) -> Int {
+      let at = rows + state * rowLength + column * width
+      return eightBits ? Int(data[at]) : Int(data.loadUnaligned(fromByteOffset: at, as: UInt16.self))
+    }
+    let statusCount = statusLength / 4
+    func statusValue(_ index: Int) -> Int32? {
+      guard index >= 0, index < statusCount else { return nil }
+      let count = Int(data.loadUnaligned(fromByteOffset: statusOffset + 4 * index, as: Int32.self))
+      let last = index + count
+      guard count >= 1, last < statusCount else { return nil }
+      return data.loadUnaligned(fromByteOffset: statusOffset + 4 * last, as: Int32.self)
+    }
+    guard let fallbackStatus = statusValue(0) else { return nil }
+
+    var trieStatus = CICU_ZERO_ERROR
+    guard let trie = cicu_trie_open(data.baseAddress! + trieOffset, Int32(trieLength), &trieStatus),
+      cicu_isFailure(trieStatus) == 0
+    else { return nil }
+
+    let next = UnsafeMutablePointer<UInt16>.allocate(capacity: states * categories)
+    let accepting = UnsafeMutablePointer<UInt16>.allocate(capacity: states)
+    let lookAhead = UnsafeMutablePointer<UInt16>.allocate(capacity: states)
+    let status = UnsafeMutablePointer<Int32>.allocate(capacity: states)
+    var valid = true
+    for state in 0..<states {
+      accepting[state] = UInt16(cell(state, 0))
+      lookAhead[state] = UInt16(cell(state, 1))
+      if let value = statusValue(cell(state, 2)) { status[state] = value } else { valid = false }
+      if Int(accepting[state]) >= max(slots, 2) || Int(lookAhead[state]) >= max(slots, 2) { valid = false }
+      for category in 0..<categories {
+        let target = cell(state, 3 + category)
+        if target >= states { valid = false }
+        next[state * categories + category] = UInt16(target)
+      }
+    }
+    let bmp = UnsafeMutablePointer<UInt16>.allocate(capacity: 0x10000)
+    cicu_trie_fill(trie, bmp, 0x10000)
+    for c in 0..<0x10000 where Int(bmp[c]) >= categories { valid = false }
+    guard valid else {
+      next.deallocate()
+      accepting.deallocate()
+      lookAhead.deallocate()
+      status.deallocate()
+      bmp.deallocate()
+      cicu_trie_close(trie)
+      return nil
+    }
+    self.kind = kind
+    self.locale = locale
+    self.categoryCount = categories
+    self.dictionaryStart = UInt16(clamping: dictionary)
+    self.bofRequired = bofRequired
+    self.next = next
+    self.accepting = accepting
+    self.lookAhead = lookAhead
+    self.status = status
+    self.defaultStatus = fallbackStatus
+    self.lookAheadSlots = max(slots, 2)
+    self.bmp = bmp
+    self.trie = trie
+    let asciiNext = UnsafeMutablePointer<UInt16>.allocate(capacity: states * 128)
+    let stateFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: states)
+    for state in 0..<states {
+      for byte in 0..<128 { asciiNext[state * 128 + byte] = next[state * categories + Int(bmp[byte])] }
+      let special = state == 0 || accepting[state] > 1 || lookAhead[state] > 1
+      stateFlags[state] = (accepting[state] == 1 ? 1 : 0) | (special ? 2 : 0)
+    }
+    self.asciiNext = asciiNext
+    self.flags = stateFlags
+    self.asciiLoop = (0..<128).allSatisfy { Int(bmp[$0]) < dictionary }
+  }
+
+  deinit {
+    next.deallocate()
+    accepting.deallocate()
+    lookAhead.deallocate()
+    status.deallocate()
+    bmp.deallocate()
+    asciiNext.deallocate()
+    flags.deallocate()
+    cicu_trie_close(trie)
+    free(data)
+  }
+
+  /// The rules of `iterator` (its kind and locale), or nil when they cannot be run natively (see
+  /// the type's documentation).
+  public static func load(from iterator: BreakIterator) -> BreakRules? {
+    var length: Int32 = 0
+    var status = CICU_ZERO_ERROR
+    guard let copy = iterator.withHandle({ cicu_ubrk_copyBinaryRules($0, &length, &status) }) else { return nil }
+    guard cicu_isFailure(status) == 0,
+      let rules = BreakRules(
+        kind: iterator.kind, locale: iterator.locale, data: UnsafeRawBufferPointer(start: copy, count: Int(length)))
+    else {
+      free(copy)
+      return nil
+    }
+    rules.data = UnsafeMutableRawPointer(copy)  // the trie reads it in place
+    return rules
+  }
+
+  /// The category of code point `c`.
+  @inlinable @inline(__always) func category(_ c: UInt32) -> UInt16 {
+    c < 0x10000 ? bmp[Int(c)] : UInt16(truncatingIfNeeded: cicu_trie_get(trie, Int32(bitPattern: c)))
+  }
+}
+
+/// Runs ``BreakRules`` over UTF-8 text: ICU's forward iteration (`handleNext`) without a UText.
+/// One per thread (it keeps the look-ahead positions of the current call).
+public final class RuleMachine {
+  public let rules: BreakRules
+  @usableFromInline let positions: UnsafeMutablePointer<Int>
+  @usableFromInline let table: UnsafeMutablePointer<UInt16>
+  @usableFromInline let accepting: UnsafeMutablePointer<UInt16>
+  @usableFromInline let lookAhead: UnsafeMutablePointer<UInt16>
+  @usableFromInline let status: UnsafeMutablePointer<Int32>
+  @usableFromInline let bmp: UnsafeMutablePointer<UInt16>
+  @usableFromInline let categories: Int
+  @usableFromInline let dictionaryStart: UInt16
+  @usableFromInline let defaultStatus: Int32
+  @usableFromInline let bofRequired: Bool
+  @usableFromInline let asciiNext: UnsafeMutablePointer<UInt16>
+  @usableFromInline let flags: UnsafeMutablePointer<UInt8>
+  @usableFromInline let asciiLoop: Bool
+
+  public init(_ rules: BreakRules) {
+    asciiNext = rules.asciiNext
+    flags = rules.flags
+    asciiLoop = rules.asciiLoop
+    self.rules = rules
+    positions = .allocate(capacity: rules.lookAheadSlots)
+    positions.initialize(repeating: -1, count: rules.lookAheadSlots)
+    table = rules.next
+    accepting = rules.accepting
+    lookAhead = rules.lookAhead
+    status = rules.status
+    bmp = rules.bmp
+    categories = rules.categoryCount
+    dictionaryStart = rules.dictionaryStart
+    defaultStatus = rules.defaultStatus
+    bofRequired = rules.bofRequired
+  }
+
+  deinit { positions.deallocate() }
+
+  /// The code point at `i` and its length in bytes. An ill-formed sequence is U+FFFD over its
+  /// maximal subpart (the bytes that could start a well-formed sequence, at least one), as ICU's
+  /// UTF-8 text (`U8_NEXT_OR_FFFD`) reads it.
+  @inlinable @inline(__always)
+  static func decode(_ text: UnsafePointer<UInt8>, _ i: Int, _ end: Int) -> (UInt32, Int) {
+    let b0 = UInt32(text[i])
+    if b0 < 0x80 { return (b0, 1) }
+    if b0 < 0xC2 || b0 > 0xF4 || i + 1 >= end { return (0xFFFD, 1) }
+    let b1 = UInt32(text[i + 1])
+    if b0 < 0xE0 {
+      guard b1 & 0xC0 == 0x80 else { return (0xFFFD, 1) }
+      return ((b0 & 0x1F) << 6 | (b1 & 0x3F), 2)
+    }
+    if b0 < 0xF0 {
+      let low: UInt32 = b0 == 0xE0 ? 0xA0 : 0x80
+      let high: UInt32 = b0 == 0xED ? 0x9F : 0xBF
+      guard b1 >= low, b1 <= high else { return (0xFFFD, 1) }
+      guard i + 2 < end, text[i + 2] & 0xC0 == 0x80 else { return (0xFFFD, 2) }
+      return ((b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (UInt32(text[i + 2]) & 0x3F), 3)
+    }
+    let low: UInt32 = b0 == 0xF0 ? 0x90 : 0x80
+    let high: UInt32 = b0 == 0xF4 ? 0x8F : 0xBF
+    guard b1 >= low, b1 <= high else { return (0xFFFD, 1) }
+    guard i + 2 < end, text[i + 2] & 0xC0 == 0x80 else { return (0xFFFD, 2) }
+    guard i + 3 < end, text[i + 3] & 0xC0 == 0x80 else { return (0xFFFD, 3) }
+    return (
+      (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (UInt32(text[i + 2]) & 0x3F) << 6 | (UInt32(text[i + 3]) & 0x3F), 4
+    )
+  }
+
+  /// ICU's next boundary after the boundary `start` of the text `text[..<end]` (the text ICU would
+  /// be given ends at `end`), and the rule status of the
+  /// segment ending there; nil when the machine met a character of a dictionary category while
+  /// looking for it (ICU's dictionaries segment those). `start < end`.
+  @inlinable
+  public func next(_ text: UnsafePointer<UInt8>, from start: Int, end: Int) -> (end: Int, status: Int32)? {
+    let next = table
+    let categories = self.categories
+    // ICU's handleNext. `position` is the UText's native index: just after the last character
+    // the machine consumed.
+    var state = 1
+    var result = start
+    var statusState = -1  // the state whose tag set gives the status; -1: ICU's tag set 0
+    var position = start
+    if bofRequired {
+      // RBBI_START: one step on the {bof} category, the first character already read (so the
+      // native index is after it), the result not moved.
+      state = Int(next[state * categories + 2])
+      let after = start + Self.decode(text, start, end).1
+      let accept = accepting[state]
+      if accept == 1 {
+        statusState = state
+      } else if accept > 1, positions[Int(accept)] >= 0 {
+        return (positions[Int(accept)], status[state])
+      }
+      if lookAhead[state] > 1 { positions[Int(lookAhead[state])] = after }
+    }
+    while state != 0 {
+      if asciiLoop {
+        // The inner loop: ASCII bytes into states with nothing to do but, when accepting, move
+        // the result.
+        let row = asciiNext
+        let flags = self.flags
+        while position < end {
+          let b = text[position]
+          if b >= 0x80 { break }
+          let t = Int(row[state &* 128 &+ Int(b)])
+          let f = flags[t]
+          if f & 2 != 0 { break }
+          state = t
+          position &+= 1
+          if f != 0 {
+            result = position
+            statusState = t
+          }
+        }
+      }
+      let category: Int
+      let atEOF = position >= end
+      if !atEOF {
+        let (c, length) = Self.decode(text, position, end)
+        let k: UInt16 = c < 0x10000 ? bmp[Int(c)] : rules.category(c)
+        if k >= dictionaryStart { return nil }
+        category = Int(k)
+        position += length
+      } else {
+        category = 1  // RBBI_END: one step on the {eof} category
+      }
+      state = Int(next[state * categories + category])
+      let accept = accepting[state]
+      if accept == 1 {
+        result = position
+        statusState = state
+      } else if accept > 1, positions[Int(accept)] >= 0 {
+        return (positions[Int(accept)], status[state])
+      }
+      if lookAhead[state] > 1 { positions[Int(lookAhead[state])] = position }
+      if atEOF { break }
+    }
+    if result == start { return (start + Self.decode(text, start, end).1, defaultStatus) }
+    return (result, statusState >= 0 ? status[statusState] : defaultStatus)
+  }
+}
