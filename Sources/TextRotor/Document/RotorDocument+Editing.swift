@@ -90,6 +90,8 @@ extension RotorDocument {
     // an edit is not the whole line: see `longLineUpdate`.
     let long = isLongLine(table[e].text, range.lowerBound, range.upperBound)
     let removed = long && range.count <= 4096 ? table[e].text.bytes(range) : nil
+    // The structure rotors read the text before the edit (an O(1) copy of the rope, kept only then).
+    let oldText = structure != nil ? table[e].text : nil
     let text = table.replaceText(range, ofElement: e, with: new)
     let item = table[e]
     source = nil
@@ -177,7 +179,9 @@ extension RotorDocument {
         change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<(i0 + found.count))
       }
     }
-    updateStructure(element: e, start: s, old: item.text, new: text, range: range, inserted: n, change: &change)
+    if let oldText {
+      updateStructure(element: e, start: s, old: oldText, new: text, range: range, inserted: n, change: &change)
+    }
     anchors.apply(edit: (s + a)..<(s + b), newCount: n) { r, anchor in
       let p = r.lowerBound
       let moved = p < s + a ? p : (p == s + a && anchor.stickiness == .staysBefore ? p : s + a + n)
@@ -233,6 +237,9 @@ extension RotorDocument {
       var chunk = SegmentStore.Chunk(origin: entry.start)
       chunk.append(start: entry.start, end: entry.end + delta, status: entry.status)
       return (entry.start..<entry.end, SegmentStore(chunks: [chunk]), 0)
+    case .proseSentences:
+      // Whether a line break reads as a space depends on the lines around it: the paragraph.
+      return nil
     case .characters, .words, .sentences, .linebreaks:
       let reach = 1 << 16
       // Start: an old boundary at least two entries and 64 bytes before the edit, after an ASCII byte.
