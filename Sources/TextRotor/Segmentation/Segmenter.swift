@@ -167,7 +167,8 @@ public struct Segmenter: Sendable {
   static func run(
     _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor, fastPaths: Bool = false
   ) throws(ICUError) -> SegmentStore.Chunk {
-    if fastPaths, let kind = rotor.breakKind {
+    // Prose sentences run ICU over a copy in which single line breaks are spaces (below).
+    if fastPaths, rotor != .proseSentences, let kind = rotor.breakKind {
       let rules = IteratorCache.shared.rules(kind, locale: iterator.locale)
       if rules != nil || FastPath.applies(to: rotor, locale: iterator.locale) {
         return try FastPath.run(iterator, bytes, unit, rotor, rules: rules)
