@@ -55,7 +55,12 @@ func percentiles(_ ns: [UInt64]) -> String {
   return "\(fmt(s[s.count / 2])) / \(fmt(s[min(s.count - 1, s.count * 99 / 100)]))"
 }
 
-setvbuf(stdout, nil, _IOLBF, 0)
+/// Prints a row and flushes it (the output is often a pipe or a file, read while the run goes on).
+func emit(_ line: String) {
+  print(line)
+  fflush(nil)
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 var sizes = [1, 10, 100, 1000]
 var elementCounts = [10_000, 100_000, 1_000_000]
@@ -113,13 +118,13 @@ if let megabytes = perRotor {
       times.append(now() - a)
       try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
     }
-    print("| one-character insert, only \(kind?.rawValue ?? "no rotor") held | \(percentiles(times)) |")
+    emit("| one-character insert, only \(kind?.rawValue ?? "no rotor") held | \(percentiles(times)) |")
   }
   exit(0)
 }
 
-print("| figure | size | p50 / p99 | notes |")
-print("| --- | --- | --- | --- |")
+emit("| figure | size | p50 / p99 | notes |")
+emit("| --- | --- | --- | --- |")
 
 func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
   let rss0 = rssMB()
@@ -128,7 +133,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
     contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
   let openMs = Double(now() - t0) / 1e6
   let rssOpen = rssMB() - rss0
-  print(
+  emit(
     "| open as ONE element (no rotor) | \(label) | \("\(f(openMs, 0)) ms") | RSS +\("\(f(rssOpen, 0))") MB (file \(sizeMB) MB, mapped pages included) |"
   )
   t0 = now()
@@ -136,7 +141,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
   for kind in SystemRotor.allCases { held.append(try document.rotor(kind)) }
   held.append(try document.rotor(matching: .literal("the")))
   let buildS = Double(now() - t0) / 1e9
-  print("| build 6 system rotors + pattern rotor | \(label) | \("\(f(buildS, 1)) s") | RSS \("\(f(rssMB(), 0))") MB |")
+  emit("| build 6 system rotors + pattern rotor | \(label) | \("\(f(buildS, 1)) s") | RSS \("\(f(rssMB(), 0))") MB |")
   held.removeAll()
   let length = try document.utf8Count(of: 0)
   var rng = Rng(state: 7)
@@ -164,7 +169,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
       times.append(b - a)
       times.append(c - b)
     }
-    print(
+    emit(
       "| one-character insert/delete, 6 system rotors + pattern rotor held\(withSnapshots ? ", snapshots of every rotor held" : "") | \(label) | \(percentiles(times)) | \(times.count) edits |"
     )
   }
@@ -182,7 +187,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
     sink &+= try document.utf8Offset(of: r)
     conv.append((now() - a) / 5)
   }
-  print(
+  emit(
     "| position conversion (UTF-8 → index → UTF-16 → index → (line, UTF-16 char) → index → UTF-8), per conversion | \(label) | \(percentiles(conv)) | checksum \(sink % 10) |"
   )
   // Next/previous and viewport on the words rotor.
@@ -195,7 +200,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
     sink &+= words.indexOfEntry(before: p) ?? 0
     nav.append((now() - a) / 2)
   }
-  print("| next/previous entry, words rotor | \(label) | \(percentiles(nav)) | |")
+  emit("| next/previous entry, words rotor | \(label) | \(percentiles(nav)) | |")
   var view: [UInt64] = []
   var returned = 0
   for _ in 0..<5_000 {
@@ -210,7 +215,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
     view.append(now() - a)
     returned += entries.count
   }
-  print(
+  emit(
     "| viewport (entries overlapping 4 KB, labels read), words rotor | \(label) | \(percentiles(view)) | \(returned / 5000) entries per query |"
   )
   if sizeMB >= 1000 {
@@ -229,7 +234,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
     let pasteMs = f(Double(pasteNs) / 1e6, 1)
     let segmentMs = f(Double(segmentNs) / 1e6, 1)
     let ratio = f(Double(pasteNs) / Double(segmentNs), 2)
-    print(
+    emit(
       "| paste 1 MB | \(label) | \(pasteMs) ms | segmenting that 1 MB for the held rotors alone: \(segmentMs) ms (\(ratio)×) |"
     )
   }
@@ -279,7 +284,7 @@ if singleLine {
       times.append(b - a)
       times.append(now() - b)
     }
-    print(
+    emit(
       "| one-character insert/delete, 100 MB document that is ONE line (\(what)), 6 system rotors | 100 MB | \(percentiles(times)) | \(times.count) edits |"
     )
     unlink(path)
@@ -315,7 +320,7 @@ for n in elementCounts {
     _ = document.index(of: probe)
     lookup.append(now() - a)
   }
-  print(
+  emit(
     "| insert / remove / move one element (6 system rotors, a custom rotor) | \(n) elements | \(percentiles(insert)) / \(percentiles(remove)) / \(percentiles(move)) | id lookup \(percentiles(lookup)) |"
   )
 }

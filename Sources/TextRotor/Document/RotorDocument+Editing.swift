@@ -208,7 +208,7 @@ extension RotorDocument {
   ///   dictionary run of Thai or CJK is entered midway) until a new boundary past the edit falls
   ///   where an old one was (moved by the edit) after an ASCII byte: from there on, segmenting
   ///   the same bytes from the same boundary gives the same boundaries as before.
-  /// Nil when neither applies within 64 KB of the edit: the caller re-segments the whole line.
+  /// Nil when neither applies within 1 MB of the edit: the caller re-segments the whole line.
   /// Returns the old document range whose entries are replaced, the new entries, and their shift.
   func longLineUpdate(
     _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int,
@@ -225,9 +225,22 @@ extension RotorDocument {
       // A CR and an LF brought together (or kept apart) change the line breaks.
       if a > 0 && a + n < length && text.byte(at: a - 1) == 0x0D && text.byte(at: a + n) == 0x0A { return nil }
       if kind == .paragraphs {
-        // The line stays non-blank: a non-blank byte typed, or one right beside the edit.
-        let beside = (a > 0 && !isBlank(text.byte(at: a - 1))) || (a + n < length && !isBlank(text.byte(at: a + n)))
-        guard beside || inserted.contains(where: { !isBlank($0) }) else { return nil }
+        // The line stays non-blank: a non-blank byte typed, or one on the same line within 64
+        // bytes of the edit.
+        func nonBlank(from start: Int, step: Int) -> Bool {
+          var i = start
+          for _ in 0..<64 where i >= 0 && i < length {
+            let c = text.byte(at: i)
+            if isBreak(c) { return false }
+            if !isBlank(c) { return true }
+            i += step
+          }
+          return false
+        }
+        guard
+          inserted.contains(where: { !isBlank($0) }) || nonBlank(from: a - 1, step: -1)
+            || nonBlank(from: a + n, step: 1)
+        else { return nil }
       }
       // The entry holding the edit (old offsets).
       let j = index.firstIndex(startingAfter: s + a) - 1
@@ -241,7 +254,7 @@ extension RotorDocument {
       // Whether a line break reads as a space depends on the lines around it: the paragraph.
       return nil
     case .characters, .words, .sentences, .linebreaks:
-      let reach = 1 << 16
+      let reach = 1 << 20
       // Start: an old boundary at least two entries and 64 bytes before the edit, after an ASCII byte.
       var j = Swift.min(index.firstIndex(startingAfter: s + a) - 3, index.firstIndex(startingAfter: s + a - 64) - 1)
       var ws = 0

@@ -204,6 +204,20 @@ import Testing
         let change = try document.replace(a..<b, in: 0, with: inserted)
         if let words = change.rotors["words"], words.removed.count < before / 4 { localEdits += 1 }
         edits += 1
+        // Line starts, from the rope's line sums, against the text's own lines.
+        let now = Array(try document.text(of: 0).utf8)
+        var starts = [0]
+        var k = 0
+        while k < now.count {
+          if now[k] == 0x0D && k + 1 < now.count && now[k + 1] == 0x0A { k += 1 }
+          if now[k] == 0x0A || now[k] == 0x0D { starts.append(k + 1) }
+          k += 1
+        }
+        for line in [0, starts.count / 2, starts.count - 1] {
+          let p = try document.position(in: 0, line: line, character: 0, encoding: .utf8)
+          #expect(
+            try document.utf8Offset(of: p) == starts[line], "seed \(seed) step \(step) \(description): line \(line)")
+        }
         let rebuilt = try RotorDocument(elements: document.elements)
         var same = true
         for kind in SystemRotor.allCases {
