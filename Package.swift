@@ -20,8 +20,16 @@ let package = Package(
     // ICU's C API behind a header of plain C types (no ICU header, so no clash with Foundation's
     // bundled ICU in a client that imports both), and the byte-scanning kernels.
     .target(name: "CTextRotorShim", dependencies: ["CTextRotorICU"]),
+    // The system cmark-gfm (GitHub's CommonMark parser and its extensions), from pkg-config.
+    .systemLibrary(
+      name: "CCmarkGFM",
+      pkgConfig: "libcmark-gfm",
+      providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]
+    ),
+    // cmark-gfm behind a header of plain C types: a parse as a flat list of nodes with byte offsets.
+    .target(name: "CTextRotorMarkdown", dependencies: ["CCmarkGFM"]),
     // The one layer that touches ICU handles and unsafe pointers. It imports no Foundation.
-    .target(name: "TextRotorICU", dependencies: ["CTextRotorShim"]),
+    .target(name: "TextRotorICU", dependencies: ["CTextRotorShim", "CTextRotorMarkdown"]),
     .target(name: "TextRotor", dependencies: ["TextRotorICU"]),
     .executableTarget(
       name: "textrotor",

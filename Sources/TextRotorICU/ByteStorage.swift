@@ -96,6 +96,20 @@ public final class ByteStorage: @unchecked Sendable {
     self.init(base: p, count: bytes.count, release: .free)
   }
 
+  /// A copy of `range` in which each line break between two non-blank lines is replaced by
+  /// spaces (LF by one, CR LF by two): hard-wrapped prose as ICU's sentence rules should read it.
+  /// Offsets are unchanged. O(n), memchr-driven.
+  public func proseCopy(_ range: Range<Int>) -> ByteStorage {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    let n = range.count
+    let p = Glibc.malloc(max(n, 1))!
+    if n > 0, let base {
+      cicu_prose_copy(
+        (base + range.lowerBound).assumingMemoryBound(to: UInt8.self), Int64(n), p.assumingMemoryBound(to: UInt8.self))
+    }
+    return ByteStorage(base: p, count: n, release: .free)
+  }
+
   /// A copy of the UTF-8 bytes of `string`.
   public convenience init(_ string: String) {
     var s = string

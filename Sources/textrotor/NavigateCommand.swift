@@ -3,14 +3,20 @@ import TextRotor
 
 /// The rotors `next` and `prev` navigate.
 enum RotorName: String, CaseIterable, ExpressibleByArgument {
-  case characters, words, sentences, lines, paragraphs, linebreaks, matches
+  case characters, words, sentences, proseSentences, lines, paragraphs, linebreaks, matches
+  case headings, links, lists, listItems, codeBlocks, tables, blockQuotes, emphasis, strong
 
   var systemRotor: SystemRotor? { SystemRotor(rawValue: rawValue) }
+  var structureRotor: StructureRotor? { StructureRotor(rawValue: rawValue) }
 }
 
 /// Options shared by `next` and `prev`.
 struct NavigationOptions: ParsableArguments {
-  @Option(name: .long, help: "characters, words, sentences, lines, paragraphs, linebreaks or matches.")
+  @Option(
+    name: .long,
+    help:
+      "characters, words, sentences, proseSentences, lines, paragraphs, linebreaks or matches; or a structure rotor: headings, links, lists, listItems, codeBlocks, tables, blockQuotes, emphasis, strong."
+  )
   var rotor: RotorName
 
   @Option(name: .long, help: "A UTF-8 byte offset into the file (0 ... file size).")
@@ -41,6 +47,9 @@ struct NavigationOptions: ParsableArguments {
     if rotor != .matches && patternOptions.pattern != nil {
       throw ValidationError("--pattern goes with --rotor matches.")
     }
+    if text.format != nil && rotor.structureRotor == nil {
+      throw ValidationError("--format goes with a structure rotor (--rotor headings, links, ...).")
+    }
   }
 
   enum Direction { case next, previous }
@@ -57,7 +66,21 @@ struct NavigationOptions: ParsableArguments {
       try Self.check(offset: at, in: bytes)
       let elementRanges = text.elements.ranges(in: bytes)
       let found: (element: Int, range: Range<Int>)?
-      if let matcher {
+      if let kind = rotor.structureRotor {
+        // The whole file is parsed (Markdown is not local), then the entry is looked up.
+        let entries =
+          try StructureScan.entries([kind], in: bytes, elements: elementRanges, format: text.format(of: name))[kind]
+          ?? []
+        let entry =
+          direction == .next
+          ? entries.first { $0.range.lowerBound > at } : entries.last { $0.range.lowerBound < at }
+        guard let entry else { return .nothingFound }
+        var printer = EntryPrinter(
+          rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges, encoding: positionEncoding,
+          json: json, showPath: false)
+        printer.print(entry.range, label: entry.label, info: entry.info)
+        return .found
+      } else if let matcher {
         found = try findMatch(direction, matcher, bytes, elementRanges)
       } else {
         found = try findSegment(direction, rotor.systemRotor!, bytes, elementRanges)

@@ -2,11 +2,12 @@ import ArgumentParser
 import Glibc
 import TextRotor
 
-/// `segment --by`'s names for the system rotors.
+/// `segment --by`'s names for the system and structure rotors.
 enum SegmentUnit: String, CaseIterable, ExpressibleByArgument {
   case grapheme, word, sentence, line, paragraph, linebreak
+  case heading, link, list, listitem, code, table, blockquote, emphasis, strong
 
-  var rotor: SystemRotor {
+  var rotor: SystemRotor? {
     switch self {
     case .grapheme: .characters
     case .word: .words
@@ -14,6 +15,22 @@ enum SegmentUnit: String, CaseIterable, ExpressibleByArgument {
     case .line: .lines
     case .paragraph: .paragraphs
     case .linebreak: .linebreaks
+    default: nil
+    }
+  }
+
+  var structure: StructureRotor? {
+    switch self {
+    case .heading: .headings
+    case .link: .links
+    case .list: .lists
+    case .listitem: .listItems
+    case .code: .codeBlocks
+    case .table: .tables
+    case .blockquote: .blockQuotes
+    case .emphasis: .emphasis
+    case .strong: .strong
+    default: nil
     }
   }
 }
@@ -21,7 +38,8 @@ enum SegmentUnit: String, CaseIterable, ExpressibleByArgument {
 struct SegmentCommand: ExitStatusCommand {
   static let configuration = CommandConfiguration(
     commandName: "segment",
-    abstract: "Split files into graphemes, words, sentences, lines, paragraphs or line-break segments.",
+    abstract:
+      "Split files into graphemes, words, sentences, lines, paragraphs or line-break segments, or list their structure (headings, links, lists, ...).",
     discussion: """
       Human output is one entry per line: PATH:LINE:COLUMN:LABEL (PATH when several files are \
       given), with line ends in labels shown as \\n. Offsets in --json are UTF-8 byte offsets into \
@@ -29,11 +47,22 @@ struct SegmentCommand: ExitStatusCommand {
       """
   )
 
-  @Option(name: .long, help: "grapheme, word, sentence, line, paragraph or linebreak.")
+  @Option(
+    name: .long,
+    help:
+      "grapheme, word, sentence, line, paragraph or linebreak; or a structure rotor: heading, link, list, listitem, code, table, blockquote, emphasis or strong (Markdown through cmark-gfm; links also in plain text)."
+  )
   var by: SegmentUnit
 
   @Flag(name: .long, help: "With --by word: only segments ICU tags as letters, numbers, kana or ideographs.")
   var wordsOnly = false
+
+  @Flag(
+    name: .long,
+    help:
+      "With --by sentence: read a single line break inside a paragraph as a space (hard-wrapped prose; the proseSentences rotor)."
+  )
+  var prose = false
 
   @OptionGroup var text: TextOptions
 
@@ -47,11 +76,16 @@ struct SegmentCommand: ExitStatusCommand {
 
   func validate() throws {
     if wordsOnly && by != .word { throw ValidationError("--words-only goes with --by word.") }
+    if text.format != nil && by.structure == nil {
+      throw ValidationError("--format goes with a structure rotor (--by heading, link, list, ...).")
+    }
+    if prose && by != .sentence { throw ValidationError("--prose goes with --by sentence.") }
     if threads < 1 { throw ValidationError("--threads must be at least 1.") }
   }
 
   mutating func runWithStatus() -> Int32 {
-    let rotor = by.rotor
+    if let structure = by.structure { return runStructure(structure) }
+    let rotor = prose ? SystemRotor.proseSentences : by.rotor!
     text.warnIfUnknownLocale()
     var segmenter = Segmenter(locale: text.locale, threads: threads)
     let several = files.count > 1
@@ -110,6 +144,28 @@ struct SegmentCommand: ExitStatusCommand {
     }
   }
 
+  /// A structure rotor: each file parsed whole (standard input too: Markdown needs the whole text),
+  /// its format from --format or its name.
+  func runStructure(_ kind: StructureRotor) -> Int32 {
+    let several = files.count > 1
+    let output = self.output
+    let text = self.text
+    return Inputs(paths: files).run { name, bytes in
+      let elementRanges = text.elements.ranges(in: bytes)
+      let found =
+        try StructureScan.entries([kind], in: bytes, elements: elementRanges, format: text.format(of: name))[kind] ?? []
+      if output.count {
+        StandardOutput.shared.write(several ? "\(name):\(found.count)\n" : "\(found.count)\n")
+      } else {
+        var printer = EntryPrinter(
+          rotor: kind.rawValue, name: name, bytes: bytes, elements: elementRanges, encoding: output.positionEncoding,
+          json: output.json, showPath: several)
+        for entry in found { printer.print(entry.range, label: entry.label, info: entry.info) }
+      }
+      return found.isEmpty ? .nothingFound : .found
+    }
+  }
+
   /// Prints (or counts) `entries`.
   static func print(
     _ entries: [Range<Int>], name: String, bytes: ByteStorage, rotor: SystemRotor, elements: [Range<Int>],
@@ -133,7 +189,7 @@ struct SegmentCommand: ExitStatusCommand {
     _ stream: BlockReader, name: String, rotor: SystemRotor, elements kind: ElementKind, segmenter: Segmenter,
     wordsOnly: Bool, output: OutputOptions, several: Bool
   ) throws -> Inputs.Outcome {
-    let paragraphs = rotor == .paragraphs || kind == .paragraphs
+    let paragraphs = rotor.spansLines || kind == .paragraphs
     var printer: EntryPrinter? = nil
     var base = EntryPrinter.Base()
     var count = 0

@@ -2,23 +2,39 @@ import ArgumentParser
 import Glibc
 import TextRotor
 
-/// A comma-separated list of system rotors, e.g. `words,sentences,lines`.
+/// A comma-separated list of system and structure rotors, e.g. `words,sentences,headings`.
 struct RotorList: ExpressibleByArgument {
   var rotors: [SystemRotor]
+  var structure: [StructureRotor] = []
+  /// No --rotors: every system rotor, and the structure rotors of the file's format.
+  var isDefault = false
 
-  init(_ rotors: [SystemRotor]) { self.rotors = rotors }
+  init(_ rotors: [SystemRotor]) {
+    self.rotors = rotors
+    isDefault = true
+  }
 
   init?(argument: String) {
     var rotors: [SystemRotor] = []
     for name in argument.split(separator: ",") {
-      guard let rotor = SystemRotor(rawValue: String(name)) else { return nil }
-      rotors.append(rotor)
+      if let rotor = SystemRotor(rawValue: String(name)) {
+        rotors.append(rotor)
+      } else if let kind = StructureRotor(rawValue: String(name)) {
+        structure.append(kind)
+      } else {
+        return nil
+      }
     }
-    guard !rotors.isEmpty else { return nil }
+    guard !rotors.isEmpty || !structure.isEmpty else { return nil }
     self.rotors = rotors
   }
 
-  var defaultValueDescription: String { rotors.map(\.rawValue).joined(separator: ",") }
+  /// The structure rotors to count in a file of `format`.
+  func structure(for format: DocumentFormat) -> [StructureRotor] {
+    isDefault ? (format == .markdown ? StructureRotor.allCases : [.links]) : structure
+  }
+
+  var defaultValueDescription: String { "all" }
 }
 
 struct StatsCommand: ExitStatusCommand {
@@ -40,7 +56,8 @@ struct StatsCommand: ExitStatusCommand {
 
   @Option(
     name: .long,
-    help: "The rotors to index, comma-separated (default: all): characters,words,sentences,lines,paragraphs,linebreaks."
+    help:
+      "The rotors to index, comma-separated (default: all): characters,words,sentences,proseSentences,lines,paragraphs,linebreaks, and the structure rotors headings,links,lists,listItems,codeBlocks,tables,blockQuotes,emphasis,strong (default: those of the file's format)."
   )
   var rotors = RotorList(SystemRotor.allCases)
 
@@ -56,9 +73,11 @@ struct StatsCommand: ExitStatusCommand {
     let elements = text.elements
     let json = self.json
     let rotors = self.rotors.rotors
+    let rotorList = self.rotors
+    let text = self.text
     return Inputs(paths: files).run { name, bytes in
       let elementRanges = elements.ranges(in: bytes)
-      var rows: [(SystemRotor, Int, Double, Int)] = []
+      var rows: [(String, Int, Double, Int?)] = []
       var held: [SegmentStore] = []  // kept until the peak is read
       for rotor in rotors {
         let started = Clock.now
@@ -66,11 +85,21 @@ struct StatsCommand: ExitStatusCommand {
         segmenter.progress = bar?.callback
         let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
         bar?.finish()
-        rows.append((rotor, store.count, Clock.seconds(since: started), store.memoryBytes))
+        rows.append((rotor.rawValue, store.count, Clock.seconds(since: started), store.memoryBytes))
         held.append(store)
+      }
+      // Structure rotors: one parse for all of them (its time on each row).
+      let kinds = rotorList.structure(for: text.format(of: name))
+      var structure: [StructureRotor: [StructureEntry]] = [:]
+      if !kinds.isEmpty {
+        let started = Clock.now
+        structure = try StructureScan.entries(kinds, in: bytes, elements: elementRanges, format: text.format(of: name))
+        let seconds = Clock.seconds(since: started)
+        for kind in kinds { rows.append((kind.rawValue, structure[kind]?.count ?? 0, seconds, nil)) }
       }
       let peak = Clock.peakResidentBytes
       held.removeAll()
+      structure.removeAll()
       if json {
         var line: [UInt8] = []
         JSONObject.write(into: &line) { o in
@@ -79,10 +108,10 @@ struct StatsCommand: ExitStatusCommand {
           o.field("elements", elementRanges.count)
           o.object("rotors") { r in
             for (rotor, entries, seconds, indexBytes) in rows {
-              r.object(named: rotor.rawValue) { e in
+              r.object(named: rotor) { e in
                 e.field("entries", entries)
                 e.field("seconds", number: Clock.format(seconds))
-                e.field("indexBytes", indexBytes)
+                if let indexBytes { e.field("indexBytes", indexBytes) }
               }
             }
           }
@@ -94,10 +123,12 @@ struct StatsCommand: ExitStatusCommand {
         var out = "\(name): \(bytes.count) bytes, \(elementRanges.count) element(s)\n"
         out += "  rotor           entries     seconds   index bytes   bytes/entry\n"
         for (rotor, count, seconds, memory) in rows {
-          let perEntry = count > 0 ? Clock.format(Double(memory) / Double(count)) : "-"
+          let perEntry = count > 0 && memory != nil ? Clock.format(Double(memory!) / Double(count)) : "-"
           out +=
-            "  " + Clock.pad(rotor.rawValue, 12, left: true) + Clock.pad("\(count)", 11)
-            + Clock.pad(Clock.format(seconds), 12) + Clock.pad("\(memory)", 14) + Clock.pad(perEntry, 14) + "\n"
+            "  " + Clock.pad(rotor, 14, left: true) + Clock.pad("\(count)", 9)
+            + Clock.pad(Clock.format(seconds), 12) + Clock.pad(memory.map { "\($0)" } ?? "-", 14)
+            + Clock.pad(perEntry, 14)
+            + "\n"
         }
         out += "  peak resident memory: \(peak) bytes\n"
         StandardOutput.shared.write(out)

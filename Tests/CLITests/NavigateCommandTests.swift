@@ -69,7 +69,7 @@ struct NavigateCommandTests {
     #expect(missing.stderr.contains("/nonexistent: No such file or directory"))
   }
 
-  @Test("stats reports every system rotor's entries")
+  @Test("stats reports every system rotor's entries, and the links of plain text")
   func stats() throws {
     let path = try CLI.temporaryFile(Array(Self.text.utf8))
     defer { try? FileManager.default.removeItem(atPath: path) }
@@ -78,7 +78,10 @@ struct NavigateCommandTests {
     let o = try CLI.jsonObject(try #require(result.lines.first))
     #expect(o["bytes"] as? Int == Self.text.utf8.count)
     let rotors = try #require(o["rotors"] as? [String: [String: Any]])
-    #expect(Set(rotors.keys) == ["characters", "words", "sentences", "lines", "paragraphs", "linebreaks"])
+    #expect(
+      Set(rotors.keys) == [
+        "characters", "words", "sentences", "proseSentences", "lines", "paragraphs", "linebreaks", "links",
+      ])
     #expect(rotors["characters"]?["entries"] as? Int == Self.text.count)
     #expect(rotors["lines"]?["entries"] as? Int == 4)
     #expect(rotors["paragraphs"]?["entries"] as? Int == 2)

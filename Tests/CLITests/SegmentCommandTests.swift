@@ -166,4 +166,32 @@ struct SegmentCommandTests {
     // Columns count UTF-8 bytes by default: สวัสดี is 18 bytes.
     #expect(result.stdout == "1:1:สวัสดี\n1:19:ครับ\n")
   }
+
+  @Test("--prose reads single line breaks in a paragraph as spaces, on files and streamed input alike")
+  func proseSentences() throws {
+    let path = CLI.corpus("wrapped-prose.txt")
+    let prose = try CLI.run(["segment", "--by", "sentence", "--prose", "--count", path])
+    #expect(prose.status == 0)
+    #expect(prose.stdout == "25\n")
+    let icu = try CLI.run(["segment", "--by", "sentence", "--count", path])
+    #expect(icu.stdout == "39\n")
+    let json = try CLI.run(["segment", "--by", "sentence", "--prose", "--json", path])
+    let fifth = try CLI.jsonObject(json.lines[5])
+    #expect(fifth["rotor"] as? String == "proseSentences")
+    #expect(
+      (fifth["label"] as? String)?.hasSuffix("harbour,\nand the whole town went down to the quay to see her. ") == true)
+    // Streamed in blocks of 64 bytes: the same entries (blocks are cut after blank lines).
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let streamed = try CLI.run(
+      ["segment", "--by", "sentence", "--prose", "--json", "-"], stdin: data,
+      environment: ["TEXTROTOR_STREAM_BLOCK_SIZE": "64"])
+    #expect(
+      streamed.lines.map { try? CLI.jsonObject($0)["start"] as? Int }
+        == json.lines.map { try? CLI.jsonObject($0)["start"] as? Int })
+    let next = try CLI.run(["prev", "--rotor", "proseSentences", "--at", "300", path])
+    #expect(next.stdout.hasPrefix("8:38:Nobody believed him; but nobody\\ncontradicted"))
+    let wrong = try CLI.run(["segment", "--by", "word", "--prose", path])
+    #expect(wrong.status == 2)
+    #expect(wrong.stderr.contains("--prose goes with --by sentence"))
+  }
 }

@@ -90,6 +90,8 @@ extension RotorDocument {
     // an edit is not the whole line: see `longLineUpdate`.
     let long = isLongLine(table[e].text, range.lowerBound, range.upperBound)
     let removed = long && range.count <= 4096 ? table[e].text.bytes(range) : nil
+    // The structure rotors read the text before the edit (an O(1) copy of the rope, kept only then).
+    let oldText = structure != nil ? table[e].text : nil
     let text = table.replaceText(range, ofElement: e, with: new)
     let item = table[e]
     source = nil
@@ -130,7 +132,7 @@ extension RotorDocument {
       let we: Int
       let storage: ByteStorage
       let r: Range<Int>
-      if kind == .paragraphs {
+      if kind.spansLines {
         (ws, we) = window(kind, index, text, elementStart: s, a: a, b: b, inserted: n)
         (storage, r) = text.contiguous(ws..<we)
       } else {
@@ -176,6 +178,9 @@ extension RotorDocument {
         computedRotors[name]!.index = index
         change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<(i0 + found.count))
       }
+    }
+    if let oldText {
+      updateStructure(element: e, start: s, old: oldText, new: text, range: range, inserted: n, change: &change)
     }
     anchors.apply(edit: (s + a)..<(s + b), newCount: n) { r, anchor in
       let p = r.lowerBound
@@ -245,6 +250,9 @@ extension RotorDocument {
       var chunk = SegmentStore.Chunk(origin: entry.start)
       chunk.append(start: entry.start, end: entry.end + delta, status: entry.status)
       return (entry.start..<entry.end, SegmentStore(chunks: [chunk]), 0)
+    case .proseSentences:
+      // Whether a line break reads as a space depends on the lines around it: the paragraph.
+      return nil
     case .characters, .words, .sentences, .linebreaks:
       let reach = 1 << 20
       // Start: an old boundary at least two entries and 64 bytes before the edit, after an ASCII byte.
@@ -395,6 +403,7 @@ extension RotorDocument {
       computedRotors[name]!.index = index
       change.rotors[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
     }
+    structureInserted(at: index, x, span: span, change: &change)
     let movedAnchors = carriedAnchors.map { (($0.0.lowerBound + x)..<($0.0.upperBound + x), $0.1) }
     anchors.apply(edit: x..<x, newCount: span, inserting: movedAnchors) { r, _ in shifted(r) }
     return change
@@ -442,6 +451,7 @@ extension RotorDocument {
       computedRotors[name]!.index!.apply(edit: old, newCount: 0) { r, _ in drop(r) }
       change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<i0)
     }
+    structureRemoved(old, change: &change)
     anchors.apply(edit: old, newCount: 0) { r, _ in drop(r) }
     table.tree.remove(at: index)
     table.keys.remove(table.id(of: item))

@@ -40,6 +40,10 @@ public final class RotorDocument<ID: Hashable> {
   var customRotors: [String: IntervalIndex<CustomPayload>] = [:]
   var computedRotors: [String: ComputedRotor] = [:]
   var anchors = IntervalIndex<AnchorPayload>()
+  /// How the text is read for the structure rotors (``rotor(_:)-structure``): Markdown or text.
+  public var format: DocumentFormat = .text
+  /// The structure rotors, once one was asked for (see Structure/).
+  var structure: StructureIndexes? = nil
   /// Segments the windows around edits with iterators kept across edits.
   lazy var windowSegmenter = WindowSegmenter(
     Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize))

@@ -274,7 +274,8 @@ struct RegexShapeParser {
     case "b", "B":
       if i < s.count && s[i] == "{" { return nil }
       return e == "b" ? .wordBoundary : .zeroWidth
-    case "A", "z", "Z", "G": return .zeroWidth
+    case "A", "z", "Z": return .zeroWidth
+    case "G": return nil  // the end of the previous match: where a window starts, not a line
     case "w", "W", "d", "D", "s", "S", "h", "H", "v", "V", "t", "n", "r", "f", "a", "e":
       return .atom(source(start..<i))
     case "p", "P", "N":

@@ -44,6 +44,7 @@ enum RotorStorage<ID: Hashable> {
   case segments(SegmentIndex)
   case matches(IntervalIndex<Void>)
   case custom(IntervalIndex<CustomPayload>)
+  case structure(IntervalIndex<StructurePayload>)
 
   /// The index behind a document's rotor (nil for a rotor built on its own).
   var index: (any RotorIndex)? {
@@ -52,6 +53,7 @@ enum RotorStorage<ID: Hashable> {
     case .segments(let index): index
     case .matches(let index): index
     case .custom(let index): index
+    case .structure(let index): index
     }
   }
 }
@@ -121,6 +123,13 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
         label: payload.label, id: payload.hasID ? location.element : nil, namespace: payload.namespace,
         textRange: payload.hasTextRange ? textRange : nil, prepare: payload.prepare,
         textLabel: payload.label == nil ? table.text(location) : nil)
+    case .structure(let index):
+      let (range, payload) = index[i]
+      let table = table!
+      let location = table.location(documentRange: range)
+      return RotorEntry(
+        label: payload.label, id: location.element, namespace: nil, textRange: table.stringRange(location),
+        prepare: {}, textLabel: payload.label == nil ? table.text(location) : nil)
     }
   }
 

@@ -50,7 +50,16 @@ extension Segmenter {
   /// Where segmentation around `p` may start: the start of its line, or on a long line the last
   /// safe point at or before `p` (within `narrowing` bytes).
   func windowStart(_ bytes: ByteStorage, at p: Int, in element: Range<Int>, rotor: SystemRotor) -> Int {
-    let line = Self.lineStart(bytes, at: p, in: element)
+    var line = Self.lineStart(bytes, at: p, in: element)
+    if rotor.spansLines {
+      // Back to just after a blank line: a prose sentence may cross single line breaks.
+      while line > element.lowerBound {
+        let previous = Self.lineStart(bytes, at: line - 1, in: element)
+        if LineScanner.isBlank(bytes, previous..<Self.contentEnd(bytes, previous, element)) { break }
+        line = previous
+      }
+      return line
+    }
     guard p - line > narrowing, FastPath.applies(to: rotor, locale: locale) else { return line }
     var q = p
     while q > Swift.max(line, p - narrowing) {
@@ -65,7 +74,15 @@ extension Segmenter {
   func windowEnd(
     _ bytes: ByteStorage, after p: Int, in element: Range<Int>, rotor: SystemRotor, including: Bool = false
   ) -> Int {
-    let next = LineScanner.nextLineStart(in: bytes, from: p, end: element.upperBound)
+    var next = LineScanner.nextLineStart(in: bytes, from: p, end: element.upperBound)
+    if rotor.spansLines {
+      // On to just after a blank line.
+      for line in LineScanner(bytes, range: next..<element.upperBound) {
+        next = line.next
+        if LineScanner.isBlank(bytes, line.content) { break }
+      }
+      return next
+    }
     guard next - p > narrowing, FastPath.applies(to: rotor, locale: locale) else { return next }
     var q = including ? p : p + 1
     while q < Swift.min(next, p + narrowing) {

@@ -65,7 +65,7 @@ public struct Segmenter: Sendable {
     case .paragraphs: return Self.paragraphs(bytes, elements: elements)
     default: break
     }
-    let units = workUnits(bytes, elements: elements).map { unit in
+    let units = workUnits(bytes, elements: elements, paragraphs: rotor.spansLines).map { unit in
       var unit = unit
       unit.counting = counting
       return unit
@@ -122,7 +122,7 @@ public struct Segmenter: Sendable {
 
   /// Groups elements (cut at hard line breaks when longer than `pieceSize`) into units of about
   /// `pieceSize` bytes.
-  func workUnits(_ bytes: ByteStorage, elements: [Range<Int>]) -> [WorkUnit] {
+  func workUnits(_ bytes: ByteStorage, elements: [Range<Int>], paragraphs: Bool = false) -> [WorkUnit] {
     var units: [WorkUnit] = []
     var current = WorkUnit(spans: [])
     var currentSize = 0
@@ -134,7 +134,7 @@ public struct Segmenter: Sendable {
     for element in elements where !element.isEmpty {
       var start = element.lowerBound
       while start < element.upperBound {
-        let end = cutPoint(bytes, from: start, limit: element.upperBound)
+        let end = cutPoint(bytes, from: start, limit: element.upperBound, paragraphs: paragraphs)
         current.spans.append(start..<end)
         currentSize += end - start
         if currentSize >= pieceSize { flush() }
@@ -148,9 +148,16 @@ public struct Segmenter: Sendable {
   /// The end of a piece starting at `start`: just after the first hard line break at or after
   /// `start + pieceSize`, or `limit`. A line longer than ICU's 32-bit offsets is cut after a space
   /// (the documented fallback: a sentence or line-break segment may then be split there).
-  func cutPoint(_ bytes: ByteStorage, from start: Int, limit: Int) -> Int {
+  /// With `paragraphs`, the cut is after a blank line (a prose sentence may cross line breaks).
+  func cutPoint(_ bytes: ByteStorage, from start: Int, limit: Int, paragraphs: Bool = false) -> Int {
     if limit - start <= pieceSize { return limit }
-    let cut = LineScanner.nextLineStart(in: bytes, from: start + pieceSize, end: limit)
+    var cut = LineScanner.nextLineStart(in: bytes, from: start + pieceSize, end: limit)
+    if paragraphs {
+      for line in LineScanner(bytes, range: cut..<limit) {
+        cut = line.next
+        if LineScanner.isBlank(bytes, line.content) || cut - start > BreakIterator.maximumTextLength { break }
+      }
+    }
     if cut - start <= BreakIterator.maximumTextLength { return cut }
     let hardLimit = start + BreakIterator.maximumTextLength
     if let space = bytes.lastIndex(of: 0x20, in: (hardLimit - (1 << 20))..<hardLimit) { return space + 1 }
@@ -160,7 +167,8 @@ public struct Segmenter: Sendable {
   static func run(
     _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor, fastPaths: Bool = false
   ) throws(ICUError) -> SegmentStore.Chunk {
-    if fastPaths, let kind = rotor.breakKind {
+    // Prose sentences run ICU over a copy in which single line breaks are spaces (below).
+    if fastPaths, rotor != .proseSentences, let kind = rotor.breakKind {
       let rules = IteratorCache.shared.rules(kind, locale: iterator.locale)
       if rules != nil || FastPath.applies(to: rotor, locale: iterator.locale) {
         return try FastPath.run(iterator, bytes, unit, rotor, rules: rules)
@@ -172,7 +180,12 @@ public struct Segmenter: Sendable {
     // A batch no larger than the unit can fill (a window of one line allocates little).
     var batch = BoundaryBatch(capacity: min(4096, unit.byteCount + 2), wantsStatus: withStatus)
     for span in unit.spans {
-      try iterator.setText(bytes, range: span)
+      if rotor == .proseSentences {
+        // ICU reads a copy in which single line breaks are spaces; offsets are the same.
+        try iterator.setText(bytes.proseCopy(span), range: 0..<span.count)
+      } else {
+        try iterator.setText(bytes, range: span)
+      }
       var previous = span.lowerBound
       let base = span.lowerBound
       while iterator.nextBatch(&batch) {
@@ -345,7 +358,7 @@ final class WindowSegmenter {
       iterators[rotor] = iterator
     }
     var store = SegmentStore()
-    for unit in segmenter.workUnits(bytes, elements: [range]) {
+    for unit in segmenter.workUnits(bytes, elements: [range], paragraphs: rotor.spansLines) {
       store.append(try Segmenter.run(iterator, bytes, unit, rotor, fastPaths: segmenter.useFastPaths))
     }
     return store

@@ -16,6 +16,12 @@ public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringC
   case paragraphs
   /// The segments between UAX #14 line-break opportunities (where text may wrap).
   case linebreaks
+  /// Sentences of hard-wrapped prose: UAX #29 sentences of the text in which a single line break
+  /// inside a paragraph (between two non-blank lines) reads as a space, so a text wrapped at 72
+  /// columns gives the sentences a reader expects; blank lines still end a sentence. Offsets are
+  /// those of the text (a line feed and a space are both one byte). On text without hard wraps,
+  /// identical to ``sentences``.
+  case proseSentences
 
   public var description: String { rawValue }
 
@@ -24,7 +30,7 @@ public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringC
     switch self {
     case .characters: .character
     case .words: .word
-    case .sentences: .sentence
+    case .sentences, .proseSentences: .sentence
     case .linebreaks: .line
     case .lines, .paragraphs: nil
     }
@@ -33,11 +39,15 @@ public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringC
   /// How the rotor's segments are encoded: one byte for a short segment.
   var chunkLayout: SegmentStore.Chunk.Layout {
     switch self {
-    case .characters, .sentences: .plain
+    case .characters, .sentences, .proseSentences: .plain
     case .words, .linebreaks: .status
     case .lines, .paragraphs: .general
     }
   }
+
+  /// Whether a segment may cross a single line break, so that windows around an edit, pieces
+  /// segmented in parallel and streamed blocks are cut after blank lines instead of line breaks.
+  public var spansLines: Bool { self == .paragraphs || self == .proseSentences }
 
   /// Whether the rotor's segments cover each element's text exactly.
   public var coversText: Bool { breakKind != nil }

@@ -11,7 +11,7 @@ extension TextRope {
   func cut(before p: Int, rotor: SystemRotor?) -> Int {
     if p <= 0 { return 0 }
     var s = lineStart(holdingPosition: p - 1)
-    guard rotor == .paragraphs else { return s }
+    guard rotor?.spansLines == true else { return s }
     while s > 0 {
       let previous = lineStart(holdingPosition: s - 1)
       if isBlank(previous..<s) { return s }
@@ -24,7 +24,7 @@ extension TextRope {
   /// break ending the line holding `p` (for paragraphs: just after a later blank line), or the end.
   func cut(after p: Int, rotor: SystemRotor?) -> Int {
     var e = nextLineStart(afterPosition: p)
-    guard rotor == .paragraphs else { return e }
+    guard rotor?.spansLines == true else { return e }
     while e < utf8Count {
       let next = nextLineStart(afterPosition: e)
       if isBlank(e..<next) { return next }

@@ -42,9 +42,13 @@ struct EntryPrinter {
     return element
   }
 
-  mutating func print(_ range: Range<Int>, element knownElement: Int? = nil) {
+  /// Prints the entry at `range`; its label is the text there unless `label` is given. A structure
+  /// entry's `info` adds `level`, `url`, `items` and `ordered` after the SPEC's keys in JSON.
+  mutating func print(
+    _ range: Range<Int>, element knownElement: Int? = nil, label given: String? = nil, info: StructureInfo? = nil
+  ) {
     let location = cursor.locate(range.lowerBound)
-    let label = bytes.string(range)
+    let label = given ?? bytes.string(range)
     line.removeAll(keepingCapacity: true)
     if json {
       let index = knownElement ?? elementIndex(of: range)
@@ -59,6 +63,10 @@ struct EntryPrinter {
         o.field("line", location.line + base.line)
         o.field("column", location.column)
         o.field("utf16", [location.utf16Offset + base.utf16, utf16End + base.utf16])
+        if let level = info?.level { o.field("level", level) }
+        if let url = info?.url { o.field("url", url) }
+        if let items = info?.items { o.field("items", items) }
+        if let ordered = info?.ordered { o.field("ordered", number: ordered ? "true" : "false") }
       }
       line.append(0x0A)
     } else {

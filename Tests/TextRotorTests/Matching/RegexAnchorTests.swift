@@ -28,7 +28,7 @@ struct RegexAnchorTests {
 
   @Test(
     "patterns without a provable anchor",
-    arguments: ["a|b", "(?i)abc", #"\Qabc\E"#, #"\w+"#, "x?y?", "(foo)bar(", #"\b{w}foo"#])
+    arguments: ["a|b", "(?i)abc", #"\Qabc\E"#, #"\w+"#, "x?y?", "(foo)bar(", #"\b{w}foo"#, #"\Gfoo"#, #"x(?i:a)foo"#])
   func noAnchor(pattern: String) {
     #expect(LiteralAnchor.of(pattern) == nil)
   }
@@ -155,9 +155,10 @@ struct RegexAnchorTests {
     }
   }
 
-  @Test("a match that holds the literal twice is found whole (greedy prefix over later occurrences)")
+  @Test("a match holding the literal twice is found whole (greedy prefix over later occurrences); \\G stays with ICU")
   func repeatedLiteral() throws {
     for (source, text) in [
+      (#"\Gfoo"#, "foofoo xfoo\nfoo"), (#"(?:\Gfoo)+|bar"#, "foofoo bar foo"),
       (#"\w+tion"#, "ationtion attention\nxtiontiontion"), ("a+aa", "aaaaa b aa aaa"), (#"\w+ab\w*"#, "ababab abab"),
       (#"[a-z]+ing\b"#, "singing ringing bring"),
     ] {

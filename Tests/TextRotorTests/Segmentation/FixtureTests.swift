@@ -184,7 +184,9 @@ func expectCovers(
         let one = try Segmenter(threads: 1, pieceSize: 1 << 30).segment(bytes, elements: elements, rotor: rotor)
         let cut = try Segmenter(threads: 2, pieceSize: 64).segment(bytes, elements: elements, rotor: rotor)
         #expect(cut.segments == one.segments, "\(fixture.name) \(kind) \(rotor)")
-        if bytes.count > 256 && kind == .whole && rotor.coversText && fixture.lines > 2 {
+        // Prose sentences are cut after blank lines only.
+        let cuttable = !rotor.spansLines || bytes.firstIndex(of: [0x0A, 0x0A], in: 0..<bytes.count) != nil
+        if bytes.count > 256 && kind == .whole && rotor.coversText && fixture.lines > 2 && cuttable {
           #expect(cut.chunks.count > 1, "the cut must really happen: \(fixture.name) \(rotor)")
         }
       }

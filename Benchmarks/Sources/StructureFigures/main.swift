@@ -1,0 +1,68 @@
+// The structure rotors' edit figure (issue 12), in process, release build:
+//
+//   cd Benchmarks && swift run -c release StructureFigures [FILE.md] [--edits N]
+//
+// Opens the Markdown file (default: Corpora/generated/markdown-100mb.md from Corpora/generate) as
+// ONE element with format .markdown, builds every structure rotor (timed), then makes one-character
+// edits (insert a letter, delete it again) at pseudo-random places (fixed seed) and prints the p50,
+// p99 and maximum time per edit, which brings every structure rotor up to date.
+import Glibc
+import TextRotor
+
+func now() -> UInt64 {
+  var t = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &t)
+  return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
+func show(_ ns: UInt64) -> String {
+  ns >= 1_000_000 ? "\(Double(ns / 10_000) / 100) ms" : "\(Double(ns / 100) / 10) µs"
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var edits = 2000
+if let i = arguments.firstIndex(of: "--edits"), i + 1 < arguments.count {
+  edits = Int(arguments[i + 1]) ?? edits
+  arguments.removeSubrange(i...(i + 1))
+}
+let corpora = getenv("TEXTROTOR_CORPORA").map { String(cString: $0) } ?? "../Corpora/generated"
+let path = arguments.first ?? corpora + "/markdown-100mb.md"
+
+let document = try RotorDocument(contentsOf: path)
+document.format = .markdown
+var started = now()
+var counts: [String] = []
+for kind in StructureRotor.allCases { counts.append("\(kind): \(try document.rotor(kind).count)") }
+print("| file | \(path) (\(document.elementCount) element, \(try document.utf8Count(of: 0)) bytes) |")
+print("| --- | --- |")
+print("| build every structure rotor | \(show(now() - started)) |")
+print("| entries | \(counts.joined(separator: ", ")) |")
+
+struct Rng {
+  var state: UInt64
+  mutating func next(below n: Int) -> Int {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int((z ^ (z >> 31)) % UInt64(n))
+  }
+}
+var rng = Rng(state: 0x5EED)
+var times: [UInt64] = []
+let length = try document.utf8Count(of: 0)
+for _ in 0..<edits {
+  // A place on a character boundary, in the middle of some line.
+  var p = rng.next(below: length)
+  while (try? document.position(in: 0, utf8Offset: p)) == nil { p -= 1 }
+  started = now()
+  try document.replace(utf8Range: p..<p, in: 0, with: "x")
+  times.append(now() - started)
+  started = now()
+  try document.replace(utf8Range: p..<(p + 1), in: 0, with: "")
+  times.append(now() - started)
+}
+times.sort()
+print(
+  "| one-character edit, every structure rotor updated (p50 / p99 / max of \(times.count)) | \(show(times[times.count / 2])) / \(show(times[times.count * 99 / 100])) / \(show(times.last!)) |"
+)

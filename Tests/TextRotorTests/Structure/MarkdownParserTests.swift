@@ -1,0 +1,52 @@
+import Dispatch
+import Synchronization
+import Testing
+import TextRotor
+
+/// The bottom layer's cmark-gfm parse: offsets under CR LF and a byte order mark, corrected inline
+/// positions, and parses on several threads at once.
+@Suite struct MarkdownParserTests {
+  static func entries(_ text: String, _ kind: StructureRotor) throws -> [String] {
+    let bytes = ByteStorage(text)
+    return try StructureScan.entries([kind], in: bytes, elements: [0..<bytes.count], format: .markdown)[kind]!.map {
+      bytes.string($0.range)
+    }
+  }
+
+  @Test func offsetsAreTheSourcesBytes() throws {
+    // CR LF line ends, a byte order mark, non-ASCII text before the nodes.
+    #expect(try Self.entries("\u{FEFF}# Tîtle\r\n\r\nÉté *très* [lien](x)\r\n", .emphasis) == ["*très*"])
+    #expect(try Self.entries("\u{FEFF}# Tîtle\r\n\r\nÉté *très* [lien](x)\r\n", .headings) == ["# Tîtle"])
+    #expect(try Self.entries("# Tîtle\r\n\r\nÉté *très* [lien](x)\r\n", .links) == ["[lien](x)"])
+    // Later lines of a paragraph in a list item and in a block quote (cmark-gfm's columns there
+    // leave out the indentation it strips).
+    #expect(try Self.entries("- a\n   b *x*\n", .emphasis) == ["*x*"])
+    #expect(try Self.entries("> a\n>    b *x*\nc _y_\n", .emphasis) == ["*x*", "_y_"])
+    // A link after a code span that spans lines, a link spanning lines, a backslash line break.
+    #expect(try Self.entries("a `b\nc` [d](e)\n", .links) == ["[d](e)"])
+    #expect(try Self.entries("x [a\nb](u) y\n", .links) == ["[a\nb](u)"])
+    #expect(try Self.entries("a\\\nb [c](d)\n", .links) == ["[c](d)"])
+    // Autolinks (cmark-gfm's columns are not the source's) and GFM's bare links.
+    #expect(
+      try Self.entries("  x\n  y <http://a.b> www.c.de e@f.gh\n", .links) == ["<http://a.b>", "www.c.de", "e@f.gh"])
+    // After link reference definitions at a paragraph's start.
+    #expect(try Self.entries("[r]: /u\nText [r]\n", .links) == ["[r]"])
+  }
+
+  /// cmark-gfm shares its extensions' trigger characters between parsers (a parser being freed
+  /// removes them): parses on several threads must still find every autolink.
+  @Test func parsesOnSeveralThreads() throws {
+    let bytes = try Fixtures.bytes("markdown/structure.md")
+    let serial = try StructureScan.entries(
+      StructureRotor.allCases, in: bytes, elements: [0..<bytes.count], format: .markdown)
+    let mismatches = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: 16) { _ in
+      for _ in 0..<10 {
+        let again = try? StructureScan.entries(
+          StructureRotor.allCases, in: bytes, elements: [0..<bytes.count], format: .markdown)
+        if again != serial { mismatches.withLock { $0 += 1 } }
+      }
+    }
+    #expect(mismatches.withLock { $0 } == 0)
+  }
+}
