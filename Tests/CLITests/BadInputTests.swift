@@ -60,15 +60,7 @@ struct BadInputTests {
     #expect(first.count == 1)
     let newSize = 23 * 40_000 + 6  // inside line 40,001
     #expect(truncate(f, off_t(newSize)) == 0)
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      errData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let rest = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
+    let (rest, errData) = readToEnd(out, err)
     process.waitUntilExit()
     let output = String(decoding: first + rest, as: UTF8.self)
     let stderr = String(decoding: errData, as: UTF8.self)
@@ -232,15 +224,7 @@ struct BadInputTests {
       try? input.fileHandleForWriting.close()
     }
     feeder.start()
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      errData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
+    let (outData, errData) = readToEnd(out, err)
     process.waitUntilExit()
     let stderr = String(decoding: errData, as: UTF8.self)
     guard let range = stderr.range(of: "peak-kb="), let kb = Int(stderr[range.upperBound...].prefix { $0.isNumber })

@@ -61,16 +61,7 @@ enum CLI {
     try process.run()
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try input.fileHandleForWriting.close()
-    // Read both pipes concurrently so a large output cannot block the child.
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      errData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
+    let (outData, errData) = readToEnd(out, err)
     process.waitUntilExit()
     return CLIResult(
       status: process.terminationStatus,
@@ -133,3 +124,18 @@ enum CLI {
 }
 
 enum CLIError: Error { case notAnObject(String) }
+
+/// Reads `out` and `err` to their ends at the same time (the error pipe on another thread), so
+/// that a child filling one pipe cannot block while the other is read.
+func readToEnd(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
+  nonisolated(unsafe) var errData = Data()
+  let group = DispatchGroup()
+  group.enter()
+  DispatchQueue.global().async {
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.leave()
+  }
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  return (outData, errData)
+}
