@@ -19,7 +19,7 @@ struct NavigateCommandTests {
     let path = try CLI.temporaryFile(Array(Self.text.utf8))
     defer { try? FileManager.default.removeItem(atPath: path) }
     let words = try Self.words(path)
-    for offset in 0...Self.text.utf8.count {
+    for offset in TestScale.sample(0...Self.text.utf8.count) {
       let next = try CLI.run(["next", "--rotor", "words", "--at", "\(offset)", "--json", path])
       if let expected = words.first(where: { $0.0 > offset }) {
         #expect(next.status == 0)
@@ -110,7 +110,7 @@ struct NavigateMatchesTests {
     }.flatMap { $0 }
     #expect(starts == [0, 23, 33, 58])
     for elements in ["whole", "lines"] {
-      for offset in 0...text.utf8.count {
+      for offset in TestScale.sample(0...text.utf8.count, rotation: elements == "whole" ? 0 : 5) {
         let next = try CLI.run(
           [
             "next", "--rotor", "matches", "--pattern", "Important", "--elements", elements, "--at", "\(offset)",

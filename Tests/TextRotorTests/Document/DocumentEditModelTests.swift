@@ -41,7 +41,7 @@ import Testing
 
   @Test func randomEditsMatchRebuild() throws {
     var seeds = SeededRandom(seed: 0xED17)
-    for _ in 0..<250 {
+    for _ in 0..<TestScale.count(250) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var nextID = 0
@@ -168,7 +168,7 @@ import Testing
     var localEdits = 0
     var edits = 0
     defer { #expect(localEdits > edits / 2, "only \(localEdits) of \(edits) edits re-segmented locally") }
-    for _ in 0..<16 {
+    for _ in 0..<TestScale.count(16) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var text = ""

@@ -59,7 +59,7 @@ import Testing
 
   @Test func randomRotorsQueriesAndEdits() {
     var seeds = SeededRandom(seed: 0x1D3)
-    for _ in 0..<1500 {
+    for _ in 0..<TestScale.count(1500) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var next = 0

@@ -59,7 +59,7 @@ import Testing
 
   @Test func randomReplacementsAndShifts() {
     var seeds = SeededRandom(seed: 0x5E6)
-    for _ in 0..<400 {
+    for _ in 0..<TestScale.count(400) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var model = Self.segments(from: 0, to: Int(rng.next() % 3000), &rng)

@@ -12,7 +12,7 @@ struct CountingTests {
   func countEqualsSegmentation() throws {
     let seed = SeededRandom.seedFromEnvironment()
     var rng = SeededRandom(seed: seed)
-    for round in 0..<80 {
+    for round in 0..<TestScale.count(80) {
       var text = ""
       for _ in 0..<Int.random(in: 0...300, using: &rng) { text += Self.pieces.randomElement(using: &rng)! }
       let bytes = ByteStorage(text)

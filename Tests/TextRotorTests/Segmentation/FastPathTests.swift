@@ -108,7 +108,7 @@ import TextRotorICU
   func exhaustiveASCII(rotor: SystemRotor) throws {
     let (text, elements) = Self.allStrings(Self.asciiAlphabet, upTo: 5)
     #expect(elements.count == 1_508_597)
-    try Self.compare(text, elements, rotor, locale: "", context: "all ASCII strings up to length 5")
+    try Self.compare(text, TestScale.sample(elements), rotor, locale: "", context: "all ASCII strings up to length 5")
   }
 
   /// Every ASCII byte, in all strings up to length 3.
@@ -116,14 +116,15 @@ import TextRotorICU
   func exhaustiveAllASCIIBytes(rotor: SystemRotor) throws {
     let (text, elements) = Self.allStrings((0..<128).map { [UInt8($0)] }, upTo: 3)
     #expect(elements.count == 2_113_664)
-    try Self.compare(text, elements, rotor, locale: "", context: "all ASCII byte strings up to length 3")
+    try Self.compare(
+      text, TestScale.sample(elements), rotor, locale: "", context: "all ASCII byte strings up to length 3")
   }
 
   @Test(arguments: rotors)
   func exhaustiveMixed(rotor: SystemRotor) throws {
     let (text, elements) = Self.allStrings(Self.asciiAlphabet + Self.otherAlphabet, upTo: 4)
     #expect(elements.count == 292_560)
-    try Self.compare(text, elements, rotor, locale: "", context: "all mixed strings up to length 4")
+    try Self.compare(text, TestScale.sample(elements), rotor, locale: "", context: "all mixed strings up to length 4")
   }
 
   /// One character of every Grapheme_Cluster_Break, Word_Break, Sentence_Break and Line_Break value
@@ -170,7 +171,8 @@ import TextRotorICU
     let (text, elements) = Self.allStrings(Self.propertyAlphabet, upTo: 3)
     let n = Self.propertyAlphabet.count
     #expect(n == 63 && elements.count == n + n * n + n * n * n)
-    try Self.compare(text, elements, rotor, locale: "", context: "all property strings up to length 3")
+    try Self.compare(
+      text, TestScale.sample(elements), rotor, locale: "", context: "all property strings up to length 3")
   }
 
   /// The rule machine runs under any locale ICU has rule-based iterators for, those the ASCII
@@ -179,7 +181,7 @@ import TextRotorICU
   func otherLocales(locale: String) throws {
     let (text, elements) = Self.allStrings(Self.asciiAlphabet + Self.otherAlphabet, upTo: 3)
     for rotor in Self.rotors {
-      try Self.compare(text, elements, rotor, locale: locale, context: "mixed strings up to length 3")
+      try Self.compare(text, TestScale.sample(elements), rotor, locale: locale, context: "mixed strings up to length 3")
     }
   }
 
@@ -200,9 +202,11 @@ import TextRotorICU
     let (ascii, asciiElements) = Self.allStrings(Self.asciiAlphabet, upTo: 4)
     let (mixed, mixedElements) = Self.allStrings(Self.asciiAlphabet + Self.otherAlphabet, upTo: 3)
     // ICU 72 has no locale tailoring of grapheme clusters: the shorter strings suffice for them.
-    try Self.compare(ascii, asciiElements, .words, locale: locale, context: "ASCII strings up to length 4")
+    try Self.compare(
+      ascii, TestScale.sample(asciiElements), .words, locale: locale, context: "ASCII strings up to length 4")
     for rotor in Self.rotors {
-      try Self.compare(mixed, mixedElements, rotor, locale: locale, context: "mixed strings up to length 3")
+      try Self.compare(
+        mixed, TestScale.sample(mixedElements), rotor, locale: locale, context: "mixed strings up to length 3")
     }
   }
 
@@ -245,7 +249,7 @@ import TextRotorICU
     var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
     let seed = rng.seed
     var failures = 0
-    for round in 0..<6000 where failures < 5 {
+    for round in 0..<TestScale.count(6000) where failures < 5 {
       let text = Self.randomText(&rng, asciiBias: round % 2 == 0)
       // Sometimes several elements, sometimes tiny pieces (many spans per work unit).
       var elements = [0..<text.count]
@@ -268,7 +272,7 @@ import TextRotorICU
   @Test func randomLongTexts() throws {
     var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
     let seed = rng.seed
-    for round in 0..<20 {
+    for round in 0..<TestScale.count(20) {
       var text: [UInt8] = []
       while text.count < 200_000 {
         text += Self.randomText(&rng, asciiBias: true)
@@ -284,20 +288,21 @@ import TextRotorICU
     }
   }
 
-  /// Every file of Corpora/ (and the generated English 1 MB and multilingual corpora when built).
+  /// Every file of Corpora/ (and the generated English 1 MB and multilingual corpora when built, but
+  /// not at a reduced TestScale). At a reduced scale each file gets a share of the locales, in turn.
   @Test func corpora() throws {
     let root = Fixtures.packageRoot + "/Corpora"
     var paths = Self.files(in: root).map { root + "/" + $0 }
-    for name in ["english-1mb.txt", "multilingual-20mb.txt"] {
+    for name in ["english-1mb.txt", "multilingual-20mb.txt"] where !TestScale.isReduced {
       let path = root + "/generated/" + name
       if access(path, R_OK) == 0 { paths.append(path) }
     }
     #expect(paths.count >= 20)
-    for path in paths {
+    for (n, path) in paths.enumerated() {
       let file = try ByteStorage.contentsOf(path: path)
       let text = file.copyBytes(0..<file.count)
       // Every enabled locale on the hand-written files; root for the generated megabytes.
-      for locale in text.count > 100_000 ? [""] : Self.locales {
+      for locale in text.count > 100_000 ? [""] : TestScale.sample(Self.locales, rotation: n) {
         for rotor in Self.rotors {
           try Self.compare(text, [0..<text.count], rotor, locale: locale, context: path)
         }

@@ -20,7 +20,7 @@ struct LocalNavigationTests {
     var rng = SeededRandom(seed: seed)
     var segmenter = Segmenter()
     // Tiny windows on long lines half the time, so that narrowing to safe points is exercised.
-    for round in 0..<120 {
+    for round in 0..<TestScale.count(120) {
       segmenter.narrowing = round % 2 == 0 ? 1 << 16 : Int.random(in: 1...12, using: &rng)
       var text = ""
       // Odd rounds: long lines (few line breaks) of mostly ASCII words.

@@ -79,7 +79,7 @@ import TextRotor
 
   @Test func matchesArrayModel() {
     let base: UInt64 = 0x5EED_0000
-    for iteration in 0..<2000 {
+    for iteration in 0..<TestScale.count(2000) {
       let seed = base + UInt64(iteration)
       var rng = SeededRandom(seed: seed)
       let (store, model) = Self.randomStore(&rng)

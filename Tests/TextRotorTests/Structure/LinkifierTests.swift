@@ -58,7 +58,7 @@ import TextRotor
     var seeds = SeededRandom(seed: SeededRandom.seedFromEnvironment(default: 0x11C))
     var compared = 0
     var linked = 0
-    for _ in 0..<3000 {
+    for _ in 0..<TestScale.count(3000) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var line = "x "
@@ -69,6 +69,6 @@ import TextRotor
       compared += 1
       linked += ours.isEmpty ? 0 : 1
     }
-    #expect(linked > 300)
+    #expect(linked > TestScale.count(3000) / 10)
   }
 }

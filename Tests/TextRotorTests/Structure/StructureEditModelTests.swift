@@ -69,7 +69,7 @@ import TextRotor
     let fixture = try Fixtures.bytes("markdown/structure.md")
     let base = fixture.string(0..<fixture.count)
     var seeds = SeededRandom(seed: SeededRandom.seedFromEnvironment(default: format == .markdown ? 0x57AC : 0x7E47))
-    for _ in 0..<40 {
+    for _ in 0..<TestScale.count(40) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       let texts = [base] + (0..<Int(rng.next() % 3)).map { _ in Self.randomText(&rng, count: Int(rng.next() % 30)) }

@@ -54,7 +54,7 @@ import Testing
 
   @Test func randomEditsMatchAString() {
     var seeds = SeededRandom(seed: 0x7E47)
-    for _ in 0..<60 {
+    for _ in 0..<TestScale.count(60) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var model = ""

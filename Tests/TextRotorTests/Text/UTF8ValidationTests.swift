@@ -16,7 +16,7 @@ struct UTF8ValidationTests {
     // Defects that are invalid whatever surrounds them (an overlong lead, a surrogate, past
     // U+10FFFF, a byte never used), so that every round has an error to find.
     let bad: [[UInt8]] = [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF], [0xF5]]
-    for round in 0..<12 {
+    for round in 0..<TestScale.count(12) {
       var bytes = base
       // One or two defects, often near the middle where the pieces are cut.
       for _ in 0..<Int.random(in: 1...2, using: &rng) {

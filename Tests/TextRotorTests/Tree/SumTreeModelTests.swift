@@ -25,7 +25,7 @@ import Testing
 
   @Test func randomOperationsMatchAnArray() {
     var seeds = SeededRandom(seed: 0x5EED_7EE)
-    for round in 0..<25 {
+    for round in 0..<TestScale.count(25) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var model: [Int] = (0..<Int(rng.next() % 300)).map { _ in Int(rng.next() % 100) }
