@@ -142,7 +142,7 @@ import TextRotor
   @Test("random edits, element insertions, removals and moves keep the rotor equal to a rebuild")
   func randomEditsMatchRebuild() throws {
     var seeds = SeededRandom(seed: SeededRandom.seedFromEnvironment(default: 0x5BE1))
-    for _ in 0..<30 {
+    for _ in 0..<TestScale.count(30) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       func text(_ count: Int) -> String {
