@@ -75,7 +75,9 @@ struct FindCommandTests {
     let catastrophic = try CLI.run(["find", "--regex", "--pattern", "(a+)+$", slow])
     #expect(catastrophic.status == 2)
     #expect(catastrophic.stderr.contains("time limit"))
-    #expect(Date().timeIntervalSince(start) < 20)
+    // Only a guard against a hang: the status and the message show the time limit stopped the
+    // search, and that limit counts ICU's match steps, not seconds (35 s seen under ASan at load 16).
+    #expect(Date().timeIntervalSince(start) < 180)
   }
 
   @Test("standard input, empty pattern, binary files and --text")
