@@ -213,3 +213,19 @@ extension StructureEditModelTests {
     #expect(got.filter { $0.hasSuffix("https://norm.example/") }.count == 200)
   }
 }
+
+extension StructureEditModelTests {
+  /// TEXTROTOR_SEED=26633701515156 (seed 18298898622358029555, step 9): cmark-gfm ends an indented
+  /// code block at the blank line before the next block, so after an edit below it the window's
+  /// parse (which stops at the next non-blank line) and a full parse gave different ends.
+  @Test func indentedCodeBlockEnd() throws {
+    #expect(try Self.texts("text\n\n\tcode line\n\n\n\n- list\n", .codeBlocks) == ["code line"])
+    let text = "text\n\n\tA line of code.\n\n- tight\n- list\n+ other\n"
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    for kind in StructureRotor.markdownKinds { _ = try document.rotor(kind) }
+    let p = text.utf8.count - "- tight\n- list\n+ other\n".utf8.count
+    try document.replace(utf8Range: p..<(p + 7), in: 0, with: "\n")
+    try Self.check(document, format: .markdown, seed: 0, step: 0, lastEdit: "- tight -> LF")
+  }
+}
