@@ -29,6 +29,20 @@ import TextRotorICU
     "\u{200D}",  // ZWJ
   ].map { Array($0.utf8) }
 
+  /// Every category of each rule set's own table (read from ICU), in each UTF-8 length it has:
+  /// all strings of up to three such characters. This reaches every column of the native machine
+  /// (its ASCII loop, its 2- and 3-byte inner loop, its pair step, its general step) against ICU.
+  @Test(arguments: rotors)
+  func exhaustiveCategories(rotor: SystemRotor) throws {
+    let rules = try #require(IteratorCache.shared.rules(rotor.breakKind!, locale: ""))
+    var alphabet = rules.representatives().map { Array(String(Character(Unicode.Scalar($0)!)).utf8) }
+    // Ill-formed UTF-8 too: a stray continuation byte and a truncated sequence.
+    alphabet += [[0x80], [0xE4, 0xB8]]
+    let (text, elements) = Self.allStrings(alphabet, upTo: 3)
+    #expect(alphabet.count > 20)
+    try Self.compare(text, elements, rotor, locale: "", context: "all category strings (\(alphabet.count) characters)")
+  }
+
   /// Segments of `elements` of `bytes`, with or without the fast path.
   static func segments(
     _ bytes: ByteStorage, _ elements: [Range<Int>], _ rotor: SystemRotor, locale: String, fast: Bool,
