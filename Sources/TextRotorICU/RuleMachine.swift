@@ -54,6 +54,10 @@ public final class BreakRules: @unchecked Sendable {
   /// second character whose category leads from it to the stop state ends the segment after the
   /// first: the pair step of ``RuleMachine/run(_:from:end:)``, no general step needed.
   @usableFromInline let firstState: UnsafeMutablePointer<UInt16>
+  /// Per category: that state's row in ``next`` (`state * categoryCount`), or -1 ...
+  @usableFromInline let firstRow: UnsafeMutablePointer<Int32>
+  /// ... and its rule status.
+  @usableFromInline let firstStatus: UnsafeMutablePointer<Int32>
   /// ICU's binary rules, which the trie reads in place.
   private var data: UnsafeMutableRawPointer?
 
@@ -163,6 +167,15 @@ public final class BreakRules: @unchecked Sendable {
       }
     }
     self.firstState = firstState
+    let firstRow = UnsafeMutablePointer<Int32>.allocate(capacity: categories)
+    let firstStatus = UnsafeMutablePointer<Int32>.allocate(capacity: categories)
+    for category in 0..<categories {
+      let state = Int(firstState[category])
+      firstRow[category] = state == 0xFFFF ? -1 : Int32(state * categories)
+      firstStatus[category] = state == 0xFFFF ? 0 : status[state]
+    }
+    self.firstRow = firstRow
+    self.firstStatus = firstStatus
   }
 
   deinit {
@@ -174,6 +187,8 @@ public final class BreakRules: @unchecked Sendable {
     asciiNext.deallocate()
     flags.deallocate()
     firstState.deallocate()
+    firstRow.deallocate()
+    firstStatus.deallocate()
     cicu_trie_close(trie)
     free(data)
   }
@@ -282,32 +297,41 @@ public final class RuleMachine {
     var n = 0
     let ends = self.ends
     let statuses = self.statuses
-    let firstState = rules.firstState
+    let firstRow = rules.firstRow
+    let firstStatus = rules.firstStatus
     let bmp = self.bmp
     let table = self.table
-    let categories = self.categories
-    let dictionaryStart = self.dictionaryStart
-    let status = self.status
+    let dictionaryStart = Int(self.dictionaryStart)
+    // The category and length of the character at `position` when the pair step read it already.
+    var category = -1
+    var length = 0
     while position < end && n < Self.batchCapacity {
       // The pair step: a character whose segment the next character ends at once (most
       // graphemes; a word's punctuation; an ideograph's line-break opportunity).
-      let (a, lengthA) = Self.decodeShort(text, position, end)
-      if lengthA != 0 {
-        let state = Int(firstState[Int(bmp[a])])
-        if state != 0xFFFF {
-          let (b, lengthB) = Self.decodeShort(text, position &+ lengthA, end)
+      if category < 0 {
+        let (c, l) = Self.decodeShort(text, position, end)
+        category = l != 0 ? Int(bmp[c]) : -1
+        length = l
+      }
+      if category >= 0 {
+        let row = Int(firstRow[category])
+        if row >= 0 {
+          let (b, lengthB) = Self.decodeShort(text, position &+ length, end)
           if lengthB != 0 {
-            let k = bmp[b]
-            if k < dictionaryStart && table[state &* categories &+ Int(k)] == 0 {
-              position &+= lengthA
+            let k = Int(bmp[b])
+            if k < dictionaryStart && table[row &+ k] == 0 {
+              position &+= length
               ends[n] = position
-              statuses[n] = status[state]
+              statuses[n] = firstStatus[category]
               n &+= 1
+              category = k
+              length = lengthB
               continue
             }
           }
         }
       }
+      category = -1
       guard let found = general(text, from: position, end: end) else { return (n, true) }
       ends[n] = found.end
       statuses[n] = found.status
