@@ -238,6 +238,30 @@ extension ByteStorage {
 }
 
 extension ByteStorage {
+  /// Appends to `starts` every offset in `range` where one of `set`'s patterns starts (overlapping
+  /// occurrences too), at most `limit` of them; returns where the search stopped (`range.upperBound`
+  /// when the range is exhausted), to continue from there.
+  public func occurrences(ofAny set: BytePatternSet, in range: Range<Int>, limit: Int, into starts: inout [Int]) -> Int
+  {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    guard !range.isEmpty, limit > 0 else { return range.upperBound }
+    var buffer = [Int64](repeating: 0, count: min(limit, 1024))
+    var resume: Int64 = 0
+    let n = withUnsafeBytes { text in
+      set.withNeedles { needles, count in
+        buffer.withUnsafeMutableBufferPointer { out in
+          cicu_needles_findAll(
+            text.baseAddress, Int64(range.lowerBound), Int64(range.upperBound), needles, count, out.baseAddress,
+            Int64(out.count), &resume)
+        }
+      }
+    }
+    for k in 0..<Int(n) { starts.append(Int(buffer[k])) }
+    return Int(resume)
+  }
+}
+
+extension ByteStorage {
   /// Whether `pattern` starts at `offset` and ends at or before `limit`.
   public func hasPrefix(_ pattern: BytePattern, at offset: Int, limit: Int) -> Bool {
     precondition(offset >= 0 && limit <= count, "range outside the bytes")

@@ -218,6 +218,24 @@ static inline int64_t cicu_needles_find(const uint8_t *h, int64_t from, int64_t 
   return -1;
 }
 
+/// Writes up to `capacity` starts in from..<end where one of the needles starts (every such offset,
+/// overlapping occurrences included) into `starts`; returns how many, and in `*resume` where to
+/// continue (end when the range is exhausted).
+static inline int64_t cicu_needles_findAll(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *needles,
+                                           int count, int64_t *starts, int64_t capacity, int64_t *resume) {
+  int64_t n = 0;
+  int64_t i = from;
+  int which = 0;
+  while (n < capacity) {
+    int64_t hit = cicu_needles_find(h, i, end, needles, count, &which);
+    if (hit < 0) { i = end; break; }
+    starts[n++] = hit;
+    i = hit + 1;
+  }
+  *resume = i;
+  return n;
+}
+
 /// Writes up to `capacity` non-overlapping, leftmost starts of the needle in from..<end into
 /// `starts` (or only counts them when `starts` is NULL); returns how many, and in `*resume` where
 /// to continue (end when the range is exhausted).
