@@ -201,29 +201,33 @@ public struct SegmentStore: Sendable {
 
     /// The index of the first entry whose end is greater than `offset`, or `count`.
     func firstIndex(endingAfter offset: Int) -> Int {
-      firstIndex { $0.end > offset }
+      firstIndex(offset) { $0.end > offset }
     }
 
     /// The index of the first entry whose start is greater than `offset`, or `count`.
     func firstIndex(startingAfter offset: Int) -> Int {
-      firstIndex { $0.start > offset }
+      firstIndex(offset) { $0.start > offset }
     }
 
-    /// The first index whose segment satisfies `predicate`, for a predicate that is monotonic in
-    /// document order (false...false true...true). Binary search over blocks, then a scan of one.
-    private func firstIndex(where predicate: (Segment) -> Bool) -> Int {
+    /// The first index whose segment satisfies `predicate`, one of "start > offset" and
+    /// "end > offset". A block's base is the end of the entry before it and at most its first
+    /// entry's start, so with `b` the last block whose base is at most `offset`, every entry before
+    /// block `b` fails both predicates and the first entry of block `b + 1` satisfies both: a
+    /// binary search over the bases (no decoding), then a scan of one block.
+    private func firstIndex(_ offset: Int, where predicate: (Segment) -> Bool) -> Int {
       guard count > 0 else { return 0 }
-      // The last block whose first segment does not satisfy the predicate.
       var lo = 0
       var hi = blockBases.count
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if predicate(segment(at: mid * Self.blockSize)) { hi = mid } else { lo = mid + 1 }
+      blockBases.withUnsafeBufferPointer { bases in
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if bases[mid] > offset { hi = mid } else { lo = mid + 1 }
+        }
       }
       let block = max(lo - 1, 0)
-      var result = count
+      var result = min(count, (block + 1) * Self.blockSize)
       var index = block * Self.blockSize
-      _ = forEach(from: index, to: min(count, (block + 1) * Self.blockSize + 1)) { segment in
+      _ = forEach(from: index, to: result) { segment in
         if predicate(segment) {
           result = index
           return false

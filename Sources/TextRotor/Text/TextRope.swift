@@ -109,7 +109,7 @@ struct TextRope: Sendable {
 
   /// The chunk holding byte `offset` (the last chunk for `offset == utf8Count`) and the summary
   /// before it.
-  private func chunk(holding offset: Int) -> (index: Int, before: TextSummary) {
+  func chunk(holding offset: Int) -> (index: Int, before: TextSummary) {
     let found = tree.seek { $0.utf8 > offset }
     if found.index == tree.count && found.index > 0 {
       let last = tree.count - 1
@@ -206,15 +206,20 @@ struct TextRope: Sendable {
   }
 
   /// The last LF or CR in bytes `0..<x`, chunk by chunk from `x` back (memrchr), or nil.
-  func lastLineTerminator(before x: Int) -> Int? {
+  func lastLineTerminator(before x: Int) -> Int? { lastLineTerminator(before: x, notBefore: 0) }
+
+  /// The last LF or CR in bytes `floor..<x` (it may find one a little before `floor`: the search
+  /// stops after the chunk holding `floor`), or nil.
+  func lastLineTerminator(before x: Int, notBefore floor: Int) -> Int? {
     guard x > 0 else { return nil }
     let (first, _) = chunk(holding: x - 1)
     var found: Int? = nil
     tree.forEachBackward(before: first + 1) { _, before, c in
+      if before.utf8 + c.count <= floor { return false }
       let hi = Swift.min(x - before.utf8, c.count) + c.range.lowerBound
       let lf = c.storage.lastIndex(of: 0x0A, in: c.range.lowerBound..<hi)
-      let cr = c.storage.lastIndex(of: 0x0D, in: c.range.lowerBound..<hi)
-      if let q = Swift.max(lf ?? -1, cr ?? -1) as Int?, q >= 0 {
+      let cr = c.storage.lastIndex(of: 0x0D, in: (lf.map { $0 + 1 } ?? c.range.lowerBound)..<hi)
+      if let q = cr ?? lf {
         found = before.utf8 + q - c.range.lowerBound
         return false
       }
@@ -224,15 +229,20 @@ struct TextRope: Sendable {
   }
 
   /// The first LF or CR in bytes `x...`, chunk by chunk (memchr), or nil.
-  func firstLineTerminator(from x: Int) -> Int? {
+  func firstLineTerminator(from x: Int) -> Int? { firstLineTerminator(from: x, before: .max) }
+
+  /// The first LF or CR in bytes `x..<ceiling` (it may find one a little past `ceiling`: the
+  /// search stops after the chunk holding it), or nil.
+  func firstLineTerminator(from x: Int, before ceiling: Int) -> Int? {
     guard x < utf8Count else { return nil }
     let (first, _) = chunk(holding: x)
     var found: Int? = nil
     tree.forEach(from: first) { _, before, c in
+      if before.utf8 >= ceiling { return false }
       let lo = Swift.max(x - before.utf8, 0) + c.range.lowerBound
       let lf = c.storage.firstIndex(of: 0x0A, in: lo..<c.range.upperBound)
-      let cr = c.storage.firstIndex(of: 0x0D, in: lo..<c.range.upperBound)
-      if let q = Swift.min(lf ?? Int.max, cr ?? Int.max) as Int?, q != Int.max {
+      let cr = c.storage.firstIndex(of: 0x0D, in: lo..<(lf ?? c.range.upperBound))
+      if let q = cr ?? lf {
         found = before.utf8 + q - c.range.lowerBound
         return false
       }

@@ -64,7 +64,8 @@ struct IslandSegmenter {
   let counting: Bool
   let machine: RuleMachine?
   private let withStatus: Bool
-  private var batch: BoundaryBatch
+  /// Made when ICU is first needed (most windows of an edit never need it), no larger than that.
+  private var batch: BoundaryBatch? = nil
 
   init(iterator: BreakIterator, bytes: ByteStorage, rotor: SystemRotor, counting: Bool, rules: BreakRules?) {
     self.iterator = iterator
@@ -73,7 +74,6 @@ struct IslandSegmenter {
     self.counting = counting
     self.machine = rules.map { RuleMachine($0) }
     self.withStatus = rotor == .words || rotor == .linebreaks
-    self.batch = BoundaryBatch(capacity: 1024, wantsStatus: withStatus)
   }
 
   /// The entry status of a segment whose ICU rule status is `icu`.
@@ -122,6 +122,8 @@ struct IslandSegmenter {
     try iterator.setText(bytes, range: range)
     var previous = range.lowerBound
     let base = range.lowerBound
+    var batch = self.batch ?? BoundaryBatch(capacity: Swift.min(1024, range.count + 2), wantsStatus: withStatus)
+    defer { self.batch = batch }
     while iterator.nextBatch(&batch) {
       for k in 0..<batch.count {
         let end = base + Int(batch.offsets[k])
