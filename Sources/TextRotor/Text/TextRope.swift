@@ -9,6 +9,8 @@ struct TextSummary: TreeSummary {
   var lineBreaks = 0
   var firstIsLF = false
   var lastIsCR = false
+  /// Whether some byte of the run is not well-formed UTF-8 (counted as U+FFFD, maximal subparts).
+  var illFormed = false
 
   static var zero: TextSummary { TextSummary() }
 
@@ -23,19 +25,43 @@ struct TextSummary: TreeSummary {
     utf16 += next.utf16
     scalars += next.scalars
     lastIsCR = next.lastIsCR
+    illFormed = illFormed || next.illFormed
   }
 
   init() {}
 
-  init(_ storage: ByteStorage, _ range: Range<Int>) {
+  /// The summary of `range`; `knownWellFormed` skips the validation (a part of a well-formed chunk).
+  init(_ storage: ByteStorage, _ range: Range<Int>, knownWellFormed: Bool = false) {
     guard !range.isEmpty else { return }
-    let c = storage.chunkCounts(in: range)
+    let c = storage.chunkCounts(in: range, knownWellFormed: knownWellFormed)
     utf8 = range.count
     utf16 = c.utf16
     scalars = c.scalars
     lineBreaks = c.lineBreaks
+    illFormed = !c.isWellFormed
     firstIsLF = storage[range.lowerBound] == 0x0A
     lastIsCR = storage[range.upperBound - 1] == 0x0D
+  }
+
+  /// The summary of the first `k` bytes of `chunk` (0 < k < its length), counting whichever side of
+  /// `k` is shorter: UTF-16 units and scalars of well-formed text add up across any cut, and line
+  /// breaks do but for a CR LF pair cut in two, counted once in the whole and once on each side.
+  init(prefixOf chunk: TextChunk, _ k: Int) {
+    let c = chunk.range
+    let cut = c.lowerBound + k
+    if chunk.summary.illFormed || k <= c.count / 2 {
+      self.init(chunk.storage, c.lowerBound..<cut, knownWellFormed: !chunk.summary.illFormed)
+      return
+    }
+    let suffix = TextSummary(chunk.storage, cut..<c.upperBound, knownWellFormed: true)
+    let whole = chunk.summary
+    self.init()
+    utf8 = k
+    utf16 = whole.utf16 - suffix.utf16
+    scalars = whole.scalars - suffix.scalars
+    lastIsCR = chunk.storage[cut - 1] == 0x0D
+    lineBreaks = whole.lineBreaks - suffix.lineBreaks + (lastIsCR && suffix.firstIsLF ? 1 : 0)
+    firstIsLF = whole.firstIsLF
   }
 }
 
@@ -149,9 +175,9 @@ struct TextRope: Sendable {
     precondition(offset >= 0 && offset <= utf8Count, "offset \(offset) outside 0...\(utf8Count)")
     if offset == utf8Count { return summary }
     let (i, before) = chunk(holding: offset)
-    let c = tree[i]
     let local = offset - before.utf8
-    return before.adding(TextSummary(c.storage, c.range.lowerBound..<(c.range.lowerBound + local)))
+    if local == 0 { return before }
+    return before.adding(TextSummary(prefixOf: tree[i], local))
   }
 
   /// The UTF-16 offset of UTF-8 offset `offset`.
@@ -173,10 +199,31 @@ struct TextRope: Sendable {
   }
 
   /// The 0-based line holding `offset` (a position between CR and LF is on the CR's line).
-  func line(ofUTF8 offset: Int) -> Int {
+  func line(ofUTF8 offset: Int) -> Int { lineAndSummary(ofUTF8: offset).line }
+
+  /// The 0-based line holding `offset` and the summary of the bytes before it.
+  func lineAndSummary(ofUTF8 offset: Int) -> (line: Int, summary: TextSummary) {
     let s = summary(upTo: offset)
-    if s.lastIsCR && offset < utf8Count && byte(at: offset) == 0x0A { return s.lineBreaks - 1 }
-    return s.lineBreaks
+    if s.lastIsCR && offset < utf8Count && byte(at: offset) == 0x0A { return (s.lineBreaks - 1, s) }
+    return (s.lineBreaks, s)
+  }
+
+  /// The UTF-8, UTF-16 and scalar counts of `range` (which starts at a scalar boundary): counted
+  /// directly when it is short (a column), else the difference of two prefix sums.
+  func counts(in range: Range<Int>) -> TextSummary {
+    // Ill-formed text is counted chunk by chunk (a maximal subpart may span two chunks), as the sums are.
+    if range.count > 4096 || summary.illFormed {
+      let a = summary(upTo: range.lowerBound)
+      let b = summary(upTo: range.upperBound)
+      var d = TextSummary()
+      d.utf8 = range.count
+      d.utf16 = b.utf16 - a.utf16
+      d.scalars = b.scalars - a.scalars
+      return d
+    }
+    var total = TextSummary()
+    forEachPiece(in: range) { storage, r in total.add(TextSummary(storage, r)) }
+    return total
   }
 
   /// The UTF-8 offset where 0-based line `line` starts, or nil past the last line.
