@@ -382,10 +382,11 @@ extension RotorDocument {
     }
     let (storage, r) = text.contiguous(0..<length)
     for kind in Array(systemIndexes.keys) {
-      let i0 = systemIndexes[kind]!.firstIndex(startingAfter: x - 1)
       do {
         let store = try windowSegmenter.segment(storage, r, rotor: kind)
-        systemIndexes[kind]!.replace(startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound)
+        let i0 = systemIndexes[kind]!.replace(
+          startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound
+        ).lowerBound
         change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + store.count))
       } catch {
         systemIndexes[kind] = nil
@@ -440,10 +441,9 @@ extension RotorDocument {
     var change = DocumentChange(
       element: table.id(of: item), editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
     for kind in Array(systemIndexes.keys) {
-      let i0 = systemIndexes[kind]!.firstIndex(startingAfter: s - 1)
-      let i1 = systemIndexes[kind]!.firstIndex(startingAfter: next - 1)
-      systemIndexes[kind]!.replace(startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0)
-      change.rotors[kind.rawValue] = RotorChange(removed: i0..<i1, added: i0..<i0)
+      let removed = systemIndexes[kind]!.replace(
+        startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0)
+      change.rotors[kind.rawValue] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
     }
     let drop: (Range<Int>) -> Range<Int>? = { r in old.contains(r.lowerBound) ? nil : r }
     for name in Array(customRotors.keys) {

@@ -427,12 +427,13 @@ public final class RotorDocument<ID: Hashable> {
     var rest = text[...]
     var line = rest[rest.endIndex...]
     while !rest.isEmpty {
-      let end = rest.firstIndex { $0 == "\n" || $0 == "\r" || $0 == "\r\n" } ?? rest.endIndex
+      // Line ends found on the bytes (LF and CR are grapheme boundaries), not by walking characters.
+      let end = rest.utf8.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? rest.endIndex
       if rest[..<end].contains(where: { !$0.isWhitespace }) {
         line = rest[..<end]
         break
       }
-      rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+      rest = end == rest.endIndex ? rest[end...] : rest[rest.utf8.index(after: end)...]
     }
     let start = line.firstIndex { !$0.isWhitespace } ?? line.endIndex
     let end = line[start...].lastIndex { !$0.isWhitespace }.map { line.index(after: $0) } ?? start
