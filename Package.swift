@@ -28,8 +28,16 @@ let package = Package(
     ),
     // cmark-gfm behind a header of plain C types: a parse as a flat list of nodes with byte offsets.
     .target(name: "CTextRotorMarkdown", dependencies: ["CCmarkGFM"]),
+    // The system Hunspell (the spell checker of LibreOffice and Firefox), from pkg-config.
+    .systemLibrary(
+      name: "CHunspell",
+      pkgConfig: "hunspell",
+      providers: [.apt(["libhunspell-dev", "hunspell-en-us"])]
+    ),
+    // Hunspell behind a header of plain C types: batches of UTF-8 words checked, with a cache.
+    .target(name: "CTextRotorSpell", dependencies: ["CHunspell", "CTextRotorICU"]),
     // The one layer that touches ICU handles and unsafe pointers. It imports no Foundation.
-    .target(name: "TextRotorICU", dependencies: ["CTextRotorShim", "CTextRotorMarkdown"]),
+    .target(name: "TextRotorICU", dependencies: ["CTextRotorShim", "CTextRotorMarkdown", "CTextRotorSpell"]),
     .target(name: "TextRotor", dependencies: ["TextRotorICU"]),
     .executableTarget(
       name: "textrotor",

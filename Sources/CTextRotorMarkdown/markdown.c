@@ -106,6 +106,12 @@ static int64_t ctr_md_block_end(const ctr_md_context *c, int32_t line, int32_t c
 typedef struct {
   int32_t line;
   int32_t lineDelta;  // lines of link reference definitions cmark-gfm took off the paragraph's start
+  // How cmark-gfm counts its inlines' positions (see "a table that split a paragraph"):
+  // 0 as above; 1 lines from 0 after `line` and 0-based columns (a paragraph a table split off,
+  // which has no position); 2 on `line` only, the columns of the split paragraph's text (lines
+  // joined by line feeds) from `column0` (the header row of such a table).
+  int32_t mode;
+  int32_t column0;
   int32_t offset;  // the block's start column - 1
   int32_t quotes;  // block quotes around it
   int64_t start, end;
@@ -127,20 +133,50 @@ static void ctr_md_backslash_lines(const ctr_md_context *c, ctr_md_leaf *leaf, i
   }
 }
 
-static int64_t ctr_md_inline_offset(const ctr_md_context *c, const ctr_md_leaf *leaf, int32_t line, int32_t column) {
-  if (line == leaf->line && leaf->lineDelta == 0) return ctr_md_block_offset(c, line, column);
-  line += leaf->lineDelta;
-  for (int32_t k = 0; k < leaf->breakCount; k++) {
-    if (leaf->breakLines[k] < line) line++;
-  }
+/// Where line `line`'s text starts after leading spaces and `quotes` block-quote markers.
+static int64_t ctr_md_stripped_start(const ctr_md_context *c, int32_t line, int32_t quotes) {
   int64_t p = ctr_md_line_start(c, line);
   int64_t e = ctr_md_line_end(c, line);
   const char *t = c->text;
   while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
-  for (int32_t q = 0; q < leaf->quotes && p < e && t[p] == '>'; q++) {
+  for (int32_t q = 0; q < quotes && p < e && t[p] == '>'; q++) {
     p++;
     while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
   }
+  return p;
+}
+
+/// The offset `k` bytes into the text of the paragraph starting at `start` on line `line` (its
+/// lines stripped of indentation and markers, joined by line feeds).
+static int64_t ctr_md_paragraph_offset(const ctr_md_context *c, int32_t line, int64_t start, int32_t quotes,
+                                       int64_t k) {
+  int64_t p = start;
+  while (k > 0 && line < c->lineCount + 1) {
+    int64_t e = ctr_md_line_end(c, line);
+    if (p + k <= e) break;
+    k -= e - p + 1;
+    line++;
+    p = ctr_md_stripped_start(c, line, quotes);
+  }
+  return ctr_md_clamp(c, p + (k > 0 ? k : 0));
+}
+
+static int64_t ctr_md_inline_offset(const ctr_md_context *c, const ctr_md_leaf *leaf, int32_t line, int32_t column) {
+  if (leaf->mode == 2 && line == leaf->line) {
+    return ctr_md_paragraph_offset(c, leaf->line, ctr_md_block_offset(c, leaf->line, leaf->column0), leaf->quotes,
+                                   column - leaf->column0);
+  }
+  if (leaf->mode == 1) {
+    if (line == 0) return ctr_md_clamp(c, leaf->start + column);
+    line += leaf->line;
+  } else if (line == leaf->line && leaf->lineDelta == 0) {
+    return ctr_md_block_offset(c, line, column);
+  }
+  line += leaf->lineDelta;
+  for (int32_t k = 0; k < leaf->breakCount; k++) {
+    if (leaf->breakLines[k] < line) line++;
+  }
+  int64_t p = ctr_md_stripped_start(c, line, leaf->quotes);
   return ctr_md_clamp(c, p + column - 1 - leaf->offset);
 }
 
@@ -367,6 +403,9 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
   int32_t depth = -1;  // block depth: the document's children are 0
   int32_t quotes = 0;
   ctr_md_leaf leaf = {0};
+  // A table that split a paragraph (see below): the table, its first line, column and header row.
+  cmark_node *splitTable = NULL;
+  int32_t splitLine = 0, splitColumn = 0, splitHeader = 0;
   cmark_event_type event;
   while ((event = cmark_iter_next(iter)) != CMARK_EVENT_DONE && !c->failed) {
     cmark_node *node = cmark_iter_get_node(iter);
@@ -388,17 +427,48 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
       int64_t end = ctr_md_block_end(c, cmark_node_get_end_line(node), cmark_node_get_end_column(node));
       if (type == CMARK_NODE_BLOCK_QUOTE) quotes++;
       const char *name = cmark_node_get_type_string(node);
+      // A table that split a paragraph: when a table's header row is a paragraph's last line,
+      // cmark-gfm makes the lines before it a new paragraph without a position (its inlines count
+      // lines from 0 and columns from 0), gives the table the paragraph's start, and its header
+      // row the columns of the paragraph's text on the paragraph's first line. Put right here.
+      cmark_node *following = cmark_node_next(node);
+      const char *followingName = following ? cmark_node_get_type_string(following) : NULL;
+      int split = type == CMARK_NODE_PARAGRAPH && cmark_node_get_start_line(node) == 0 && followingName &&
+                  strcmp(followingName, "table") == 0 && cmark_node_get_start_line(following) > 0;
+      if (split) {
+        splitTable = following;
+        splitLine = cmark_node_get_start_line(following);
+        splitColumn = cmark_node_get_start_column(following);
+        splitHeader = splitLine + ctr_md_breaks(node) + 1;
+        start = ctr_md_block_offset(c, splitLine, splitColumn);
+        end = ctr_md_line_end(c, splitHeader - 1);
+      } else if (node == splitTable) {
+        start = ctr_md_stripped_start(c, splitHeader, quotes);
+      }
       if (type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING || (name && strcmp(name, "table_cell") == 0)) {
         leaf.line = cmark_node_get_start_line(node);
         leaf.lineDelta = 0;
-        if (type == CMARK_NODE_PARAGRAPH && ctr_md_definition_line(c, start, end)) {
+        leaf.mode = 0;
+        if (split) {
+          leaf.mode = 1;
+          leaf.line = splitLine;
+        } else if (splitTable && cmark_node_parent(node) == cmark_node_first_child(splitTable) &&
+                   leaf.line == splitLine) {
+          leaf.mode = 2;
+          leaf.column0 = splitColumn;
+          start = ctr_md_paragraph_offset(c, splitLine, ctr_md_block_offset(c, splitLine, splitColumn), quotes,
+                                          cmark_node_get_start_column(node) - splitColumn);
+          end = ctr_md_paragraph_offset(c, splitLine, ctr_md_block_offset(c, splitLine, splitColumn), quotes,
+                                        cmark_node_get_end_column(node) - splitColumn) + 1;
+        }
+        if (type == CMARK_NODE_PARAGRAPH && !split && ctr_md_definition_line(c, start, end)) {
           // Definitions at its start were taken off: its inlines' lines count from after them.
           int32_t lines = cmark_node_get_end_line(node) - leaf.line + 1;
           int32_t delta = lines - 1 - ctr_md_breaks(node);
           leaf.lineDelta = delta > 0 ? delta : 0;
         }
         leaf.offset = cmark_node_get_start_column(node) - 1;
-        ctr_md_backslash_lines(c, &leaf, leaf.line, cmark_node_get_end_line(node));
+        ctr_md_backslash_lines(c, &leaf, leaf.line, split ? splitHeader - 1 : cmark_node_get_end_line(node));
         leaf.quotes = quotes;
         leaf.start = start;
         leaf.end = end;

@@ -7,3 +7,7 @@
 @_exported import enum TextRotorICU.FileKind
 @_exported import enum TextRotorICU.FileSystem
 @_exported import struct TextRotorICU.ICUError
+@_exported import enum TextRotorICU.SpellResult
+// Hunspell dictionaries: the misspelled-words rotor's speller.
+@_exported import class TextRotorICU.Speller
+@_exported import struct TextRotorICU.SpellerError

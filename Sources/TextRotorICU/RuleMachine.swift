@@ -44,7 +44,8 @@ public final class BreakRules: @unchecked Sendable {
   /// already), for the machine's inner loop over ASCII runs.
   @usableFromInline let asciiNext: UnsafeMutablePointer<UInt16>
   /// Per state: bit 0 accepting (1), bit 1 anything else to do (a look-ahead rule completed or
-  /// recorded, or the stop state), which the inner loop leaves to the general step.
+  /// recorded), which the inner loop leaves to the general step, bit 2 the stop state (the
+  /// iteration ends there, nothing recorded).
   @usableFromInline let flags: UnsafeMutablePointer<UInt8>
   /// Whether no ASCII character is of a dictionary category (so the inner loop may run).
   @usableFromInline let asciiLoop: Bool
@@ -137,8 +138,10 @@ public final class BreakRules: @unchecked Sendable {
     let stateFlags = UnsafeMutablePointer<UInt8>.allocate(capacity: states)
     for state in 0..<states {
       for byte in 0..<128 { asciiNext[state * 128 + byte] = next[state * categories + Int(bmp[byte])] }
-      let special = state == 0 || accepting[state] > 1 || lookAhead[state] > 1
-      stateFlags[state] = (accepting[state] == 1 ? 1 : 0) | (special ? 2 : 0)
+      let special = accepting[state] > 1 || lookAhead[state] > 1
+      // The stop state (row 0, all zeros in ICU's tables) ends the iteration: nothing to record.
+      let stop = state == 0 && !special && accepting[state] == 0
+      stateFlags[state] = stop ? 4 : (accepting[state] == 1 ? 1 : 0) | (special || state == 0 ? 2 : 0)
     }
     self.asciiNext = asciiNext
     self.flags = stateFlags
@@ -203,6 +206,8 @@ public final class RuleMachine {
     flags = rules.flags
     asciiLoop = rules.asciiLoop
     self.rules = rules
+    ends = .allocate(capacity: Self.batchCapacity)
+    statuses = .allocate(capacity: Self.batchCapacity)
     positions = .allocate(capacity: rules.lookAheadSlots)
     positions.initialize(repeating: -1, count: rules.lookAheadSlots)
     table = rules.next
@@ -216,7 +221,37 @@ public final class RuleMachine {
     bofRequired = rules.bofRequired
   }
 
-  deinit { positions.deallocate() }
+  deinit {
+    positions.deallocate()
+    ends.deallocate()
+    statuses.deallocate()
+  }
+
+  /// Boundaries per ``run(_:from:end:)``.
+  public static let batchCapacity = 1024
+  /// The boundaries found by the last ``run(_:from:end:)``: the end of each segment...
+  public let ends: UnsafeMutablePointer<Int>
+  /// ... and its rule status.
+  public let statuses: UnsafeMutablePointer<Int32>
+
+  /// ICU's boundaries after the boundary `start` of `text[..<end]`, as many as ``next(_:from:end:)``
+  /// finds one after the other (at most ``batchCapacity``), into ``ends`` and ``statuses``: how many,
+  /// and whether the machine then met a character of a dictionary category (the text from the
+  /// last boundary found, or `start`, needs ICU). One loop, so that nothing is set up per boundary.
+  public func run(_ text: UnsafePointer<UInt8>, from start: Int, end: Int) -> (count: Int, declined: Bool) {
+    var position = start
+    var n = 0
+    let ends = self.ends
+    let statuses = self.statuses
+    while position < end && n < Self.batchCapacity {
+      guard let found = next(text, from: position, end: end) else { return (n, true) }
+      ends[n] = found.end
+      statuses[n] = found.status
+      n &+= 1
+      position = found.end
+    }
+    return (n, false)
+  }
 
   /// The code point at `i` and its length in bytes. An ill-formed sequence is U+FFFD over its
   /// maximal subpart (the bytes that could start a well-formed sequence, at least one), as ICU's
@@ -252,7 +287,7 @@ public final class RuleMachine {
   /// be given ends at `end`), and the rule status of the
   /// segment ending there; nil when the machine met a character of a dictionary category while
   /// looking for it (ICU's dictionaries segment those). `start < end`.
-  @inlinable
+  @inlinable @inline(__always)
   public func next(_ text: UnsafePointer<UInt8>, from start: Int, end: Int) -> (end: Int, status: Int32)? {
     let next = table
     let categories = self.categories
@@ -276,25 +311,70 @@ public final class RuleMachine {
       if lookAhead[state] > 1 { positions[Int(lookAhead[state])] = after }
     }
     while state != 0 {
-      if asciiLoop {
-        // The inner loop: ASCII bytes into states with nothing to do but, when accepting, move
-        // the result.
-        let row = asciiNext
-        let flags = self.flags
-        while position < end {
-          let b = text[position]
-          if b >= 0x80 { break }
-          let t = Int(row[state &* 128 &+ Int(b)])
-          let f = flags[t]
-          if f & 2 != 0 { break }
-          state = t
-          position &+= 1
-          if f != 0 {
-            result = position
-            statusState = t
+      // The inner loop: characters (ASCII, and well-formed 2- and 3-byte sequences of no
+      // dictionary category) into states with nothing to do but, when accepting, move the result.
+      let flags = self.flags
+      let bmp = self.bmp
+      let dictionaryStart = self.dictionaryStart
+      let asciiNext = self.asciiNext
+      let asciiLoop = self.asciiLoop
+      scan: while true {
+        if asciiLoop {
+          while position < end {
+            let b = text[position]
+            if b >= 0x80 { break }
+            let t = Int(asciiNext[state &* 128 &+ Int(b)])
+            let f = flags[t]
+            if f & 6 != 0 {
+              if f & 4 != 0 { state = 0 }  // the stop state: the iteration ends before this character
+              break scan
+            }
+            state = t
+            position &+= 1
+            if f != 0 {
+              result = position
+              statusState = t
+            }
           }
         }
+        guard position < end else { break }
+        let b = text[position]
+        let c: Int
+        let length: Int
+        if b < 0xE0 {
+          guard b >= 0xC2, position &+ 1 < end else { break }
+          let b1 = text[position &+ 1]
+          guard b1 & 0xC0 == 0x80 else { break }
+          c = Int(b & 0x1F) << 6 | Int(b1 & 0x3F)
+          length = 2
+        } else if b < 0xF0 {
+          guard position &+ 2 < end else { break }
+          let b1 = text[position &+ 1]
+          let b2 = text[position &+ 2]
+          guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { break }
+          c = Int(b & 0x0F) << 12 | Int(b1 & 0x3F) << 6 | Int(b2 & 0x3F)
+          // E0 needs A0...BF after it (no overlong form), ED 80...9F (no surrogate).
+          guard c >= 0x800, c & 0xF800 != 0xD800 else { break }
+          length = 3
+        } else {
+          break  // ASCII (when the ASCII loop may not run), or 4 bytes: the general step
+        }
+        let k = bmp[c]
+        if k >= dictionaryStart { break }
+        let t = Int(next[state &* categories &+ Int(k)])
+        let f = flags[t]
+        if f & 6 != 0 {
+          if f & 4 != 0 { state = 0 }
+          break
+        }
+        state = t
+        position &+= length
+        if f != 0 {
+          result = position
+          statusState = t
+        }
       }
+      if state == 0 { break }
       let category: Int
       let atEOF = position >= end
       if !atEOF {

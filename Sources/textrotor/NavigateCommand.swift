@@ -4,7 +4,7 @@ import TextRotor
 /// The rotors `next` and `prev` navigate.
 enum RotorName: String, CaseIterable, ExpressibleByArgument {
   case characters, words, sentences, proseSentences, lines, paragraphs, linebreaks, matches
-  case headings, links, lists, listItems, codeBlocks, tables, blockQuotes, emphasis, strong
+  case headings, links, lists, listItems, codeBlocks, tables, blockQuotes, emphasis, strong, misspelled
 
   var systemRotor: SystemRotor? { SystemRotor(rawValue: rawValue) }
   var structureRotor: StructureRotor? { StructureRotor(rawValue: rawValue) }
@@ -15,7 +15,7 @@ struct NavigationOptions: ParsableArguments {
   @Option(
     name: .long,
     help:
-      "characters, words, sentences, proseSentences, lines, paragraphs, linebreaks or matches; or a structure rotor: headings, links, lists, listItems, codeBlocks, tables, blockQuotes, emphasis, strong."
+      "characters, words, sentences, proseSentences, lines, paragraphs, linebreaks or matches; or a structure rotor: headings, links, lists, listItems, codeBlocks, tables, blockQuotes, emphasis, strong, misspelled (Hunspell, --locale's dictionary)."
   )
   var rotor: RotorName
 
@@ -69,8 +69,9 @@ struct NavigationOptions: ParsableArguments {
       if let kind = rotor.structureRotor {
         // The whole file is parsed (Markdown is not local), then the entry is looked up.
         let entries =
-          try StructureScan.entries([kind], in: bytes, elements: elementRanges, format: text.format(of: name))[kind]
-          ?? []
+          try StructureScan.entries(
+            [kind], in: bytes, elements: elementRanges, format: text.format(of: name),
+            segmenter: Segmenter(locale: text.locale, threads: Segmenter.availableCores))[kind] ?? []
         let entry =
           direction == .next
           ? entries.first { $0.range.lowerBound > at } : entries.last { $0.range.lowerBound < at }

@@ -5,7 +5,7 @@ import TextRotor
 /// `segment --by`'s names for the system and structure rotors.
 enum SegmentUnit: String, CaseIterable, ExpressibleByArgument {
   case grapheme, word, sentence, line, paragraph, linebreak
-  case heading, link, list, listitem, code, table, blockquote, emphasis, strong
+  case heading, link, list, listitem, code, table, blockquote, emphasis, strong, misspelled
 
   var rotor: SystemRotor? {
     switch self {
@@ -30,6 +30,7 @@ enum SegmentUnit: String, CaseIterable, ExpressibleByArgument {
     case .blockquote: .blockQuotes
     case .emphasis: .emphasis
     case .strong: .strong
+    case .misspelled: .misspelled
     default: nil
     }
   }
@@ -50,7 +51,7 @@ struct SegmentCommand: ExitStatusCommand {
   @Option(
     name: .long,
     help:
-      "grapheme, word, sentence, line, paragraph or linebreak; or a structure rotor: heading, link, list, listitem, code, table, blockquote, emphasis or strong (Markdown through cmark-gfm; links also in plain text)."
+      "grapheme, word, sentence, line, paragraph or linebreak; or a structure rotor: heading, link, list, listitem, code, table, blockquote, emphasis or strong (Markdown through cmark-gfm; links also in plain text); or misspelled (words the Hunspell dictionary of --locale does not know; default en_US)."
   )
   var by: SegmentUnit
 
@@ -150,10 +151,22 @@ struct SegmentCommand: ExitStatusCommand {
     let several = files.count > 1
     let output = self.output
     let text = self.text
+    if kind == .misspelled {
+      text.warnIfUnknownLocale()
+      // No dictionary for the locale: one message, not one per file.
+      do {
+        _ = try Speller.forLocale(text.locale)
+      } catch {
+        StandardOutput.error("--locale: \(error)")
+        return 2
+      }
+    }
+    let segmenter = Segmenter(locale: text.locale, threads: threads)
     return Inputs(paths: files).run { name, bytes in
       let elementRanges = text.elements.ranges(in: bytes)
       let found =
-        try StructureScan.entries([kind], in: bytes, elements: elementRanges, format: text.format(of: name))[kind] ?? []
+        try StructureScan.entries(
+          [kind], in: bytes, elements: elementRanges, format: text.format(of: name), segmenter: segmenter)[kind] ?? []
       if output.count {
         StandardOutput.shared.write(several ? "\(name):\(found.count)\n" : "\(found.count)\n")
       } else {

@@ -29,9 +29,13 @@ struct RotorList: ExpressibleByArgument {
     self.rotors = rotors
   }
 
-  /// The structure rotors to count in a file of `format`.
-  func structure(for format: DocumentFormat) -> [StructureRotor] {
-    isDefault ? (format == .markdown ? StructureRotor.allCases : [.links]) : structure
+  /// The structure rotors to count in a file of `format` (by default `misspelled` too, when a
+  /// Hunspell dictionary for `locale` is installed).
+  func structure(for format: DocumentFormat, locale: String) -> [StructureRotor] {
+    guard isDefault else { return structure }
+    var kinds = format == .markdown ? StructureRotor.markdownKinds : [.links]
+    if (try? Speller.forLocale(locale)) != nil { kinds.append(.misspelled) }
+    return kinds
   }
 
   var defaultValueDescription: String { "all" }
@@ -57,7 +61,7 @@ struct StatsCommand: ExitStatusCommand {
   @Option(
     name: .long,
     help:
-      "The rotors to index, comma-separated (default: all): characters,words,sentences,proseSentences,lines,paragraphs,linebreaks, and the structure rotors headings,links,lists,listItems,codeBlocks,tables,blockQuotes,emphasis,strong (default: those of the file's format)."
+      "The rotors to index, comma-separated (default: all): characters,words,sentences,proseSentences,lines,paragraphs,linebreaks, and the structure rotors headings,links,lists,listItems,codeBlocks,tables,blockQuotes,emphasis,strong,misspelled (default: those of the file's format, and misspelled when a Hunspell dictionary for --locale is installed)."
   )
   var rotors = RotorList(SystemRotor.allCases)
 
@@ -89,13 +93,25 @@ struct StatsCommand: ExitStatusCommand {
         held.append(store)
       }
       // Structure rotors: one parse for all of them (its time on each row).
-      let kinds = rotorList.structure(for: text.format(of: name))
+      let kinds = rotorList.structure(for: text.format(of: name), locale: text.locale)
       var structure: [StructureRotor: [StructureEntry]] = [:]
       if !kinds.isEmpty {
         let started = Clock.now
-        structure = try StructureScan.entries(kinds, in: bytes, elements: elementRanges, format: text.format(of: name))
-        let seconds = Clock.seconds(since: started)
-        for kind in kinds { rows.append((kind.rawValue, structure[kind]?.count ?? 0, seconds, nil)) }
+        let parsed = kinds.filter { $0 != .misspelled }
+        if !parsed.isEmpty {
+          structure = try StructureScan.entries(
+            parsed, in: bytes, elements: elementRanges, format: text.format(of: name))
+          let seconds = Clock.seconds(since: started)
+          for kind in parsed { rows.append((kind.rawValue, structure[kind]?.count ?? 0, seconds, nil)) }
+        }
+        if kinds.contains(.misspelled) {
+          let checked = Clock.now
+          let words = try StructureScan.entries(
+            [.misspelled], in: bytes, elements: elementRanges, format: text.format(of: name),
+            segmenter: Segmenter(locale: text.locale, threads: segmenter.threads))
+          structure[.misspelled] = words[.misspelled]
+          rows.append(("misspelled", words[.misspelled]?.count ?? 0, Clock.seconds(since: checked), nil))
+        }
       }
       let peak = Clock.peakResidentBytes
       held.removeAll()

@@ -69,7 +69,7 @@ struct NavigateCommandTests {
     #expect(missing.stderr.contains("/nonexistent: No such file or directory"))
   }
 
-  @Test("stats reports every system rotor's entries, and the links of plain text")
+  @Test("stats reports every system rotor's entries, and the links and misspelled words of plain text")
   func stats() throws {
     let path = try CLI.temporaryFile(Array(Self.text.utf8))
     defer { try? FileManager.default.removeItem(atPath: path) }
@@ -81,6 +81,7 @@ struct NavigateCommandTests {
     #expect(
       Set(rotors.keys) == [
         "characters", "words", "sentences", "proseSentences", "lines", "paragraphs", "linebreaks", "links",
+        "misspelled",
       ])
     #expect(rotors["characters"]?["entries"] as? Int == Self.text.count)
     #expect(rotors["lines"]?["entries"] as? Int == 4)

@@ -63,4 +63,38 @@ struct StructureCommandTests {
     #expect((rotors["listItems"] as? [String: Any])?["entries"] as? Int == 2)
     #expect((rotors["words"] as? [String: Any])?["entries"] as? Int != nil)
   }
+
+  @Test("segment --by misspelled, next/prev --rotor misspelled, --locale's dictionary, stats lists it")
+  func misspelled() throws {
+    let text = "Teh cat recieved a letter.\n東京は大きい。 Viele Grüße\n"
+    let path = try CLI.temporaryFile(Array(text.utf8), suffix: ".txt")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let found = try CLI.run(["segment", "--by", "misspelled", path])
+    #expect(found.status == 0)
+    #expect(found.stdout == "1:1:Teh\n1:9:recieved\n2:23:Viele\n2:29:Grüße\n")
+    let german = try CLI.run(["segment", "--by", "misspelled", "--locale", "de_DE", "--json", path])
+    let labels = try german.lines.map { try CLI.jsonObject($0)["label"] as? String }
+    #expect(labels == ["Teh", "cat", "recieved", "letter"])
+    #expect(try CLI.run(["segment", "--by", "misspelled", "--count", path]).stdout == "4\n")
+    #expect(try CLI.run(["next", "--rotor", "misspelled", "--at", "0", path]).stdout == "1:9:recieved\n")
+    #expect(try CLI.run(["prev", "--rotor", "misspelled", "--at", "8", path]).stdout == "1:1:Teh\n")
+    #expect(try CLI.run(["next", "--rotor", "misspelled", "--at", "62", path]).status == 1)
+    let stats = try CLI.jsonObject(try CLI.run(["stats", "--json", path]).lines[0])
+    let rotors = try #require(stats["rotors"] as? [String: Any])
+    #expect((rotors["misspelled"] as? [String: Any])?["entries"] as? Int == 4)
+  }
+
+  @Test("no dictionary for --locale: one message naming the locale and the folder, exit 2")
+  func missingDictionary() throws {
+    let path = try CLI.temporaryFile(Array("Teh cat\n".utf8), suffix: ".txt")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try CLI.run(["segment", "--by", "misspelled", "--locale", "xx_YY", path])
+    #expect(result.status == 2)
+    #expect(result.stdout == "")
+    #expect(result.stderr.contains("no Hunspell dictionary for locale \"xx_YY\" in /usr/share/hunspell"))
+    // stats leaves the rotor out when no dictionary is installed for the locale.
+    let stats = try CLI.run(["stats", "--locale", "xx_YY", path])
+    #expect(stats.status == 0)
+    #expect(!stats.stdout.contains("misspelled"))
+  }
 }

@@ -393,6 +393,138 @@ static inline cicu_text_counts cicu_count_text(const uint8_t *p, size_t n) {
   return cicu_count_text_portable(p, n);
 }
 
+// MARK: UTF-8 validation
+
+/// The first offset of `p[0..<n]` where well-formed UTF-8 stops (the start of an ill-formed or
+/// truncated sequence), or -1: one byte at a time, the reference.
+static inline int64_t cicu_utf8_first_invalid_scalar(const uint8_t *p, size_t n, size_t from) {
+  size_t i = from;
+  while (i < n) {
+    uint8_t c = p[i];
+    if (c < 0x80) { i++; continue; }
+    size_t length;
+    uint8_t low = 0x80, high = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) length = 2;
+    else if (c == 0xE0) { length = 3; low = 0xA0; }
+    else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) length = 3;
+    else if (c == 0xED) { length = 3; high = 0x9F; }
+    else if (c == 0xF0) { length = 4; low = 0x90; }
+    else if (c >= 0xF1 && c <= 0xF3) length = 4;
+    else if (c == 0xF4) { length = 4; high = 0x8F; }
+    else return (int64_t)i;
+    if (n - i < length) return (int64_t)i;
+    if (p[i + 1] < low || p[i + 1] > high) return (int64_t)i;
+    for (size_t k = 2; k < length; k++)
+      if ((p[i + k] & 0xC0) != 0x80) return (int64_t)i;
+    i += length;
+  }
+  return -1;
+}
+
+#if defined(__x86_64__)
+// Keiser and Lemire's validation ("Validating UTF-8 in less than one instruction per byte",
+// 2021: simdjson's lookup4), 32 bytes at a time. It only tells whether a block holds an error;
+// the scalar reference then finds its offset, from the start of the character the block's first
+// byte belongs to (everything before the block is well-formed but for a sequence it may end).
+__attribute__((target("avx2"))) static inline __m256i cicu_utf8_prev(__m256i input, __m256i previous, int n) {
+  __m256i joined = _mm256_permute2x128_si256(previous, input, 0x21);
+  switch (n) {
+  case 1: return _mm256_alignr_epi8(input, joined, 15);
+  case 2: return _mm256_alignr_epi8(input, joined, 14);
+  default: return _mm256_alignr_epi8(input, joined, 13);
+  }
+}
+
+__attribute__((target("avx2"))) static inline __m256i cicu_utf8_block_errors(__m256i input, __m256i previous) {
+  const uint8_t TOO_SHORT = 1 << 0, TOO_LONG = 1 << 1, OVERLONG_3 = 1 << 2, TOO_LARGE = 1 << 3,
+                SURROGATE = 1 << 4, OVERLONG_2 = 1 << 5, TOO_LARGE_1000 = 1 << 6, OVERLONG_4 = 1 << 6,
+                TWO_CONTS = 1 << 7;
+  const uint8_t CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS;
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  __m256i prev1 = cicu_utf8_prev(input, previous, 1);
+  __m256i byte1High = _mm256_shuffle_epi8(
+    _mm256_loadu_si256((const __m256i *)(const uint8_t[32]){TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TWO_CONTS, TWO_CONTS, TWO_CONTS,
+      TWO_CONTS, TOO_SHORT | OVERLONG_2, TOO_SHORT, TOO_SHORT | OVERLONG_3 | SURROGATE,
+      TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+      TOO_LONG, TOO_LONG, TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS, TOO_SHORT | OVERLONG_2, TOO_SHORT,
+      TOO_SHORT | OVERLONG_3 | SURROGATE, TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4}),
+    _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
+  const uint8_t L = CARRY | TOO_LARGE | TOO_LARGE_1000;
+  __m256i byte1Low = _mm256_shuffle_epi8(
+    _mm256_loadu_si256((const __m256i *)(const uint8_t[32]){CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, CARRY | OVERLONG_2, CARRY, CARRY, CARRY | TOO_LARGE, L, L, L, L, L,
+      L, L, L, L | SURROGATE, L, L, CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, CARRY | OVERLONG_2, CARRY, CARRY,
+      CARRY | TOO_LARGE, L, L, L, L, L, L, L, L, L | SURROGATE, L, L}),
+    _mm256_and_si256(prev1, nibble));
+  const uint8_t C8 = TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4;
+  const uint8_t C9 = TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE;
+  const uint8_t CA = TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE;
+  __m256i byte2High = _mm256_shuffle_epi8(
+    _mm256_loadu_si256((const __m256i *)(const uint8_t[32]){TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, C8, C9, CA, CA, TOO_SHORT,
+      TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+      TOO_SHORT, C8, C9, CA, CA, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT}),
+    _mm256_and_si256(_mm256_srli_epi16(input, 4), nibble));
+  __m256i special = _mm256_and_si256(_mm256_and_si256(byte1High, byte1Low), byte2High);
+  // A third or fourth byte must be a continuation (0x80 in `special` there means one was found
+  // where none was expected, or the other way round).
+  __m256i prev2 = cicu_utf8_prev(input, previous, 2);
+  __m256i prev3 = cicu_utf8_prev(input, previous, 3);
+  __m256i third = _mm256_subs_epu8(prev2, _mm256_set1_epi8((char)(0xE0 - 0x80)));
+  __m256i fourth = _mm256_subs_epu8(prev3, _mm256_set1_epi8((char)(0xF0 - 0x80)));
+  __m256i must23 = _mm256_and_si256(_mm256_or_si256(third, fourth), _mm256_set1_epi8((char)0x80));
+  return _mm256_xor_si256(must23, special);
+}
+
+/// Non-zero where a sequence that starts in the last three bytes of `input` is not finished.
+__attribute__((target("avx2"))) static inline __m256i cicu_utf8_incomplete(__m256i input) {
+  const __m256i limits = _mm256_setr_epi8(
+    (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255,
+    (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255,
+    (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255, (char)255,
+    (char)(0xF0 - 1), (char)(0xE0 - 1), (char)(0xC0 - 1));
+  return _mm256_subs_epu8(input, limits);
+}
+
+__attribute__((target("avx2"))) static inline int64_t cicu_utf8_first_invalid_avx2(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  __m256i previous = _mm256_setzero_si256();
+  __m256i incomplete = _mm256_setzero_si256();
+  while (i + 32 <= n) {
+    __m256i input = _mm256_loadu_si256((const __m256i *)(p + i));
+    __m256i error;
+    if (_mm256_movemask_epi8(input) == 0) {
+      error = incomplete;  // ASCII: only a sequence left unfinished before it is an error
+    } else {
+      error = cicu_utf8_block_errors(input, previous);
+      incomplete = cicu_utf8_incomplete(input);
+    }
+    if (!_mm256_testz_si256(error, error)) break;
+    if (_mm256_movemask_epi8(input) == 0) incomplete = _mm256_setzero_si256();
+    previous = input;
+    i += 32;
+  }
+  // The rest (and a block with an error) by the reference, from the start of the character
+  // that byte i belongs to.
+  // Before i the text is well-formed but for a sequence that may start in the last three bytes
+  // and not end before i: the reference starts at its lead.
+  size_t from = i;
+  for (size_t k = 1; k <= 3 && k <= i; k++) {
+    uint8_t b = p[i - k];
+    if ((b & 0xC0) == 0x80) continue;
+    if (b >= 0xC0 && (size_t)(b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2) > k) from = i - k;
+    break;
+  }
+  return cicu_utf8_first_invalid_scalar(p, n, from);
+}
+#endif
+
+/// The first offset of `p[0..<n]` where well-formed UTF-8 stops, or -1.
+static inline int64_t cicu_utf8_first_invalid(const uint8_t *p, size_t n) {
+#if defined(__x86_64__)
+  if (n >= 64 && cicu_has_avx2()) return cicu_utf8_first_invalid_avx2(p, n);
+#endif
+  return cicu_utf8_first_invalid_scalar(p, n, 0);
+}
+
 // MARK: GNU extensions that Glibc's Swift module does not declare without _GNU_SOURCE
 
 extern void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);

@@ -184,6 +184,7 @@ extension RotorDocument {
     if let oldText {
       updateStructure(element: e, start: s, old: oldText, new: text, range: range, inserted: n, change: &change)
     }
+    updateSpelling(element: e, start: s, text: text, range: range, inserted: n, change: &change)
     anchors.apply(edit: (s + a)..<(s + b), newCount: n) { r, anchor in
       let p = r.lowerBound
       let moved = p < s + a ? p : (p == s + a && anchor.stickiness == .staysBefore ? p : s + a + n)

@@ -44,6 +44,8 @@ public final class RotorDocument<ID: Hashable> {
   public var format: DocumentFormat = .text
   /// The structure rotors, once one was asked for (see Structure/).
   var structure: StructureIndexes? = nil
+  /// The misspelled-words rotor, once asked for (see Structure/Misspellings.swift).
+  var spelling: SpellingIndex? = nil
   /// Segments the windows around edits with iterators kept across edits.
   lazy var windowSegmenter = WindowSegmenter(
     Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize))

@@ -62,14 +62,23 @@ public struct SegmentStore: Sendable {
 
     /// Appends a segment; segments must come in order and must not overlap. In the `plain` and
     /// `status` layouts they must also be contiguous (`start == lastEnd`), and `plain` keeps no status.
+    ///
+    /// Inlined (segmenters call it once per segment): a counting chunk only counts; the encoding
+    /// is out of line.
+    @inline(__always)
     public mutating func append(start: Int, end: Int, status: SegmentStatus = .none) {
       precondition(start >= lastEnd && end >= start, "segments must be sorted and disjoint")
       if layout == .counting {
-        count += 1
-        if status.isWord { wordCount += 1 }
+        count &+= 1
+        wordCount &+= status.isWord ? 1 : 0
         lastEnd = end
         return
       }
+      appendEncoded(start: start, end: end, status: status)
+    }
+
+    @inline(never)
+    mutating func appendEncoded(start: Int, end: Int, status: SegmentStatus) {
       if count % Self.blockSize == 0 {
         blockBases.append(lastEnd)
         blockBytes.append(encoded.count)
@@ -410,5 +419,5 @@ public enum SegmentStatus: UInt8, Sendable, Hashable, CaseIterable {
   }
 
   /// Whether ICU tags the segment as a word (letters, numbers, kana or ideographs).
-  public var isWord: Bool { self == .number || self == .letter || self == .kana || self == .ideograph }
+  @inline(__always) public var isWord: Bool { rawValue &- 1 < 4 }  // number, letter, kana, ideograph
 }

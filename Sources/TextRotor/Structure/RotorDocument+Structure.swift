@@ -4,10 +4,12 @@ import TextRotorICU
 /// text). Built on first use, then kept up to date by every edit, as system rotors are.
 extension RotorDocument {
   /// The structure rotor `kind`, parsed on first use (see ``StructureRotor``) and then kept up to
-  /// date by edits. Its entries' labels are the heading's, link's or item's text (other kinds: the
+  /// date by edits (``StructureRotor/misspelled``: ``misspelledWords(locale:)`` for the
+  /// segmenter's locale). Its entries' labels are the heading's, link's or item's text (other kinds: the
   /// text at the entry); ``Rotor/structureInfo(at:)`` gives levels, URLs and item counts. Throws
   /// when an element is past cmark-gfm's 32-bit sizes (2 GB).
   public func rotor(_ kind: StructureRotor) throws(StructureError) -> Rotor<ID> {
+    if kind == .misspelled { return try misspelledWords() }
     let st = try structureIndexes()
     let index = st.rotors[kind] ?? IntervalIndex(width: table.length)
     return Rotor(name: kind.rawValue, storage: .structure(index), table: table)
@@ -25,6 +27,9 @@ extension RotorDocument {
 
   /// The structure rotor `kind` if it is already built.
   public func cachedRotor(_ kind: StructureRotor) -> Rotor<ID>? {
+    if kind == .misspelled {
+      return spelling.map { Rotor(name: kind.rawValue, storage: .structure($0.index), table: table) }
+    }
     guard let st = structure, st.format == format else { return nil }
     return Rotor(
       name: kind.rawValue, storage: .structure(st.rotors[kind] ?? IntervalIndex(width: table.length)), table: table)
@@ -39,6 +44,7 @@ extension RotorDocument {
 
   /// After element `index` was inserted (its span is `x..<x + span` in document offsets).
   func structureInserted(at index: Int, _ x: Int, span: Int, change: inout DocumentChange<ID>) {
+    spellingInserted(at: index, x, span: span, change: &change)
     guard var st = structure else { return }
     structure = nil
     var entries = StructureEntries()
@@ -55,6 +61,7 @@ extension RotorDocument {
 
   /// Before the element spanning `old` (document offsets) is removed.
   func structureRemoved(_ old: Range<Int>, change: inout DocumentChange<ID>) {
+    spellingRemoved(old, change: &change)
     guard var st = structure else { return }
     st.replace(old, newCount: 0, with: StructureEntries(), change: &change)
     structure = st

@@ -136,7 +136,7 @@ extension RotorDocument {
     entries.sort()
     let width = table.length
     var rotors: [StructureRotor: IntervalIndex<StructurePayload>] = [:]
-    let kinds: [StructureRotor] = format == .markdown ? StructureRotor.allCases : [.links]
+    let kinds: [StructureRotor] = format == .markdown ? StructureRotor.markdownKinds : [.links]
     for kind in kinds { rotors[kind] = IntervalIndex(sorted: entries.rotors[kind] ?? [], width: width) }
     return StructureIndexes(
       format: format, rotors: rotors, blocks: IntervalIndex(sorted: entries.blocks, width: width),

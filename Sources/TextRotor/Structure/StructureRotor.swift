@@ -2,12 +2,13 @@ import TextRotorICU
 
 /// The rotors of a document's structure, as VoiceOver's rotor and SwiftUI's
 /// `AccessibilitySystemRotor` offer them beside the text units: headings, links, lists, tables,
-/// code blocks, block quotes, emphasis (SwiftUI's `.italicText`) and strong text (`.boldText`).
+/// code blocks, block quotes, emphasis (SwiftUI's `.italicText`) and strong text (`.boldText`),
+/// and misspelled words (`.misspelledWords`).
 ///
 /// For a Markdown document (``DocumentFormat/markdown``) every kind comes from cmark-gfm, GitHub's
 /// CommonMark parser (with GFM's tables, autolinks and strikethrough); in plain text only
 /// ``links`` has entries: URLs and e-mail addresses found by GFM's extended-autolink rules (see
-/// ``Linkifier``). Each element is parsed as its own document. Entries carry their level, URL or
+/// ``Linkifier``); ``misspelled`` comes from Hunspell in any format. Each element is parsed as its own document. Entries carry their level, URL or
 /// item count (``Rotor/structureInfo(at:)``).
 public enum StructureRotor: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
   /// ATX (`# Title`) and setext headings; level 1-6. Label: the heading's text.
@@ -29,10 +30,17 @@ public enum StructureRotor: String, CaseIterable, Sendable, Hashable, CustomStri
   case emphasis
   /// Strong emphasis (`**text**`, `__text__`). Label: the text.
   case strong
+  /// Misspelled words, in any format (SwiftUI's `.misspelledWords`): the words of the words rotor
+  /// that the Hunspell dictionary of the locale does not know (see ``Misspellings``).
+  case misspelled
+
+  /// The kinds that cmark-gfm's parse of a Markdown document gives (every kind but
+  /// ``misspelled``).
+  public static let markdownKinds: [StructureRotor] = allCases.filter { $0 != .misspelled }
 
   public var description: String { rawValue }
 
-  var nodeKind: MarkdownNodeKind {
+  var nodeKind: MarkdownNodeKind? {
     switch self {
     case .headings: .heading
     case .links: .link
@@ -43,6 +51,7 @@ public enum StructureRotor: String, CaseIterable, Sendable, Hashable, CustomStri
     case .blockQuotes: .blockQuote
     case .emphasis: .emphasis
     case .strong: .strong
+    case .misspelled: nil
     }
   }
 

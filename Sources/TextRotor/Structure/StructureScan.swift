@@ -14,17 +14,35 @@ public struct StructureEntry: Sendable, Equatable {
 /// for links in plain text.
 public enum StructureScan {
   /// The entries of `kinds` in `elements` (sorted, disjoint byte ranges of `bytes`), each kind's
-  /// entries in document order.
+  /// entries in document order. ``StructureRotor/misspelled`` checks the words `segmenter` finds
+  /// with the Hunspell dictionary of its locale (empty: `en_US`); the other kinds are parsed only
+  /// when asked for.
   public static func entries(
-    _ kinds: [StructureRotor], in bytes: ByteStorage, elements: [Range<Int>], format: DocumentFormat
+    _ kinds: [StructureRotor], in bytes: ByteStorage, elements: [Range<Int>], format: DocumentFormat,
+    segmenter: Segmenter = Segmenter()
   ) throws(StructureError) -> [StructureRotor: [StructureEntry]] {
     var found = StructureEntries()
-    for element in elements {
-      try RotorDocument<Int>.findStructure(in: bytes, range: element, format: format, shift: 0, into: &found)
+    if kinds.contains(where: { $0 != .misspelled }) {
+      for element in elements {
+        try RotorDocument<Int>.findStructure(in: bytes, range: element, format: format, shift: 0, into: &found)
+      }
+      found.sort()
     }
-    found.sort()
     var result: [StructureRotor: [StructureEntry]] = [:]
-    for kind in kinds {
+    if kinds.contains(.misspelled) {
+      do {
+        let speller = try Speller.forLocale(segmenter.locale)
+        result[.misspelled] = try Misspellings.find(
+          in: bytes, elements: elements, speller: speller, segmenter: segmenter
+        )
+        .map { StructureEntry(range: $0, label: nil, info: StructureInfo()) }
+      } catch let error as SpellerError {
+        throw StructureError(error.description)
+      } catch {
+        throw StructureError("\(error)")
+      }
+    }
+    for kind in kinds where kind != .misspelled {
       result[kind] = (found.rotors[kind] ?? []).map { StructureEntry(range: $0.0, label: $0.1.label, info: $0.1.info) }
     }
     return result

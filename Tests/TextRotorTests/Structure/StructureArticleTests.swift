@@ -27,4 +27,13 @@ import TextRotor
     let level2 = try document.headings(level: 2).map(\.label)
     #expect(level2 == ["Install", "Use"])
   }
+
+  @Test func misspelledWords() throws {
+    let notes = try RotorDocument(elements: [TextElement(id: 0, text: "Teh meeting is in 東京.\n")])
+    var misspelled = try notes.rotor(.misspelled)
+    #expect(misspelled.map(\.label) == ["Teh"])
+    try notes.replace(utf8Range: 0..<3, in: 0, with: "The")
+    misspelled = try notes.rotor(.misspelled)
+    #expect(misspelled.map(\.label) == [])
+  }
 }

@@ -92,11 +92,22 @@ struct IslandSegmenter {
     guard let machine, let base = text.baseAddress else { return try segmentWithICU(range, into: &chunk) }
     var position = range.lowerBound
     let end = range.upperBound
+    let ends = machine.ends
+    let statuses = machine.statuses
     while position < end {
-      if let found = machine.next(base, from: position, end: end) {
-        chunk.append(start: position, end: found.end, status: status(found.status))
-        position = found.end
+      let (n, declined) = machine.run(base, from: position, end: end)
+      if withStatus {
+        for k in 0..<n {
+          chunk.append(start: position, end: ends[k], status: status(statuses[k]))
+          position = ends[k]
+        }
       } else {
+        for k in 0..<n {
+          chunk.append(start: position, end: ends[k])
+          position = ends[k]
+        }
+      }
+      if declined {
         let stop = Self.hardLineEnd(text, from: position, end: end)
         try segmentWithICU(position..<stop, into: &chunk)
         position = stop
