@@ -497,7 +497,14 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
         cmark_node *first = cmark_node_first_child(node);
         if (n && first) ctr_md_set_label(c, n, first);
       } else if (type == CMARK_NODE_CODE_BLOCK) {
-        n = ctr_md_add(c, CTR_MD_CODE_BLOCK, node, start, end, d);
+        // Without the white space and blank lines at its end: cmark-gfm ends an indented code block
+        // at the blank line before the next block, so its end depended on what follows.
+        int64_t e = end;
+        while (e > start && (c->text[e - 1] == '\n' || c->text[e - 1] == '\r' || c->text[e - 1] == ' ' ||
+                             c->text[e - 1] == '\t')) {
+          e--;
+        }
+        n = ctr_md_add(c, CTR_MD_CODE_BLOCK, node, start, e, d);
         const char *info = cmark_node_get_fence_info(node);
         if (n && info && *info) ctr_md_set_url(c, n, info);
       } else if (type == CMARK_NODE_PARAGRAPH) {

@@ -56,6 +56,7 @@ extension RotorDocument {
     }
     entries.sort()
     st.replace(x..<x, newCount: span, with: entries, insertingElement: true, change: &change)
+    st.labelMaps = [:]  // keyed by element index
     structure = st
   }
 
@@ -64,6 +65,7 @@ extension RotorDocument {
     spellingRemoved(old, change: &change)
     guard var st = structure else { return }
     st.replace(old, newCount: 0, with: StructureEntries(), change: &change)
+    st.labelMaps = [:]
     structure = st
   }
 }

@@ -8,8 +8,13 @@ struct StructureIndexes: Sendable {
   var rotors: [StructureRotor: IntervalIndex<StructurePayload>]
   /// Top-level blocks (Markdown), valued by cmark-gfm's node type.
   var blocks: IntervalIndex<Int32>
-  /// Lines that may define link references (Markdown): `[label]: destination`.
+  /// Lines that may define link references (Markdown): `[label]: destination` (with the next line
+  /// when the destination is on it).
   var references: IntervalIndex<Void>
+  /// Per element index, its definition lines by label (``ReferenceLines/key(_:)``): what a window
+  /// is parsed after. Built on first use; dropped when an edit changes a definition or elements
+  /// are inserted or removed.
+  var labelMaps: [Int: [String: [[UInt8]]]] = [:]
 }
 
 /// Entries found in a stretch of text, in document offsets, sorted by start per kind.
@@ -89,10 +94,61 @@ enum ReferenceLines {
       while start > range.lowerBound && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
       var end = hit
       while end < range.upperBound && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
-      if let content = definitionStart(bytes, start..<end) { result.append(content..<end) }
+      if let content = definitionStart(bytes, start..<end) {
+        // `[label]:` alone on its line: the destination is on the next one, which belongs to it.
+        var k = hit + 2
+        while k < end && (bytes[k] == 0x20 || bytes[k] == 0x09) { k += 1 }
+        if k == end && end < range.upperBound {
+          var next = end + 1
+          if bytes[end] == 0x0D && next < range.upperBound && bytes[next] == 0x0A { next += 1 }
+          var nextEnd = next
+          while nextEnd < range.upperBound && bytes[nextEnd] != 0x0A && bytes[nextEnd] != 0x0D { nextEnd += 1 }
+          if nextEnd > next { end = nextEnd }
+        }
+        result.append(content..<end)
+      }
       p = end
     }
     return result
+  }
+
+  /// The key of a link label as CommonMark matches labels (case-insensitively, white space
+  /// collapsed): lowercased, without white space, `ß` as `ss`. Labels that CommonMark would tell
+  /// apart may share a key (a window is then parsed after one definition too many, harmlessly).
+  static func key(_ label: some Collection<UInt8>) -> String {
+    var key = ""
+    for c in String(decoding: label, as: UTF8.self).lowercased() where !c.isWhitespace {
+      if c == "ß" || c == "ẞ" { key += "ss" } else { key.append(c) }
+    }
+    return key
+  }
+
+  /// The key of the label a definition line (starting at its `[`) defines, or nil.
+  static func definedKey(_ line: [UInt8]) -> String? {
+    guard line.first == 0x5B else { return nil }
+    var k = 1
+    while k < line.count && line[k] != 0x5D {
+      k += line[k] == 0x5C ? 2 : 1
+    }
+    return k < line.count ? key(line[1..<k]) : nil
+  }
+
+  /// The keys of every bracketed text in `range` of `bytes` that could be a link label (the
+  /// innermost `[...]` of each `]`, at most 999 bytes): the labels a window may refer to.
+  static func referencedKeys(in bytes: ByteStorage, range: Range<Int>) -> Set<String> {
+    var keys: Set<String> = []
+    var p = range.lowerBound
+    while let close = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
+      var open = close - 1
+      while open >= range.lowerBound && close - open <= 1000 && bytes[open] != 0x5B && bytes[open] != 0x5D {
+        open -= 1
+      }
+      if open >= range.lowerBound && bytes[open] == 0x5B && close - open <= 1000 {
+        keys.insert(key(bytes.copyBytes((open + 1)..<close)))
+      }
+      p = close + 1
+    }
+    return keys
   }
 
   /// Where a definition would start on the line `line` (at its `[`), or nil.
@@ -179,8 +235,8 @@ extension RotorDocument {
   /// blocks around the edit are parsed again — from the block holding the edit's start (further
   /// back while the block before touches it or is a list, which could absorb what follows) to a
   /// block after the edit that parses exactly as before (doubling the blocks taken until one
-  /// does: an unclosed code fence runs on), with the document's link reference definitions
-  /// before them; when an edit changes a line that may define a reference, the whole element.
+  /// does: an unclosed code fence runs on), after the element's definitions of the link labels
+  /// the window refers to; when the edit adds, removes or changes a definition, the whole element.
   func updateStructure(
     element e: Int, start s: Int, old: TextRope, new: TextRope, range: Range<Int>, inserted n: Int,
     change: inout DocumentChange<ID>
@@ -199,9 +255,10 @@ extension RotorDocument {
         try Self.findStructure(in: bytes, range: r, format: .text, shift: s + ws - r.lowerBound, into: &entries)
         window = ws..<(we - delta)
       case .markdown:
-        if let found = try markdownWindow(st, element: e, start: s, old: old, new: new, range: range, inserted: n) {
+        if let found = try markdownWindow(&st, element: e, start: s, old: old, new: new, range: range, inserted: n) {
           (window, entries) = found
         } else {
+          st.labelMaps[e] = nil
           let (bytes, r) = new.contiguous(0..<new.utf8Count)
           try Self.findStructure(in: bytes, range: r, format: .markdown, shift: s - r.lowerBound, into: &entries)
           window = 0..<old.utf8Count
@@ -223,7 +280,7 @@ extension RotorDocument {
   /// The window (old element offsets) to parse again after an edit, and its new entries; nil when
   /// the whole element must be parsed (a reference definition changed).
   func markdownWindow(
-    _ st: StructureIndexes, element e: Int, start s: Int, old: TextRope, new: TextRope, range: Range<Int>,
+    _ st: inout StructureIndexes, element e: Int, start s: Int, old: TextRope, new: TextRope, range: Range<Int>,
     inserted n: Int
   ) throws(StructureError) -> (Range<Int>, StructureEntries)? {
     let a = range.lowerBound
@@ -270,13 +327,18 @@ extension RotorDocument {
         }
         parseEnd = next
       }
-      // A window with a line that may define a link reference, before or after the edit: the
-      // whole element (the definitions hold for all of it).
+      // The window is parsed after the element's definitions of the labels it refers to.
       let (bytes, r) = new.contiguous(ws..<parseEnd)
-      let newLines = ReferenceLines.find(in: bytes, range: r.lowerBound..<(r.lowerBound + newEnd - ws))
-      guard newLines.isEmpty, Self.lines(st.references, in: (s + ws)..<(s + oldEnd), of: old, start: s).isEmpty
-      else { return nil }
-      let prelude = Self.prelude(st.references, element: s..<(s + oldLength), excluding: (s + ws)..<(s + oldEnd), old)
+      let windowBytes = r.lowerBound..<(r.lowerBound + newEnd - ws)
+      let map = Self.labelMap(&st, element: e, start: s, old)
+      var prelude: [UInt8] = []
+      for key in ReferenceLines.referencedKeys(in: bytes, range: windowBytes) {
+        for line in map[key] ?? [] {
+          prelude.append(contentsOf: line)
+          prelude.append(contentsOf: [0x0A, 0x0A])
+        }
+      }
+      if !prelude.isEmpty { prelude.append(contentsOf: Array("***\n\n".utf8)) }
       var nodes: [MarkdownNode]
       do {
         nodes = try MarkdownParser.parse(bytes, range: r, prelude: prelude)
@@ -293,9 +355,31 @@ extension RotorDocument {
         }
       }
       var entries = StructureEntries()
-      entries.add(nodes, shift: s + ws)
+      entries.add(
+        nodes, shift: s + ws, referenceLines: ReferenceLines.find(in: bytes, range: windowBytes),
+        origin: r.lowerBound)
+      // A definition added, removed or changed in the window: the whole element (definitions
+      // hold for all of it).
+      let before = Self.lines(st.references, in: (s + ws)..<(s + oldEnd), of: old, start: s).map(\.1)
+      let after = entries.references.map {
+        bytes.copyBytes(($0.0.lowerBound - s - ws + r.lowerBound)..<($0.0.upperBound - s - ws + r.lowerBound))
+      }
+      guard before == after else { return nil }
       return (ws..<oldEnd, entries)
     }
+  }
+
+  /// Element `e`'s definition lines by label key (its text before the edit is `text`, at `start`).
+  static func labelMap(_ st: inout StructureIndexes, element e: Int, start: Int, _ text: TextRope)
+    -> [String: [[UInt8]]]
+  {
+    if let map = st.labelMaps[e] { return map }
+    var map: [String: [[UInt8]]] = [:]
+    for (_, line) in lines(st.references, in: start..<(start + text.utf8Count), of: text, start: start) {
+      if let key = ReferenceLines.definedKey(line) { map[key, default: []].append(line) }
+    }
+    st.labelMaps[e] = map
+    return map
   }
 
   /// Whether `range` of `text` holds a blank line (two line breaks with only spaces and tabs
@@ -332,23 +416,6 @@ extension RotorDocument {
       return true
     }
     return result
-  }
-
-  /// The element's reference lines outside `window`, each its own paragraph, then a thematic
-  /// break and a blank line: what a window is parsed after, so its links find their definitions
-  /// and it starts as after a blank line.
-  static func prelude(_ index: IntervalIndex<Void>, element: Range<Int>, excluding window: Range<Int>, _ text: TextRope)
-    -> [UInt8]
-  {
-    var prelude: [UInt8] = []
-    for part in [element.lowerBound..<window.lowerBound, window.upperBound..<element.upperBound] where !part.isEmpty {
-      for (_, bytes) in lines(index, in: part, of: text, start: element.lowerBound) {
-        prelude.append(contentsOf: bytes)
-        prelude.append(contentsOf: [0x0A, 0x0A])
-      }
-    }
-    if !prelude.isEmpty { prelude.append(contentsOf: Array("***\n\n".utf8)) }
-    return prelude
   }
 }
 

@@ -131,7 +131,8 @@ extension StructureEditModelTests {
   /// header row the columns of the paragraph's text. Positions were garbage (an emphasis at the
   /// document's start), in a full parse and differently in an edit's window.
   @Test func tableSplittingAParagraph() throws {
-    let text = "Intro *x* text\n\n| Column *a* | Column **b** | Link |\n|------------|:_\n-----:|-----:|\n| 1 | *one* |\n"
+    let text =
+      "Intro *x* text\n\n| Column *a* | Column **b** | Link |\n|------------|:_\n-----:|-----:|\n| 1 | *one* |\n"
     #expect(try Self.texts(text, .emphasis) == ["*x*", "*a*", "*one*"])
     #expect(try Self.texts(text, .strong) == ["**b**"])
     #expect(try Self.texts(text, .tables) == ["|------------|:_\n-----:|-----:|\n| 1 | *one* |"])
@@ -164,5 +165,67 @@ extension StructureEditModelTests {
     }
     #expect(labels.contains("*a*"))
     #expect(!labels.contains { !$0.hasPrefix("*") && !$0.hasPrefix("_") })
+  }
+}
+
+extension StructureEditModelTests {
+  static func links(_ document: RotorDocument<Int>) throws -> [String] {
+    let rotor = try document.rotor(.links)
+    return rotor.indices.map { "\(rotor.location(at: $0)!.utf8Range):\(rotor.structureInfo(at: $0)!.url ?? "")" }
+  }
+
+  /// Link reference definitions no longer make every edit re-parse the whole element: a window is
+  /// parsed after the definitions of the labels it refers to, and only an edit that adds, removes
+  /// or changes a definition re-parses everything (so links elsewhere take the new destination).
+  @Test func editsBesideReferenceDefinitions() throws {
+    var text = ""
+    for k in 0..<200 { text += "Paragraph \(k) cites [doc \(k % 7)] and [Doc \(k % 7)][] and [x][spec].\n\n" }
+    for k in 0..<7 { text += "[doc \(k)]: https://doc.example/\(k)\n" }
+    text += "[SPEC]:\n  https://spec.example/\n"
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    #expect(try document.rotor(.links).count == 600)
+    // Typing in a paragraph: only its links are parsed again.
+    let middle = try #require(text.range(of: "Paragraph 100 "))
+    let p = text.utf8.distance(from: text.startIndex, to: middle.upperBound)
+    let change = try document.replace(utf8Range: p..<p, in: 0, with: "also ")
+    let links = try #require(change.rotors["links"])
+    // The paragraph and the next one (which must parse as before): 6 of 600.
+    #expect(links.removed.count == 6 && links.added.count == 6, "\(links)")
+    let fresh = try RotorDocument(elements: document.elements)
+    fresh.format = .markdown
+    #expect(try Self.links(document) == Self.links(fresh))
+    // A definition changed: every link that uses it follows.
+    let edited = try document.text(of: 0)
+    let definition = try #require(edited.range(of: "https://doc.example/3"))
+    let d = edited.utf8.distance(from: edited.startIndex, to: definition.upperBound)
+    try document.replace(utf8Range: (d - 1)..<d, in: 0, with: "33")
+    // The destination on the line after `[SPEC]:` changed.
+    let spec = try document.text(of: 0)
+    let destination = try #require(spec.range(of: "spec.example"))
+    let q = spec.utf8.distance(from: spec.startIndex, to: destination.lowerBound)
+    try document.replace(utf8Range: q..<(q + 4), in: 0, with: "norm")
+    let rebuilt = try RotorDocument(elements: document.elements)
+    rebuilt.format = .markdown
+    let got = try Self.links(document)
+    #expect(got == (try Self.links(rebuilt)))
+    #expect(got.filter { $0.hasSuffix("https://doc.example/33") }.count == 2 * (0..<200).filter { $0 % 7 == 3 }.count)
+    #expect(got.filter { $0.hasSuffix("https://norm.example/") }.count == 200)
+  }
+}
+
+extension StructureEditModelTests {
+  /// TEXTROTOR_SEED=26633701515156 (seed 18298898622358029555, step 9): cmark-gfm ends an indented
+  /// code block at the blank line before the next block, so after an edit below it the window's
+  /// parse (which stops at the next non-blank line) and a full parse gave different ends.
+  @Test func indentedCodeBlockEnd() throws {
+    #expect(try Self.texts("text\n\n\tcode line\n\n\n\n- list\n", .codeBlocks) == ["code line"])
+    let text = "text\n\n\tA line of code.\n\n- tight\n- list\n+ other\n"
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    for kind in StructureRotor.markdownKinds { _ = try document.rotor(kind) }
+    let p = text.utf8.count - "- tight\n- list\n+ other\n".utf8.count
+    try document.replace(utf8Range: p..<(p + 7), in: 0, with: "\n")
+    try Self.check(document, format: .markdown, seed: 0, step: 0, lastEdit: "- tight -> LF")
   }
 }
