@@ -49,6 +49,15 @@ public final class BreakRules: @unchecked Sendable {
   @usableFromInline let flags: UnsafeMutablePointer<UInt8>
   /// Whether no ASCII character is of a dictionary category (so the inner loop may run).
   @usableFromInline let asciiLoop: Bool
+  /// Per category: the state the machine is in after the first character of a segment, when
+  /// that state only accepts (no look-ahead rule, nothing else to do), else `0xFFFF`. Then a
+  /// second character whose category leads from it to the stop state ends the segment after the
+  /// first: the pair step of ``RuleMachine/run(_:from:end:)``, no general step needed.
+  @usableFromInline let firstState: UnsafeMutablePointer<UInt16>
+  /// Per category: that state's row in ``next`` (`state * categoryCount`), or -1 ...
+  @usableFromInline let firstRow: UnsafeMutablePointer<Int32>
+  /// ... and its rule status.
+  @usableFromInline let firstStatus: UnsafeMutablePointer<Int32>
   /// ICU's binary rules, which the trie reads in place.
   private var data: UnsafeMutableRawPointer?
 
@@ -146,6 +155,27 @@ public final class BreakRules: @unchecked Sendable {
     self.asciiNext = asciiNext
     self.flags = stateFlags
     self.asciiLoop = (0..<128).allSatisfy { Int(bmp[$0]) < dictionary }
+    // The pair step needs a plain start: the {bof} step (when required) into a state with
+    // nothing to do, and a stop state that records nothing.
+    let firstState = UnsafeMutablePointer<UInt16>.allocate(capacity: categories)
+    firstState.initialize(repeating: 0xFFFF, count: categories)
+    let begin = bofRequired ? next[1 * categories + 2] : 1
+    if stateFlags[0] == 4 && stateFlags[Int(begin)] & 6 == 0 && begin != 0 {
+      for category in 3..<min(categories, dictionary) {
+        let state = next[Int(begin) * categories + category]
+        if state != 0 && stateFlags[Int(state)] == 1 { firstState[category] = state }
+      }
+    }
+    self.firstState = firstState
+    let firstRow = UnsafeMutablePointer<Int32>.allocate(capacity: categories)
+    let firstStatus = UnsafeMutablePointer<Int32>.allocate(capacity: categories)
+    for category in 0..<categories {
+      let state = Int(firstState[category])
+      firstRow[category] = state == 0xFFFF ? -1 : Int32(state * categories)
+      firstStatus[category] = state == 0xFFFF ? 0 : status[state]
+    }
+    self.firstRow = firstRow
+    self.firstStatus = firstStatus
   }
 
   deinit {
@@ -156,6 +186,9 @@ public final class BreakRules: @unchecked Sendable {
     bmp.deallocate()
     asciiNext.deallocate()
     flags.deallocate()
+    firstState.deallocate()
+    firstRow.deallocate()
+    firstStatus.deallocate()
     cicu_trie_close(trie)
     free(data)
   }
@@ -175,6 +208,27 @@ public final class BreakRules: @unchecked Sendable {
     }
     rules.data = UnsafeMutableRawPointer(copy)  // the trie reads it in place
     return rules
+  }
+
+  /// One code point of each category the rules give a character (the first in code point order,
+  /// surrogates skipped), and of each category's 2-, 3- and 4-byte UTF-8 forms where it has them:
+  /// an alphabet that reaches every column of the state table, for the identity tests.
+  public func representatives() -> [UInt32] {
+    var found: [UInt32] = []
+    var seen = [Bool](repeating: false, count: (categoryCount + 1) * 4)
+    var c: UInt32 = 0
+    while c <= 0x10FFFF {
+      if c & 0xFFFF_F800 != 0xD800 {
+        let length = c < 0x80 ? 0 : c < 0x800 ? 1 : c < 0x10000 ? 2 : 3
+        let slot = min(Int(category(c)), categoryCount) * 4 + length
+        if !seen[slot] {
+          seen[slot] = true
+          found.append(c)
+        }
+      }
+      c += 1
+    }
+    return found
   }
 
   /// The category of code point `c`.
@@ -243,8 +297,42 @@ public final class RuleMachine {
     var n = 0
     let ends = self.ends
     let statuses = self.statuses
+    let firstRow = rules.firstRow
+    let firstStatus = rules.firstStatus
+    let bmp = self.bmp
+    let table = self.table
+    let dictionaryStart = Int(self.dictionaryStart)
+    // The category and length of the character at `position` when the pair step read it already.
+    var category = -1
+    var length = 0
     while position < end && n < Self.batchCapacity {
-      guard let found = next(text, from: position, end: end) else { return (n, true) }
+      // The pair step: a character whose segment the next character ends at once (most
+      // graphemes; a word's punctuation; an ideograph's line-break opportunity).
+      if category < 0 {
+        let (c, l) = Self.decodeShort(text, position, end)
+        category = l != 0 ? Int(bmp[c]) : -1
+        length = l
+      }
+      if category >= 0 {
+        let row = Int(firstRow[category])
+        if row >= 0 {
+          let (b, lengthB) = Self.decodeShort(text, position &+ length, end)
+          if lengthB != 0 {
+            let k = Int(bmp[b])
+            if k < dictionaryStart && table[row &+ k] == 0 {
+              position &+= length
+              ends[n] = position
+              statuses[n] = firstStatus[category]
+              n &+= 1
+              category = k
+              length = lengthB
+              continue
+            }
+          }
+        }
+      }
+      category = -1
+      guard let found = general(text, from: position, end: end) else { return (n, true) }
       ends[n] = found.end
       statuses[n] = found.status
       n &+= 1
@@ -281,6 +369,34 @@ public final class RuleMachine {
     return (
       (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (UInt32(text[i + 2]) & 0x3F) << 6 | (UInt32(text[i + 3]) & 0x3F), 4
     )
+  }
+
+  /// ``next(_:from:end:)`` out of line, so that the pair step's loop keeps its values in registers.
+  @inline(never)
+  func general(_ text: UnsafePointer<UInt8>, from start: Int, end: Int) -> (end: Int, status: Int32)? {
+    next(text, from: start, end: end)
+  }
+
+  /// The code point at `i` and its length when it is ASCII or a well-formed 2- or 3-byte
+  /// sequence, else length 0 (a 4-byte or ill-formed sequence, or `i == end`).
+  @inlinable @inline(__always)
+  static func decodeShort(_ text: UnsafePointer<UInt8>, _ i: Int, _ end: Int) -> (Int, Int) {
+    guard i < end else { return (0, 0) }
+    let b = text[i]
+    if b < 0x80 { return (Int(b), 1) }
+    if b < 0xE0 {
+      guard b >= 0xC2, i &+ 1 < end else { return (0, 0) }
+      let b1 = text[i &+ 1]
+      guard b1 & 0xC0 == 0x80 else { return (0, 0) }
+      return (Int(b & 0x1F) << 6 | Int(b1 & 0x3F), 2)
+    }
+    guard b < 0xF0, i &+ 2 < end else { return (0, 0) }
+    let b1 = text[i &+ 1]
+    let b2 = text[i &+ 2]
+    guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { return (0, 0) }
+    let c = Int(b & 0x0F) << 12 | Int(b1 & 0x3F) << 6 | Int(b2 & 0x3F)
+    guard c >= 0x800, c & 0xF800 != 0xD800 else { return (0, 0) }
+    return (c, 3)
   }
 
   /// ICU's next boundary after the boundary `start` of the text `text[..<end]` (the text ICU would

@@ -96,3 +96,20 @@ extension ByteStorage {
     }
   }
 }
+
+/// Kernels over raw text for the segmenters above.
+public enum TextScan {
+  /// The number of ICU's root word segments of `range` of `text` (pure ASCII, cut at safe points:
+  /// nothing outside it joins it), and of words among them (status 100-499): 64 bytes at a time
+  /// (`cicu_ascii_words_count`, AVX2 where the CPU has it).
+  public static func asciiWordCounts(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> (
+    segments: Int, words: Int
+  ) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= text.count)
+    guard !range.isEmpty, let base = text.baseAddress else { return (0, 0) }
+    var segments: Int64 = 0
+    var words: Int64 = 0
+    cicu_ascii_words_count(base + range.lowerBound, Int64(range.count), &segments, &words)
+    return (Int(segments), Int(words))
+  }
+}

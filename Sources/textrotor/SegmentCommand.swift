@@ -111,7 +111,7 @@ struct SegmentCommand: ExitStatusCommand {
           elements: elementRanges, output: output, several: several)
       }
       if output.count {
-        let counted = try segmenter.count(bytes, elements: elementRanges, rotor: rotor)
+        let counted = try segmenter.count(bytes, elements: elementRanges, rotor: rotor, words: wordsOnly)
         bar?.finish()
         let n = wordsOnly ? counted.words : counted.entries
         StandardOutput.shared.write(several ? "\(name):\(n)\n" : "\(n)\n")
@@ -228,7 +228,7 @@ struct SegmentCommand: ExitStatusCommand {
         // Each line element is its own line, an empty one included.
         segments = elementRanges.map { SegmentStore.Segment(start: $0.lowerBound, end: $0.upperBound) }
       } else if output.count {
-        let counted = try segmenter.count(block, elements: elementRanges, rotor: rotor)
+        let counted = try segmenter.count(block, elements: elementRanges, rotor: rotor, words: wordsOnly)
         count += wordsOnly ? counted.words : counted.entries
       } else {
         segments = try segmenter.segment(block, elements: elementRanges, rotor: rotor).segments

@@ -30,6 +30,12 @@ public func fuzzFastPath(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
       fuzzCheck(native == reference, "\(rotor) locale '\(locale)': fast path \(native) != ICU \(reference)")
       let cut = try pieces.segment(bytes, elements: elements, rotor: rotor).segments
       fuzzCheck(cut == reference, "\(rotor) locale '\(locale)' in pieces of \(pieceSize): \(cut) != ICU \(reference)")
+      // Counting has paths of its own (the ASCII word kernel, counts per batch).
+      let words = reference.filter { $0.status.isWord }.count
+      let counted = try fast.count(bytes, elements: elements, rotor: rotor)
+      fuzzCheck(
+        counted.entries == reference.count && counted.words == words,
+        "\(rotor) locale '\(locale)': counted \(counted) != ICU \(reference.count) entries, \(words) words")
     } catch {
       fuzzCheck(false, "\(rotor) failed: \(error)")
     }

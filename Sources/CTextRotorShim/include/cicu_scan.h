@@ -525,6 +525,120 @@ static inline int64_t cicu_utf8_first_invalid(const uint8_t *p, size_t n) {
   return cicu_utf8_first_invalid_scalar(p, n, 0);
 }
 
+// MARK: ASCII words
+
+// ICU's root word segments (UAX #29 as word.txt has it) of pure ASCII text, counted 64 bytes at a
+// time from bit masks of the byte classes. Two neighbours are in one segment when both are word
+// characters (letters with '@', digits, '_': WB5-WB13b), both spaces (WB3d), CR then LF (WB3),
+// or a middle character joins them: '.' or '\'' between letters (WB6/7), ',' ';' '.' '\'' between
+// digits (WB11/12). Nothing else joins in ASCII. The text is cut at safe points, so nothing before
+// or after it joins it. A segment is a word (ICU status 100-499) when it starts with a word
+// character, except a lone '_' (status 0).
+typedef struct {
+  uint64_t word, letter, digit, space, cr, lf, midLetter, midNumber, underscore;
+} cicu_ascii_classes;
+
+static inline void cicu_ascii_classify_byte(cicu_ascii_classes *c, uint8_t b, int bit) {
+  uint64_t m = (uint64_t)1 << bit;
+  int letter = (b >= 'a' && b <= 'z') || (b >= '@' && b <= 'Z');
+  int digit = b >= '0' && b <= '9';
+  if (letter) c->letter |= m;
+  if (digit) c->digit |= m;
+  if (letter || digit || b == '_') c->word |= m;
+  if (b == '_') c->underscore |= m;
+  if (b == ' ') c->space |= m;
+  if (b == '\r') c->cr |= m;
+  if (b == '\n') c->lf |= m;
+  if (b == '.' || b == '\'') { c->midLetter |= m; c->midNumber |= m; }
+  if (b == ',' || b == ';') c->midNumber |= m;
+}
+
+static inline cicu_ascii_classes cicu_ascii_classify_portable(const uint8_t *p, int count) {
+  cicu_ascii_classes c = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < count; i++) cicu_ascii_classify_byte(&c, p[i], i);
+  return c;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline uint64_t cicu_mask64(__m256i lo, __m256i hi) {
+  return (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
+}
+
+__attribute__((target("avx2"))) static inline cicu_ascii_classes cicu_ascii_classify_avx2(const uint8_t *p) {
+  __m256i a = _mm256_loadu_si256((const __m256i *)p);
+  __m256i b = _mm256_loadu_si256((const __m256i *)(p + 32));
+#define CICU_EQ(v, x) _mm256_cmpeq_epi8(v, _mm256_set1_epi8((char)(x)))
+  // In a..z: (v | 0x20) - 'a' unsigned < 26, with '@' (0x40, which | 0x20 is '`') apart.
+#define CICU_RANGE(v, lo, n) \
+  _mm256_cmpeq_epi8(_mm256_max_epu8(_mm256_sub_epi8(v, _mm256_set1_epi8((char)(lo))), _mm256_set1_epi8((char)((n)-1))), \
+                    _mm256_set1_epi8((char)((n)-1)))
+  cicu_ascii_classes c;
+  __m256i la = _mm256_or_si256(CICU_RANGE(a, 'a', 26), CICU_RANGE(a, '@', 27));
+  __m256i lb = _mm256_or_si256(CICU_RANGE(b, 'a', 26), CICU_RANGE(b, '@', 27));
+  __m256i da = CICU_RANGE(a, '0', 10), db = CICU_RANGE(b, '0', 10);
+  __m256i ua = CICU_EQ(a, '_'), ub = CICU_EQ(b, '_');
+  c.letter = cicu_mask64(la, lb);
+  c.digit = cicu_mask64(da, db);
+  c.underscore = cicu_mask64(ua, ub);
+  c.word = c.letter | c.digit | c.underscore;
+  c.space = cicu_mask64(CICU_EQ(a, ' '), CICU_EQ(b, ' '));
+  c.cr = cicu_mask64(CICU_EQ(a, '\r'), CICU_EQ(b, '\r'));
+  c.lf = cicu_mask64(CICU_EQ(a, '\n'), CICU_EQ(b, '\n'));
+  c.midLetter = cicu_mask64(_mm256_or_si256(CICU_EQ(a, '.'), CICU_EQ(a, '\'')), _mm256_or_si256(CICU_EQ(b, '.'), CICU_EQ(b, '\'')));
+  c.midNumber = c.midLetter | cicu_mask64(_mm256_or_si256(CICU_EQ(a, ','), CICU_EQ(a, ';')), _mm256_or_si256(CICU_EQ(b, ','), CICU_EQ(b, ';')));
+#undef CICU_EQ
+#undef CICU_RANGE
+  return c;
+}
+#endif
+
+/// Segments and words (as above) of the ASCII text p[0..<n].
+static inline void cicu_ascii_words_count(const uint8_t *p, int64_t n, int64_t *segments, int64_t *words) {
+  int64_t total = 0, wordTotal = 0;
+  // The previous block's last byte: its classes, and whether a middle character there joined.
+  uint64_t pWord = 0, pSpace = 0, pCR = 0, pLetter = 0, pDigit = 0, pMid = 0;
+#if defined(__x86_64__)
+  int avx2 = cicu_has_avx2();
+#endif
+  for (int64_t i = 0; i < n; i += 64) {
+    int count = n - i >= 64 ? 64 : (int)(n - i);
+    cicu_ascii_classes c;
+#if defined(__x86_64__)
+    if (avx2 && count == 64) c = cicu_ascii_classify_avx2(p + i);
+    else
+#endif
+      c = cicu_ascii_classify_portable(p + i, count);
+    // The byte after the block (letter or digit), for the middle rules.
+    uint64_t nLetter = 0, nDigit = 0;
+    if (i + 64 < n) {
+      uint8_t b = p[i + 64];
+      nLetter = (b >= 'a' && b <= 'z') || (b >= '@' && b <= 'Z');
+      nDigit = b >= '0' && b <= '9';
+    }
+    uint64_t valid = count == 64 ? ~(uint64_t)0 : (((uint64_t)1 << count) - 1);
+    uint64_t letterBefore = c.letter << 1 | pLetter, letterAfter = c.letter >> 1 | nLetter << 63;
+    uint64_t digitBefore = c.digit << 1 | pDigit, digitAfter = c.digit >> 1 | nDigit << 63;
+    uint64_t mid = (c.midLetter & letterBefore & letterAfter) | (c.midNumber & digitBefore & digitAfter);
+    uint64_t wordBefore = c.word << 1 | pWord;
+    uint64_t joined = (c.word & wordBefore) | (c.space & (c.space << 1 | pSpace)) | (c.lf & (c.cr << 1 | pCR)) | mid |
+                      (mid << 1 | pMid);
+    uint64_t starts = ~joined & valid;
+    total += __builtin_popcountll(starts);
+    // A lone '_' (no word character on either side) is a segment of status 0.
+    uint64_t wordAfter = c.word >> 1 | (uint64_t)(nLetter | nDigit | (i + 64 < n && p[i + 64] == '_')) << 63;
+    uint64_t lone = c.underscore & ~wordBefore & ~wordAfter;
+    wordTotal += __builtin_popcountll(starts & c.word & ~lone);
+    pWord = c.word >> 63;
+    pSpace = c.space >> 63;
+    pCR = c.cr >> 63;
+    pLetter = c.letter >> 63;
+    pDigit = c.digit >> 63;
+    pMid = mid >> 63;
+  }
+  *segments = total;
+  *words = wordTotal;
+}
+
 // MARK: GNU extensions that Glibc's Swift module does not declare without _GNU_SOURCE
 
 extern void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);

@@ -102,9 +102,10 @@ public struct SegmentStore: Sendable {
     }
 
     /// Counts `entries` more contiguous segments ending at `end`, in a counting chunk.
-    mutating func addCounted(_ entries: Int, through end: Int) {
+    mutating func addCounted(_ entries: Int, words: Int = 0, through end: Int) {
       precondition(layout == .counting && end >= lastEnd)
       count += entries
+      wordCount += words
       lastEnd = end
     }
 

@@ -49,17 +49,18 @@ public struct Segmenter: Sendable {
 
   /// The number of `rotor`'s entries in `elements`, and how many of them are words (ICU's status
   /// letters, numbers, kana or ideographs), without storing the entries: faster, and no memory
-  /// for an index.
-  public func count(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor) throws(ICUError)
-    -> (entries: Int, words: Int)
+  /// for an index. With `words: false` the second number is 0 and ICU is not asked for rule
+  /// statuses (as a plain `ubrk_next` loop does not).
+  public func count(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, words: Bool = true)
+    throws(ICUError) -> (entries: Int, words: Int)
   {
-    let store = try segment(bytes, elements: elements, rotor: rotor, counting: true)
-    return (store.count, store.wordCount)
+    let store = try segment(bytes, elements: elements, rotor: rotor, counting: true, countingWords: words)
+    return (store.count, words ? store.wordCount : 0)
   }
 
-  private func segment(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, counting: Bool)
-    throws(ICUError) -> SegmentStore
-  {
+  private func segment(
+    _ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, counting: Bool, countingWords: Bool = true
+  ) throws(ICUError) -> SegmentStore {
     switch rotor {
     case .lines: return Self.lines(bytes, elements: elements)
     case .paragraphs: return Self.paragraphs(bytes, elements: elements)
@@ -68,6 +69,7 @@ public struct Segmenter: Sendable {
     let units = workUnits(bytes, elements: elements, paragraphs: rotor.spansLines).map { unit in
       var unit = unit
       unit.counting = counting
+      unit.countsWords = countingWords
       return unit
     }
     let kind = rotor.breakKind!
@@ -109,6 +111,8 @@ public struct Segmenter: Sendable {
     var spans: [Range<Int>]
     /// Whether the unit's chunk only counts (``SegmentStore/Chunk/Layout/counting``).
     var counting = false
+    /// Whether a counting unit counts words too (so needs ICU's rule statuses).
+    var countsWords = true
     var byteCount: Int { spans.reduce(0) { $0 + $1.count } }
 
     /// The chunk layout for `rotor`'s segments of this unit: the compact contiguous layouts only
@@ -179,7 +183,8 @@ public struct Segmenter: Sendable {
     }
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: unit.layout(for: rotor))
     // Counting needs a status only to count words; line-break segments keep theirs when stored.
-    let withStatus = rotor == .words || (rotor == .linebreaks && !unit.counting)
+    let withStatus =
+      (rotor == .words && (!unit.counting || unit.countsWords)) || (rotor == .linebreaks && !unit.counting)
     // A batch no larger than the unit can fill (a window of one line allocates little).
     var batch = BoundaryBatch(capacity: min(4096, unit.byteCount + 2), wantsStatus: withStatus)
     for span in unit.spans {

@@ -29,6 +29,56 @@ import TextRotorICU
     "\u{200D}",  // ZWJ
   ].map { Array($0.utf8) }
 
+  /// Every category of each rule set's own table (read from ICU), in each UTF-8 length it has:
+  /// all strings of up to three such characters. This reaches every column of the native machine
+  /// (its ASCII loop, its 2- and 3-byte inner loop, its pair step, its general step) against ICU.
+  @Test(arguments: rotors)
+  func exhaustiveCategories(rotor: SystemRotor) throws {
+    let rules = try #require(IteratorCache.shared.rules(rotor.breakKind!, locale: ""))
+    var alphabet = rules.representatives().map { Array(String(Character(Unicode.Scalar($0)!)).utf8) }
+    // Ill-formed UTF-8 too: a stray continuation byte and a truncated sequence.
+    alphabet += [[0x80], [0xE4, 0xB8]]
+    let (text, elements) = Self.allStrings(alphabet, upTo: 3)
+    #expect(alphabet.count > 20)
+    try Self.compare(text, elements, rotor, locale: "", context: "all category strings (\(alphabet.count) characters)")
+  }
+
+  /// Counting (`Segmenter.count`, what `segment --count` runs) takes its own paths: the ASCII
+  /// word kernel of the shim (bit masks, 64 bytes at a time), the rule machine's counts per batch.
+  /// Its numbers of segments and of words must be those of ICU's segments.
+  @Test(arguments: rotors)
+  func countsEqualICU(rotor: SystemRotor) throws {
+    var cases: [(String, [UInt8], [Range<Int>])] = []
+    let (short, elements) = Self.allStrings(Self.asciiAlphabet, upTo: 4)
+    cases.append(("all ASCII strings up to length 4", short, elements))
+    var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
+    let seed = rng.seed
+    for round in 0..<300 {
+      var text: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...8, using: &rng) { text += Self.randomText(&rng, asciiBias: round % 2 == 0) }
+      cases.append(("random text \(round) (TEXTROTOR_SEED=\(seed))", text, [0..<text.count]))
+    }
+    for name in ["english-1mb.txt", "multilingual-20mb.txt"] {
+      let path = Fixtures.packageRoot + "/Corpora/generated/" + name
+      guard access(path, R_OK) == 0 else { continue }
+      let file = try ByteStorage.contentsOf(path: path)
+      let text = file.copyBytes(0..<min(file.count, 3 << 20))
+      let end = text.lastIndex(of: 0x0A).map { $0 + 1 } ?? text.count
+      cases.append((name, Array(text[..<end]), [0..<end]))
+    }
+    for (context, text, elements) in cases {
+      let bytes = ByteStorage(text)
+      let icu = try Self.segments(bytes, elements, rotor, locale: "", fast: false)
+      var segmenter = Segmenter(locale: "", threads: 1)
+      segmenter.useFastPaths = true
+      let counted = try segmenter.count(bytes, elements: elements, rotor: rotor)
+      #expect(counted.entries == icu.count, "\(context): \(rotor) entries")
+      #expect(counted.words == icu.filter { $0.status.isWord }.count, "\(context): \(rotor) words")
+      let plain = try segmenter.count(bytes, elements: elements, rotor: rotor, words: false)
+      #expect(plain.entries == icu.count && plain.words == 0, "\(context): \(rotor) entries without words")
+    }
+  }
+
   /// Segments of `elements` of `bytes`, with or without the fast path.
   static func segments(
     _ bytes: ByteStorage, _ elements: [Range<Int>], _ rotor: SystemRotor, locale: String, fast: Bool,

@@ -1,3 +1,5 @@
+import TextRotorICU
+
 /// UAX #29 word segments of ASCII text as ICU 72's root rules (word.txt) make them, with ICU's rule
 /// statuses.
 ///
@@ -73,6 +75,14 @@ enum AsciiWordSegmenter: AsciiSegmenter {
   }
 
   static func segment(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into chunk: inout SegmentStore.Chunk) {
+    if chunk.layout == .counting {
+      // Only the numbers: 64 bytes at a time from bit masks of the classes (the shim's kernel,
+      // the same rules; FastPathTests compares its counts with ICU's).
+      guard !range.isEmpty else { return }
+      let counted = TextScan.asciiWordCounts(text, range)
+      chunk.addCounted(counted.segments, words: counted.words, through: range.upperBound)
+      return
+    }
     classes.withUnsafeBufferPointer { table in
       var i = range.lowerBound
       let end = range.upperBound

@@ -63,7 +63,8 @@ enum FastPath {
   ) throws(ICUError) -> SegmentStore.Chunk {
     let layout = unit.layout(for: rotor)
     var islands = IslandSegmenter(
-      iterator: iterator, bytes: bytes, rotor: rotor, counting: unit.counting, rules: rules)
+      iterator: iterator, bytes: bytes, rotor: rotor, counting: unit.counting, countsWords: unit.countsWords,
+      rules: rules)
     if applies(to: rotor, locale: iterator.locale) {
       switch rotor {
       case .words: return try run(AsciiWordSegmenter.self, &islands, bytes, unit, layout)

@@ -62,18 +62,24 @@ struct IslandSegmenter {
   let bytes: ByteStorage
   let rotor: SystemRotor
   let counting: Bool
+  let countsWords: Bool
   let machine: RuleMachine?
   private let withStatus: Bool
   /// Made when ICU is first needed (most windows of an edit never need it), no larger than that.
   private var batch: BoundaryBatch? = nil
 
-  init(iterator: BreakIterator, bytes: ByteStorage, rotor: SystemRotor, counting: Bool, rules: BreakRules?) {
+  init(
+    iterator: BreakIterator, bytes: ByteStorage, rotor: SystemRotor, counting: Bool, countsWords: Bool = true,
+    rules: BreakRules?
+  ) {
     self.iterator = iterator
     self.bytes = bytes
     self.rotor = rotor
     self.counting = counting
+    self.countsWords = countsWords
     self.machine = rules.map { RuleMachine($0) }
-    self.withStatus = rotor == .words || rotor == .linebreaks
+    // Statuses tell words apart, and hard line breaks in a stored index.
+    self.withStatus = (rotor == .words && (!counting || countsWords)) || (rotor == .linebreaks && !counting)
   }
 
   /// The entry status of a segment whose ICU rule status is `icu`.
@@ -96,7 +102,18 @@ struct IslandSegmenter {
     let statuses = machine.statuses
     while position < end {
       let (n, declined) = machine.run(base, from: position, end: end)
-      if withStatus {
+      if chunk.layout == .counting {
+        // Only the numbers: of segments, and of words among them.
+        if n > 0 {
+          var words = 0
+          if rotor == .words && countsWords {
+            // ICU's word statuses: numbers 100..<200, letters, kana, ideographs up to 500.
+            for k in 0..<n { words &+= UInt32(bitPattern: statuses[k] &- 100) < 400 ? 1 : 0 }
+          }
+          chunk.addCounted(n, words: words, through: ends[n - 1])
+          position = ends[n - 1]
+        }
+      } else if withStatus {
         for k in 0..<n {
           chunk.append(start: position, end: ends[k], status: status(statuses[k]))
           position = ends[k]
@@ -136,6 +153,11 @@ struct IslandSegmenter {
     var batch = self.batch ?? BoundaryBatch(capacity: Swift.min(1024, range.count + 2), wantsStatus: withStatus)
     defer { self.batch = batch }
     while iterator.nextBatch(&batch) {
+      if chunk.layout == .counting && !withStatus {
+        previous = base + Int(batch.offsets[batch.count - 1])
+        chunk.addCounted(batch.count, through: previous)
+        continue
+      }
       for k in 0..<batch.count {
         let end = base + Int(batch.offsets[k])
         chunk.append(start: previous, end: end, status: withStatus ? status(batch.statuses[k]) : .none)
