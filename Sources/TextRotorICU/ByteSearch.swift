@@ -149,6 +149,29 @@ extension ByteStorage {
   }
 }
 
+extension ByteStorage {
+  /// The first offset `i` in `range` where `bytes[i] == pairs[k].0` and `bytes[i + 1] == pairs[k].1`
+  /// for some `k` (both bytes in `range`; at most 8 pairs, each lead 0x80 or above: a vectorised
+  /// scan that skips ASCII 32 bytes at a time), or nil.
+  public func firstIndex(ofAnyNonASCIIPair pairs: [(UInt8, UInt8)], in range: Range<Int>) -> Int? {
+    precondition(pairs.count <= 8 && pairs.allSatisfy { $0.0 >= 0x80 }, "at most 8 pairs, each lead >= 0x80")
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    guard range.count >= 2 else { return nil }
+    let leads = pairs.map(\.0)
+    let seconds = pairs.map(\.1)
+    return withUnsafeBytes { text in
+      leads.withUnsafeBufferPointer { l in
+        seconds.withUnsafeBufferPointer { s in
+          let hit = cicu_find_any_pair(
+            text.baseAddress, Int64(range.lowerBound), Int64(range.upperBound), l.baseAddress, s.baseAddress,
+            Int32(pairs.count))
+          return hit < 0 ? nil : Int(hit)
+        }
+      }
+    }
+  }
+}
+
 /// Up to 8 literals searched for in one pass (``ByteStorage/firstIndex(ofAny:in:)``), each on its
 /// own two rare bytes.
 public struct BytePatternSet: Sendable {
@@ -212,6 +235,30 @@ extension ByteStorage {
         return hit < 0 ? nil : (Int(hit), Int(which))
       }
     }
+  }
+}
+
+extension ByteStorage {
+  /// Appends to `starts` every offset in `range` where one of `set`'s patterns starts (overlapping
+  /// occurrences too), at most `limit` of them; returns where the search stopped (`range.upperBound`
+  /// when the range is exhausted), to continue from there.
+  public func occurrences(ofAny set: BytePatternSet, in range: Range<Int>, limit: Int, into starts: inout [Int]) -> Int
+  {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    guard !range.isEmpty, limit > 0 else { return range.upperBound }
+    var buffer = [Int64](repeating: 0, count: min(limit, 1024))
+    var resume: Int64 = 0
+    let n = withUnsafeBytes { text in
+      set.withNeedles { needles, count in
+        buffer.withUnsafeMutableBufferPointer { out in
+          cicu_needles_findAll(
+            text.baseAddress, Int64(range.lowerBound), Int64(range.upperBound), needles, count, out.baseAddress,
+            Int64(out.count), &resume)
+        }
+      }
+    }
+    for k in 0..<Int(n) { starts.append(Int(buffer[k])) }
+    return Int(resume)
   }
 }
 

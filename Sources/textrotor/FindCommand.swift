@@ -164,16 +164,22 @@ struct FindCommand: ExitStatusCommand {
   var arguments: [String] = []
 
   func validate() throws {
-    if timeLimit < 1 { throw ValidationError("--time-limit must be at least 1.") }
-    if patterns.isEmpty && arguments.isEmpty { throw ValidationError("Missing expected argument 'PATTERN'.") }
-    let modes = [count, filesWithMatches, onlyMatching, quiet, vimgrep, json].filter { $0 }.count
-    if modes > 1 { throw ValidationError("--count, -l, -o, -q, --vimgrep and --json cannot be used together.") }
-    for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context), ("-m", maxCount)] {
-      if let value, value < 0 { throw ValidationError("\(name) must not be negative.") }
-    }
-    if let threads, threads < 1 { throw ValidationError("-j must be at least 1.") }
-    if ignoreCase && smartCase { throw ValidationError("-i and -S cannot be used together.") }
+    if let problem = options.problem { throw ValidationError(problem) }
   }
+
+  /// The parsed options as plain values (what ``FindOptions/fastParse(_:)`` gives without the parser).
+  var options: FindOptions {
+    FindOptions(
+      patterns: patterns, regex: regex, fixedStrings: fixedStrings, ignoreCase: ignoreCase, smartCase: smartCase,
+      word: word, timeLimit: timeLimit, text: text, hidden: hidden, noIgnore: noIgnore, glob: glob, count: count,
+      filesWithMatches: filesWithMatches, onlyMatching: onlyMatching, quiet: quiet, vimgrep: vimgrep, json: json,
+      afterContext: afterContext, beforeContext: beforeContext, context: context, maxCount: maxCount,
+      lineNumber: lineNumber, noLineNumber: noLineNumber, column: column, noColumn: noColumn, heading: heading,
+      noHeading: noHeading, includeZero: includeZero, threads: threads, debug: debug,
+      positionEncoding: positionEncoding, arguments: arguments)
+  }
+
+  mutating func runWithStatus() -> Int32 { options.run() }
 
   /// Short options of `find` that take a value.
   static let shortOptionsWithValue: Set<Character> = ["e", "g", "A", "B", "C", "m", "j"]
@@ -205,110 +211,6 @@ struct FindCommand: ExitStatusCommand {
       }
     }
     return result
-  }
-
-  /// The pattern and paths: the first argument is the pattern when no -e is given.
-  private var patternsAndPaths: (patterns: [String], paths: [String]) {
-    let args = arguments
-    if !patterns.isEmpty { return (patterns, args) }
-    return ([args[0]], Array(args.dropFirst()))
-  }
-
-  mutating func runWithStatus() -> Int32 {
-    let (texts, givenPaths) = patternsAndPaths
-    let syntax: Pattern.Syntax = regex ? .regex : .literal
-    let caseless = ignoreCase || (smartCase && texts.allSatisfy { Pattern.isAllLowercase($0, syntax: syntax) })
-    let pattern = Pattern.anyOf(texts, syntax: syntax, ignoreCase: caseless, wholeWord: word, timeLimit: timeLimit)
-    let matcher: PatternMatcher
-    do {
-      matcher = try PatternMatcher(pattern)
-      if debug { StandardOutput.error("\(pattern): \(matcher.searchPath)") }
-    } catch {
-      StandardOutput.error(error.description)
-      return 2
-    }
-
-    // What to search: no path means standard input when it is not a terminal, else ".".
-    var roots = givenPaths
-    var implicitDirectory = false
-    if roots.isEmpty {
-      if FileSystem.standardInputIsTerminal {
-        roots = ["."]
-        implicitDirectory = true
-      } else {
-        roots = ["-"]
-      }
-    }
-    var walkOptions = FileWalker.Options()
-    walkOptions.hidden = hidden
-    walkOptions.respectIgnoreFiles = !noIgnore
-    walkOptions.globs = glob
-    let walker = FileWalker(options: walkOptions)
-    let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
-    var format = makeFormat(showPath: roots.count > 1 || directories.contains(true))
-    let threads = max(self.threads ?? Segmenter.availableCores, 1)
-    if roots.count == 1 && !directories.contains(true) { format.countThreads = threads }
-    let run = FindRun(pattern: pattern, format: format)
-    if roots.count == 1 && !directories[0] {
-      // One file: searched on this thread (no hand-off to a worker, which on a busy machine waits
-      // for the scheduler), with the matcher already compiled.
-      let (found, failed) = run.runOne(Target(path: roots[0], explicit: true), matcher: matcher)
-      if failed { return 2 }
-      return found ? 0 : 1
-    }
-    // The directories are walked on this thread while the workers search what is found so far.
-    let (found, failed) = run.run(threads: directories.contains(true) ? threads : min(threads, roots.count)) { queue in
-      var failed = false
-      for (root, isDirectory) in zip(roots, directories) {
-        guard isDirectory else {
-          queue.push(Target(path: root, explicit: true))
-          continue
-        }
-        walker.walk(
-          root,
-          onError: { error in
-            StandardOutput.error(error.description)
-            failed = true
-          }
-        ) { path in
-          let shown = implicitDirectory && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-          queue.push(Target(path: shown, explicit: false))
-        }
-      }
-      return failed
-    }
-    StandardOutput.shared.flush()
-    if failed { return 2 }
-    return found ? 0 : 1
-  }
-
-  private func makeFormat(showPath: Bool) -> FindFormat {
-    var format = FindFormat()
-    if count {
-      format.mode = .count
-    } else if filesWithMatches {
-      format.mode = .filesWithMatches
-    } else if onlyMatching {
-      format.mode = .onlyMatching
-    } else if quiet {
-      format.mode = .quiet
-    } else if vimgrep {
-      format.mode = .vimgrep
-    } else if json {
-      format.mode = .json
-    }
-    format.showPath = showPath
-    format.heading = showPath && !noHeading && (heading || StandardOutput.isTerminal) && format.mode != .vimgrep
-    format.lineNumber = !noLineNumber
-    format.column = !noColumn
-    format.before = beforeContext ?? context ?? 0
-    format.after = afterContext ?? context ?? 0
-    format.maxCount = maxCount
-    format.color = StandardOutput.useColor
-    format.encoding = positionEncoding
-    format.includeZeroCounts = includeZero || !showPath
-    format.searchBinary = text
-    return format
   }
 }
 

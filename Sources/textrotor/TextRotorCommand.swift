@@ -14,8 +14,15 @@ struct TextRotorCommand: ParsableCommand {
   static func main() {
     let status: Int32
     do {
-      let arguments = AttachedValues.split(Array(CommandLine.arguments.dropFirst()))
-      var command = try parseAsRoot(FindCommand.splitAttachedValues(arguments))
+      let arguments = FindCommand.splitAttachedValues(AttachedValues.split(Array(CommandLine.arguments.dropFirst())))
+      // An everyday `find` line skips the parser (its tables cost most of a short run's start);
+      // the parser reads everything else, and reports every error.
+      if let options = FindOptions.fastParse(arguments) {
+        status = options.run()
+        StandardOutput.shared.flush()
+        Glibc.exit(status)
+      }
+      var command = try parseAsRoot(arguments)
       if var exiting = command as? any ExitStatusCommand {
         status = exiting.runWithStatus()
       } else {

@@ -31,7 +31,8 @@ struct FindCommandTests {
       (["--regex", #"\w+tion\b"#], "ICU regex on windows around each occurrence of 'tion'"),
       (["--regex", "Linux|Debian"], "ICU regex on windows around each occurrence of 'Linux' or 'Debian'"),
       (["--regex", #"\w+"#], "ICU regex over the whole text"),
-      (["-i", "файл"], "ICU regex on the lines holding one of"),
+      (["-i", "файл"], "case variants 'фай', 'фаЙ'"),
+      (["-i", "ж"], "ICU regex on the lines holding one of"),
     ] {
       let run = try CLI.run(["find", "--debug", "--count"] + args + [a])
       #expect(run.stderr.contains(says), "\(args): \(run.stderr)")

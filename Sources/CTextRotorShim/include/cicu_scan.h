@@ -218,6 +218,24 @@ static inline int64_t cicu_needles_find(const uint8_t *h, int64_t from, int64_t 
   return -1;
 }
 
+/// Writes up to `capacity` starts in from..<end where one of the needles starts (every such offset,
+/// overlapping occurrences included) into `starts`; returns how many, and in `*resume` where to
+/// continue (end when the range is exhausted).
+static inline int64_t cicu_needles_findAll(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *needles,
+                                           int count, int64_t *starts, int64_t capacity, int64_t *resume) {
+  int64_t n = 0;
+  int64_t i = from;
+  int which = 0;
+  while (n < capacity) {
+    int64_t hit = cicu_needles_find(h, i, end, needles, count, &which);
+    if (hit < 0) { i = end; break; }
+    starts[n++] = hit;
+    i = hit + 1;
+  }
+  *resume = i;
+  return n;
+}
+
 /// Writes up to `capacity` non-overlapping, leftmost starts of the needle in from..<end into
 /// `starts` (or only counts them when `starts` is NULL); returns how many, and in `*resume` where
 /// to continue (end when the range is exhausted).
@@ -257,6 +275,49 @@ static inline int64_t cicu_find_any_byte(const uint8_t *h, int64_t from, int64_t
     for (int k = 0; k < setCount; k++)
       if (h[i] == set[k]) return i;
   return -1;
+}
+
+/// The first offset i in from..<end - 1 where h[i] == leads[k] and h[i + 1] == seconds[k] for some
+/// k < count (at most 8; every lead >= 0x80), or -1. Blocks of ASCII are skipped 32 bytes at a time.
+static inline int64_t cicu_find_any_pair_scalar(const uint8_t *h, int64_t from, int64_t end, const uint8_t *leads,
+                                                const uint8_t *seconds, int count) {
+  for (int64_t i = from; i + 1 < end; i++)
+    for (int k = 0; k < count; k++)
+      if (h[i] == leads[k] && h[i + 1] == seconds[k]) return i;
+  return -1;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline int64_t cicu_find_any_pair_avx2(const uint8_t *h, int64_t from,
+                                                                             int64_t end, const uint8_t *leads,
+                                                                             const uint8_t *seconds, int count) {
+  __m256i l[8], s[8];
+  for (int k = 0; k < count && k < 8; k++) {
+    l[k] = _mm256_set1_epi8((char)leads[k]);
+    s[k] = _mm256_set1_epi8((char)seconds[k]);
+  }
+  int64_t i = from;
+  // Loads read h[i ..< i + 33], inside the text while i + 33 <= end.
+  for (; i + 33 <= end; i += 32) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(h + i));
+    if (_mm256_movemask_epi8(x) == 0) continue;  // all ASCII: no lead byte here
+    __m256i y = _mm256_loadu_si256((const __m256i *)(h + i + 1));
+    __m256i any = _mm256_setzero_si256();
+    for (int k = 0; k < count && k < 8; k++)
+      any = _mm256_or_si256(any, _mm256_and_si256(_mm256_cmpeq_epi8(x, l[k]), _mm256_cmpeq_epi8(y, s[k])));
+    uint32_t mask = (uint32_t)_mm256_movemask_epi8(any);
+    if (mask) return i + __builtin_ctz(mask);
+  }
+  return cicu_find_any_pair_scalar(h, i, end, leads, seconds, count);
+}
+#endif
+
+static inline int64_t cicu_find_any_pair(const uint8_t *h, int64_t from, int64_t end, const uint8_t *leads,
+                                         const uint8_t *seconds, int count) {
+#if defined(__x86_64__)
+  if (cicu_has_avx2()) return cicu_find_any_pair_avx2(h, from, end, leads, seconds, count);
+#endif
+  return cicu_find_any_pair_scalar(h, from, end, leads, seconds, count);
 }
 
 // MARK: counting

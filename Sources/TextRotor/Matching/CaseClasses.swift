@@ -299,9 +299,14 @@ enum CaseClasses {
   /// longest run with the most non-ASCII characters, or of one non-ASCII character; nil when no
   /// character is safe to use.
   static func needles(for text: String) -> [[UInt8]]? {
+    needleWindow(for: text)?.needles
+  }
+
+  /// ``needles(for:)`` and the scalars of `text` they are the case variants of.
+  static func needleWindow(for text: String) -> (window: Range<Int>, needles: [[UInt8]])? {
     let scalars = Array(text.unicodeScalars).map(\.value)
     let classes = scalars.map(variants(of:))
-    var best: (score: Int, needles: [[UInt8]])? = nil
+    var best: (score: Int, window: Range<Int>, needles: [[UInt8]])? = nil
     func utf8(_ v: UInt32) -> [UInt8] { Array(String(Unicode.Scalar(v)!).utf8) }
     for length in [3, 2, 1] where scalars.count >= length {
       for i in 0...(scalars.count - length) {
@@ -314,10 +319,10 @@ enum CaseClasses {
         if best.map({ score > $0.score }) ?? true {
           var needles: [[UInt8]] = [[]]
           for k in window { needles = needles.flatMap { n in classes[k]!.map { n + utf8($0) } } }
-          best = (score, needles)
+          best = (score, window, needles)
         }
       }
     }
-    return best?.needles
+    return best.map { ($0.window, $0.needles) }
   }
 }

@@ -97,12 +97,15 @@ enum FoldingExceptions {
   static let scalars: [UInt32] =
     [0xDF, 0x130, 0x149, 0x17F, 0x1F0] + Array(0x1E96...0x1E9A) + [0x1E9E, 0x212A] + Array(0xFB00...0xFB06)
 
-  private static let leadBytes: [UInt8] = [0xC3, 0xC4, 0xC5, 0xC7, 0xE1, 0xE2, 0xEF]
+  /// The first two bytes of every exception (the third, when there is one, is checked after).
+  private static let leadPairs: [(UInt8, UInt8)] = [
+    (0xC3, 0x9F), (0xC4, 0xB0), (0xC5, 0x89), (0xC5, 0xBF), (0xC7, 0xB0), (0xE1, 0xBA), (0xE2, 0x84), (0xEF, 0xAC),
+  ]
 
   /// The offset of the first exception character in `range`, or nil.
   static func first(in bytes: ByteStorage, range: Range<Int>) -> Int? {
     var position = range.lowerBound
-    while let lead = bytes.firstIndex(ofAnyNonASCII: leadBytes, in: position..<range.upperBound) {
+    while let lead = bytes.firstIndex(ofAnyNonASCIIPair: leadPairs, in: position..<range.upperBound) {
       if isException(bytes, at: lead, limit: range.upperBound) { return lead }
       position = lead + 1
     }

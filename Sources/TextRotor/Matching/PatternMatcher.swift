@@ -18,6 +18,7 @@ public final class PatternMatcher {
 
   enum Engine {
     case literal(LiteralSearch)
+    case caseless(CaselessLiteralSearch)
     case regex(RegexSearch)
   }
 
@@ -76,6 +77,11 @@ public final class PatternMatcher {
     case (.literal, .automatic):
       // Without case, not ASCII: only the lines holding a case variant of two of its characters
       // (every match must hold one; ``CaseClasses``) are given to ICU.
+      // With case folding done here when the literal has a safe window (``CaselessLiteralSearch``).
+      if pattern.ignoreCase, text.unicodeScalars.count >= 2, let search = CaselessLiteralSearch(text) {
+        engine = .caseless(search)
+        break
+      }
       let regex = try compile(RegularExpression.escapedLiteral(text), options)
       if pattern.ignoreCase, let needles = CaseClasses.needles(for: text) {
         engine = .regex(RegexSearch(regex, mode: .prefiltered(needles.map { BytePattern($0) })))
@@ -131,6 +137,10 @@ public final class PatternMatcher {
       if search.exceptions != nil {
         path += " (ASCII letters of either case); ICU only on lines holding a character whose case folding is ASCII"
       }
+    case .caseless(let search):
+      path =
+        "vectorised search for the case variants \(search.set.patterns.map { quoted($0.bytes) }.joined(separator: ", "))"
+        + " (every occurrence), each checked by full case folding of the text around it (no ICU)"
     case .regex(let search):
       switch search.mode {
       case .whole: path = "ICU regex over the whole text, 1 MB at a time (no literal worth searching for first)"
@@ -206,6 +216,7 @@ public final class PatternMatcher {
       if end < start { return }
       switch engine {
       case .literal(let search): try search.run(bytes, range: start..<end, visit)
+      case .caseless(let search): try search.run(bytes, range: start..<end, visit)
       case .regex(let search): try search.run(bytes, range: start..<end, visit)
       }
       if stopped { return }

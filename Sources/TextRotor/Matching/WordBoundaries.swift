@@ -34,35 +34,75 @@ final class WordBoundaries {
     return iterator.isBoundary(match.lowerBound - base) && iterator.isBoundary(match.upperBound - base)
   }
 
-  /// The answer without ICU when the bytes around the match make it certain, else nil. Only for a
-  /// match that starts and ends with an ASCII letter or digit, next to ASCII bytes:
-  /// - next to a letter, digit or `_`, there is no boundary (UAX #29 WB5, WB8-WB10, WB13a/b);
+  /// The answer without ICU when the characters around the match make it certain, else nil. Only
+  /// for a match that starts and ends with an ASCII letter or digit or a letter of an alphabet
+  /// ICU breaks by rules (Latin-1 and Latin Extended-A, Greek, Cyrillic: Word_Break ALetter):
+  /// - next to such a letter, an ASCII digit or `_`, there is no boundary (UAX #29 WB5, WB8-WB10,
+  ///   WB13a/b); after it, before a combining mark, none either (WB4);
   /// - next to a line edge, a space, or ASCII punctuation other than `'`, `.`, `:`, `,`, `;`
   ///   (the MidLetter/MidNum classes, which need more context: WB6/7, WB11/12) and `@` (ICU's
   ///   rules keep it inside a word), there is one. A test checks this against ICU on random text.
-  /// Anything else (non-ASCII neighbours, combining marks, an empty match) is left to ICU.
+  /// Anything else (other scripts, dictionary-broken ones such as CJK and Thai, a combining mark
+  /// before the match, an empty match) is left to ICU.
   static func obviousAnswer(_ match: Range<Int>, in bytes: ByteStorage, range: Range<Int>) -> Bool? {
     guard !match.isEmpty else { return nil }
-    guard let start = side(inner: bytes[match.lowerBound], outer: match.lowerBound - 1, bytes, range) else {
+    // The first character of the match, and the one before it.
+    guard let (first, _) = CaselessLiteralSearch.scalar(at: match.lowerBound, in: bytes, limit: match.upperBound),
+      isWordLetter(first)
+    else { return nil }
+    if match.lowerBound > range.lowerBound {
+      guard let before = neighbour(endingAt: match.lowerBound, bytes, range) else { return nil }
+      switch before {
+      case .joins: return false
+      case .separates: break
+      case .unknown, .mark: return nil
+      }
+    }
+    guard let (last, _) = CaselessLiteralSearch.scalar(endingAt: match.upperBound, in: bytes, floor: match.lowerBound),
+      isWordLetter(last)
+    else { return nil }
+    guard match.upperBound < range.upperBound else { return true }
+    switch neighbour(startingAt: match.upperBound, bytes, range) {
+    case .joins, .mark: return false
+    case .separates: return true
+    case .unknown: return nil
+    }
+  }
+
+  private enum Neighbour { case joins, separates, mark, unknown }
+
+  /// ASCII letters and digits, and the letters of Latin-1, Latin Extended-A, Greek and Cyrillic.
+  private static func isWordLetter(_ c: UInt32) -> Bool {
+    switch c {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
+    case 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x17F: true
+    case 0x386, 0x388...0x38A, 0x38C, 0x38E...0x3A1, 0x3A3...0x3CE: true
+    case 0x400...0x481, 0x48A...0x52F: true
+    default: false
+    }
+  }
+
+  private static func classify(_ c: UInt32) -> Neighbour {
+    if isWordLetter(c) || c == 0x5F { return .joins }
+    switch c {
+    case 0x27, 0x2E, 0x3A, 0x2C, 0x3B, 0x40: return .unknown  // ' . : , ; and @ (ICU keeps it in a word)
+    case 0..<0x80: return .separates
+    case 0x300...0x36F, 0x483...0x489: return .mark
+    default: return .unknown
+    }
+  }
+
+  private static func neighbour(endingAt end: Int, _ bytes: ByteStorage, _ range: Range<Int>) -> Neighbour? {
+    guard let (c, _) = CaselessLiteralSearch.scalar(endingAt: end, in: bytes, floor: range.lowerBound) else {
       return nil
     }
-    if !start { return false }
-    return side(inner: bytes[match.upperBound - 1], outer: match.upperBound, bytes, range)
+    return classify(c)
   }
 
-  private static func isAlnum(_ b: UInt8) -> Bool {
-    (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b)
-  }
-
-  private static func side(inner: UInt8, outer: Int, _ bytes: ByteStorage, _ range: Range<Int>) -> Bool? {
-    guard isAlnum(inner) else { return nil }
-    guard outer >= range.lowerBound && outer < range.upperBound else { return true }
-    let b = bytes[outer]
-    if b >= 0x80 { return nil }
-    if isAlnum(b) || b == 0x5F { return false }
-    switch b {
-    case 0x27, 0x2E, 0x3A, 0x2C, 0x3B, 0x40: return nil  // ' . : , ; and @ (ICU keeps it in a word)
-    default: return true
+  private static func neighbour(startingAt start: Int, _ bytes: ByteStorage, _ range: Range<Int>) -> Neighbour {
+    guard let (c, _) = CaselessLiteralSearch.scalar(at: start, in: bytes, limit: range.upperBound) else {
+      return .unknown
     }
+    return classify(c)
   }
 }

@@ -33,6 +33,39 @@ struct CaselessPrefilterTests {
     "ſ", "s", "ß", "ss", " ", "\n", "ω", "Ω", "Ω", "x", "é", "É", "i", "İ",
   ]
 
+  @Test("case folding without ICU: same matches as ICU line by line, with and without -w")
+  func caselessSearchSameAsICU() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    var checked = 0
+    let alphabet =
+      Self.alphabet + ["фа", "ФАЙЛ", "файл", "Σύστημα", "\r\n", "\u{1C80}", "в", "В", "ϐ", "β", "ﬁ", "fi", "ﬀ"]
+    for round in 0..<1500 {
+      let text = (0..<Int.random(in: 0...30, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }.joined()
+      let needle = (0..<Int.random(in: 1...4, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+        .joined().filter { $0 != "\n" && $0 != "\r\n" && $0 != "\r" }
+      guard needle.unicodeScalars.count >= 2, !needle.unicodeScalars.allSatisfy(\.isASCII) else { continue }
+      let word = round % 3 == 0
+      let pattern = Pattern.literal(needle, ignoreCase: true, wholeWord: word)
+      let matcher = try PatternMatcher(pattern)
+      guard case .caseless = matcher.engine else { continue }
+      checked += 1
+      // Ill-formed bytes now and then (ICU reads them as U+FFFD).
+      var utf8 = Array(text.utf8)
+      if round % 5 == 0, !utf8.isEmpty {
+        utf8.insert(
+          [0x80, 0xE2, 0xD1, 0xFF].randomElement(using: &rng)!, at: Int.random(in: 0...utf8.count, using: &rng))
+      }
+      let bytes = ByteStorage(utf8)
+      let fast = try matcher.matches(in: bytes)
+      let icu = try PatternMatcher(pattern, strategy: .icu).matches(in: bytes)
+      #expect(fast == icu, "seed \(seed), round \(round): '\(needle)' -w \(word) in \(utf8)")
+      if fast != icu { return }
+      #expect(try matcher.count(in: bytes) == icu.count)
+    }
+    #expect(checked > 200, "seed \(seed): only \(checked) patterns took the case-folding path")
+  }
+
   @Test("same matches as ICU line by line on random text and patterns")
   func sameAsICU() throws {
     let seed = SeededRandom.seedFromEnvironment()

@@ -121,6 +121,39 @@ struct LiteralMatchingTests {
     #expect(try matches(.literal("fi", ignoreCase: true), "\u{FB01}").count == 1)
   }
 
+  @Test("the vectorised exception scan finds the first exception character as a byte-by-byte model does")
+  func exceptionScanEqualsAModel() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    // Exceptions, near misses (same lead byte or same first two bytes), ASCII.
+    let pieces: [[UInt8]] = [
+      Array("ß".utf8), Array("ſ".utf8), Array("\u{212A}".utf8), Array("ﬁ".utf8), Array("ẞ".utf8), Array("ẚ".utf8),
+      Array("é".utf8), Array("’".utf8), Array("™".utf8), Array("ẛ".utf8), Array("Ĳ".utf8), Array("ﬀ".utf8),
+      [0xE2, 0x84], [0xC3], Array("abc ".utf8), Array("Straße".utf8), Array("x\n".utf8),
+    ]
+    func isException(_ text: [UInt8], _ i: Int, _ limit: Int) -> Bool {
+      for scalar in FoldingExceptions.scalars {
+        let utf8 = Array(String(Unicode.Scalar(scalar)!).utf8)
+        if i + utf8.count <= limit && Array(text[i..<(i + utf8.count)]) == utf8 { return true }
+      }
+      return false
+    }
+    for round in 0..<400 {
+      var text: [UInt8] = Array(repeating: UInt8(ascii: "a"), count: Int.random(in: 0...70, using: &random))
+      for _ in 0..<Int.random(in: 0...6, using: &random) {
+        text.insert(
+          contentsOf: pieces.randomElement(using: &random)!, at: Int.random(in: 0...text.count, using: &random))
+      }
+      let bytes = ByteStorage(text)
+      let lower = Int.random(in: 0...text.count, using: &random)
+      let upper = Int.random(in: lower...text.count, using: &random)
+      let expected = (lower..<upper).first { isException(text, $0, upper) }
+      let found = FoldingExceptions.first(in: bytes, range: lower..<upper)
+      #expect(found == expected, "seed \(seed), round \(round): \(text) in \(lower)..<\(upper)")
+      if found != expected { return }
+    }
+  }
+
   @Test("--word: matches must start and end on ICU word boundaries")
   func wholeWord() throws {
     let text = "cat concat cat's cat_x caté cat\ncat"

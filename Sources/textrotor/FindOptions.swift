@@ -1,0 +1,327 @@
+import Dispatch
+import Glibc
+import TextRotor
+
+/// The options of `find` as plain values: what ``FindCommand``'s parser gives, or what
+/// ``fastParse(_:)`` gives for an everyday command line without building the parser's tables
+/// (about 70 % of the process start of `find` on a small file went to them).
+struct FindOptions: Equatable, Sendable {
+  var patterns: [String] = []
+  var regex = false
+  var fixedStrings = false
+  var ignoreCase = false
+  var smartCase = false
+  var word = false
+  var timeLimit = 3000
+  var text = false
+  var hidden = false
+  var noIgnore = false
+  var glob: [String] = []
+  var count = false
+  var filesWithMatches = false
+  var onlyMatching = false
+  var quiet = false
+  var vimgrep = false
+  var json = false
+  var afterContext: Int? = nil
+  var beforeContext: Int? = nil
+  var context: Int? = nil
+  var maxCount: Int? = nil
+  var lineNumber = false
+  var noLineNumber = false
+  var column = false
+  var noColumn = false
+  var heading = false
+  var noHeading = false
+  var includeZero = false
+  var threads: Int? = nil
+  var debug = false
+  var positionEncoding: PositionEncoding = .utf8
+  var arguments: [String] = []
+
+  /// What is wrong with the options (``FindCommand/validate()`` throws it), or nil.
+  var problem: String? {
+    if timeLimit < 1 { return "--time-limit must be at least 1." }
+    if patterns.isEmpty && arguments.isEmpty { return "Missing expected argument 'PATTERN'." }
+    let modes = [count, filesWithMatches, onlyMatching, quiet, vimgrep, json].filter { $0 }.count
+    if modes > 1 { return "--count, -l, -o, -q, --vimgrep and --json cannot be used together." }
+    for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context), ("-m", maxCount)] {
+      if let value, value < 0 { return "\(name) must not be negative." }
+    }
+    if let threads, threads < 1 { return "-j must be at least 1." }
+    if ignoreCase && smartCase { return "-i and -S cannot be used together." }
+    return nil
+  }
+
+  // MARK: The fast path
+
+  private static func shortFlags(_ key: UInt8) -> WritableKeyPath<FindOptions, Bool>? {
+    switch key {
+    case UInt8(ascii: "F"): \.fixedStrings
+    case UInt8(ascii: "i"): \.ignoreCase
+    case UInt8(ascii: "S"): \.smartCase
+    case UInt8(ascii: "w"): \.word
+    case UInt8(ascii: "a"): \.text
+    case UInt8(ascii: "l"): \.filesWithMatches
+    case UInt8(ascii: "o"): \.onlyMatching
+    case UInt8(ascii: "q"): \.quiet
+    case UInt8(ascii: "n"): \.lineNumber
+    case UInt8(ascii: "N"): \.noLineNumber
+    default: nil
+    }
+  }
+
+  private static func longFlags(_ key: String) -> WritableKeyPath<FindOptions, Bool>? {
+    switch key {
+    case "regex": \.regex
+    case "fixed-strings": \.fixedStrings
+    case "ignore-case": \.ignoreCase
+    case "smart-case": \.smartCase
+    case "word": \.word
+    case "text": \.text
+    case "hidden": \.hidden
+    case "no-ignore": \.noIgnore
+    case "count": \.count
+    case "count-matches": \.count
+    case "files-with-matches": \.filesWithMatches
+    case "only-matching": \.onlyMatching
+    case "quiet": \.quiet
+    case "vimgrep": \.vimgrep
+    case "json": \.json
+    case "line-number": \.lineNumber
+    case "no-line-number": \.noLineNumber
+    case "column": \.column
+    case "no-column": \.noColumn
+    case "heading": \.heading
+    case "no-heading": \.noHeading
+    case "include-zero": \.includeZero
+    case "debug": \.debug
+    default: nil
+    }
+  }
+
+  private static func intOptions(_ key: String) -> WritableKeyPath<FindOptions, Int?>? {
+    switch key {
+    case "-A": \.afterContext
+    case "--after-context": \.afterContext
+    case "-B": \.beforeContext
+    case "--before-context": \.beforeContext
+    case "-C": \.context
+    case "--context": \.context
+    case "-m": \.maxCount
+    case "--max-count": \.maxCount
+    case "-j": \.threads
+    case "--threads": \.threads
+    default: nil
+    }
+  }
+
+  /// The options of an everyday `find` command line (`arguments` as ``FindCommand/splitAttachedValues(_:)``
+  /// leaves them, `find` first), read without ArgumentParser; nil when the line holds anything else
+  /// (help, `--`, `-`, an unknown or repeated option, a value that is not plain digits or that starts
+  /// with `-`, a problem the parser would report), which then goes to the parser. Where it answers,
+  /// it answers what the parser would (`FindOptionsTests` compares both on random command lines).
+  static func fastParse(_ arguments: [String]) -> FindOptions? {
+    guard arguments.first == "find" else { return nil }
+    var options = FindOptions()
+    var seen: Set<AnyKeyPath> = []
+    var k = 1
+    var attached: String? = nil  // the value of `--name=value`
+    func value() -> String? {
+      if let v = attached { return v.isEmpty || v.utf8.first == UInt8(ascii: "-") ? nil : v }
+      guard k + 1 < arguments.count else { return nil }
+      let v = arguments[k + 1]
+      if v.utf8.first == UInt8(ascii: "-") { return nil }
+      k += 1
+      return v
+    }
+    while k < arguments.count {
+      let argument = arguments[k]
+      let utf8 = Array(argument.utf8)
+      defer { k += 1 }
+      attached = nil
+      guard utf8.first == UInt8(ascii: "-") else {
+        if argument == "help" { return nil }
+        options.arguments.append(argument)
+        continue
+      }
+      guard utf8.count >= 2 else { return nil }  // "-"
+      if utf8[1] == UInt8(ascii: "-") {
+        var name = String(argument.dropFirst(2))
+        var argument = argument
+        if let equals = name.firstIndex(of: "=") {
+          attached = String(name[name.index(after: equals)...])
+          name = String(name[..<equals])
+          argument = "--" + name
+          if longFlags(name) != nil { return nil }
+        }
+        if let flag = longFlags(name) {
+          guard seen.insert(flag).inserted else { return nil }
+          options[keyPath: flag] = true
+          continue
+        }
+        switch name {
+        case "pattern", "glob":
+          guard let v = value() else { return nil }
+          if name == "pattern" { options.patterns.append(v) } else { options.glob.append(v) }
+          continue
+        case "time-limit":
+          guard seen.insert(\FindOptions.timeLimit).inserted, let v = value(), let n = plainInt(v) else { return nil }
+          options.timeLimit = n
+          continue
+        case "position-encoding":
+          guard seen.insert(\FindOptions.positionEncoding).inserted, let v = value(),
+            let e = PositionEncoding(rawValue: v)
+          else {
+            return nil
+          }
+          options.positionEncoding = e
+          continue
+        default: break
+        }
+        guard let option = intOptions(argument), seen.insert(option).inserted, let v = value(),
+          let n = plainInt(v)
+        else { return nil }
+        options[keyPath: option] = n
+        continue
+      }
+      if utf8.count == 2 {
+        switch utf8[1] {
+        case UInt8(ascii: "e"):
+          guard let v = value() else { return nil }
+          options.patterns.append(v)
+          continue
+        case UInt8(ascii: "g"):
+          guard let v = value() else { return nil }
+          options.glob.append(v)
+          continue
+        default: break
+        }
+        if let option = intOptions(argument) {
+          guard seen.insert(option).inserted, let v = value(), let n = plainInt(v) else { return nil }
+          options[keyPath: option] = n
+          continue
+        }
+      }
+      // One or more short flags (`-i`, `-iw`).
+      for letter in utf8.dropFirst() {
+        guard let flag = shortFlags(letter), seen.insert(flag).inserted else { return nil }
+        options[keyPath: flag] = true
+      }
+    }
+    guard options.problem == nil else { return nil }
+    return options
+  }
+
+  /// A value of plain ASCII digits (at most 18) as an Int, else nil.
+  private static func plainInt(_ text: String) -> Int? {
+    let utf8 = text.utf8
+    guard !utf8.isEmpty, utf8.count <= 18, utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+    return Int(text)
+  }
+
+  /// The pattern and paths: the first argument is the pattern when no -e is given.
+  private var patternsAndPaths: (patterns: [String], paths: [String]) {
+    let args = arguments
+    if !patterns.isEmpty { return (patterns, args) }
+    return ([args[0]], Array(args.dropFirst()))
+  }
+
+  /// Searches as the options say; returns grep's exit status.
+  func run() -> Int32 {
+    let (texts, givenPaths) = patternsAndPaths
+    let syntax: Pattern.Syntax = regex ? .regex : .literal
+    let caseless = ignoreCase || (smartCase && texts.allSatisfy { Pattern.isAllLowercase($0, syntax: syntax) })
+    let pattern = Pattern.anyOf(texts, syntax: syntax, ignoreCase: caseless, wholeWord: word, timeLimit: timeLimit)
+    let matcher: PatternMatcher
+    do {
+      matcher = try PatternMatcher(pattern)
+      if debug { StandardOutput.error("\(pattern): \(matcher.searchPath)") }
+    } catch {
+      StandardOutput.error(error.description)
+      return 2
+    }
+
+    // What to search: no path means standard input when it is not a terminal, else ".".
+    var roots = givenPaths
+    var implicitDirectory = false
+    if roots.isEmpty {
+      if FileSystem.standardInputIsTerminal {
+        roots = ["."]
+        implicitDirectory = true
+      } else {
+        roots = ["-"]
+      }
+    }
+    var walkOptions = FileWalker.Options()
+    walkOptions.hidden = hidden
+    walkOptions.respectIgnoreFiles = !noIgnore
+    walkOptions.globs = glob
+    let walker = FileWalker(options: walkOptions)
+    let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
+    var format = makeFormat(showPath: roots.count > 1 || directories.contains(true))
+    let threads = max(self.threads ?? Segmenter.availableCores, 1)
+    if roots.count == 1 && !directories.contains(true) { format.countThreads = threads }
+    let run = FindRun(pattern: pattern, format: format)
+    if roots.count == 1 && !directories[0] {
+      // One file: searched on this thread (no hand-off to a worker, which on a busy machine waits
+      // for the scheduler), with the matcher already compiled.
+      let (found, failed) = run.runOne(Target(path: roots[0], explicit: true), matcher: matcher)
+      if failed { return 2 }
+      return found ? 0 : 1
+    }
+    // The directories are walked on this thread while the workers search what is found so far.
+    let (found, failed) = run.run(threads: directories.contains(true) ? threads : min(threads, roots.count)) { queue in
+      var failed = false
+      for (root, isDirectory) in zip(roots, directories) {
+        guard isDirectory else {
+          queue.push(Target(path: root, explicit: true))
+          continue
+        }
+        walker.walk(
+          root,
+          onError: { error in
+            StandardOutput.error(error.description)
+            failed = true
+          }
+        ) { path in
+          let shown = implicitDirectory && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
+          queue.push(Target(path: shown, explicit: false))
+        }
+      }
+      return failed
+    }
+    StandardOutput.shared.flush()
+    if failed { return 2 }
+    return found ? 0 : 1
+  }
+
+  private func makeFormat(showPath: Bool) -> FindFormat {
+    var format = FindFormat()
+    if count {
+      format.mode = .count
+    } else if filesWithMatches {
+      format.mode = .filesWithMatches
+    } else if onlyMatching {
+      format.mode = .onlyMatching
+    } else if quiet {
+      format.mode = .quiet
+    } else if vimgrep {
+      format.mode = .vimgrep
+    } else if json {
+      format.mode = .json
+    }
+    format.showPath = showPath
+    format.heading = showPath && !noHeading && (heading || StandardOutput.isTerminal) && format.mode != .vimgrep
+    format.lineNumber = !noLineNumber
+    format.column = !noColumn
+    format.before = beforeContext ?? context ?? 0
+    format.after = afterContext ?? context ?? 0
+    format.maxCount = maxCount
+    format.color = StandardOutput.useColor
+    format.encoding = positionEncoding
+    format.includeZeroCounts = includeZero || !showPath
+    format.searchBinary = text
+    return format
+  }
+}
