@@ -94,10 +94,11 @@ extension ByteStorage {
   ) -> Int {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
     guard !pattern.isEmpty else { return range.upperBound }
-    let batch = 4096
+    // No more occurrences than the range can hold: a search of one line allocates little.
+    let batch = Swift.min(4096, limit, range.count / pattern.count + 1)
     var position = range.lowerBound
     var remaining = limit
-    var buffer = [Int64](repeating: 0, count: batch)
+    var buffer = [Int64](repeating: 0, count: Swift.max(batch, 1))
     withUnsafeBytes { text in
       pattern.withNeedle { needle in
         buffer.withUnsafeMutableBufferPointer { out in

@@ -353,6 +353,10 @@ public struct TextCounts: Equatable, Sendable {
   /// CR LF pairs with both bytes inside the range.
   public var crlfPairs = 0
   public var utf16Units = 0
+  /// Bytes that are not continuation bytes: the scalars of well-formed UTF-8.
+  public var leadBytes = 0
+  /// Whether the range is well-formed UTF-8 (not known when false: see ``ByteStorage/textCounts(in:threads:)``).
+  public var isWellFormed = true
 
   /// Hard line breaks: every LF, and every CR not followed by LF.
   public var lineBreaks: Int { lineFeeds + carriageReturns - crlfPairs }
@@ -382,6 +386,8 @@ extension ByteStorage {
       total.carriageReturns += part.carriageReturns
       total.crlfPairs += part.crlfPairs
       total.utf16Units += part.utf16Units
+      total.leadBytes += part.leadBytes
+      total.isWellFormed = total.isWellFormed && part.isWellFormed
       // A CR LF pair split between two parts.
       let end = pieces[k].upperBound
       if k + 1 < parts && self[end - 1] == 0x0D && self[end] == 0x0A { total.crlfPairs += 1 }
@@ -389,7 +395,10 @@ extension ByteStorage {
     return total
   }
 
-  private func countPart(_ range: Range<Int>) -> TextCounts {
+  private func countPart(_ range: Range<Int>) -> TextCounts { countPart(range, knownWellFormed: false) }
+
+  /// `countPart`, skipping the validation when the caller knows `range` is well-formed.
+  func countPart(_ range: Range<Int>, knownWellFormed: Bool) -> TextCounts {
     guard !range.isEmpty else { return TextCounts() }
     let c = withUnsafeBytes { cicu_count_text($0.baseAddress! + range.lowerBound, range.count) }
     var result = TextCounts()
@@ -397,9 +406,11 @@ extension ByteStorage {
     result.carriageReturns = Int(c.carriageReturns)
     result.crlfPairs = Int(c.crlfPairs)
     result.utf16Units = Int(c.utf16Units)
+    result.leadBytes = Int(c.leads)
     // The vectorised count is exact for well-formed UTF-8; ill-formed text is counted again byte
     // by byte, each maximal subpart as one U+FFFD.
-    if firstInvalidUTF8(in: range) != nil {
+    if !knownWellFormed && firstInvalidUTF8(in: range) != nil {
+      result.isWellFormed = false
       result.utf16Units = Int(
         withUnsafeBytes { cicu_count_utf16_exact($0.baseAddress! + range.lowerBound, range.count) })
     }

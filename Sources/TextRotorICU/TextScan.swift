@@ -8,36 +8,26 @@ public struct ChunkCounts: Equatable, Sendable {
   public var scalars = 0
   /// Hard line breaks: every LF, and every CR not followed by LF inside the range.
   public var lineBreaks = 0
+  /// Whether the range is well-formed UTF-8.
+  public var isWellFormed = true
   public init() {}
 }
 
 extension ByteStorage {
-  /// UTF-16 units, scalars and line breaks of `range` (well-formed UTF-8): one pass, 8 bytes at a
-  /// time outside non-ASCII text.
-  public func chunkCounts(in range: Range<Int>) -> ChunkCounts {
+  /// UTF-16 units, scalars and line breaks of `range`, ill-formed parts counted as U+FFFD (maximal
+  /// subparts): one vectorised pass, plus a validation pass unless `knownWellFormed`.
+  public func chunkCounts(in range: Range<Int>, knownWellFormed: Bool = false) -> ChunkCounts {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
     var result = ChunkCounts()
     guard !range.isEmpty else { return result }
-    let text = textCounts(in: range)
+    let text = countPart(range, knownWellFormed: knownWellFormed)
     result.lineBreaks = text.lineBreaks
     result.utf16 = text.utf16Units
-    result.scalars = withUnsafeBytes { b -> Int in
-      var n = 0
-      var i = range.lowerBound
-      let end = range.upperBound
-      let high: UInt64 = 0x8080_8080_8080_8080
-      while i + 8 <= end {
-        let w = UnsafeRawPointer(b.baseAddress! + i).loadUnaligned(as: UInt64.self)
-        // Continuation bytes (10xxxxxx) are not scalars.
-        n += 8 - (w & high & ~(w << 1)).nonzeroBitCount
-        i += 8
-      }
-      while i < end {
-        if b[i] & 0xC0 != 0x80 { n += 1 }
-        i += 1
-      }
-      return n
-    }
+    result.isWellFormed = text.isWellFormed
+    result.scalars =
+      text.isWellFormed
+      ? text.leadBytes
+      : Int(withUnsafeBytes { cicu_count_scalars($0.baseAddress! + range.lowerBound, range.count) })
     return result
   }
 

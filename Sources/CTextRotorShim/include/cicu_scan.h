@@ -328,6 +328,7 @@ typedef struct {
   int64_t crlfPairs;      // CR immediately followed by LF, both inside the range
   int64_t utf16Units;     // UTF-16 code units (lead bytes, plus one more for 4-byte sequences;
                           // exact for well-formed text, see cicu_count_utf16_exact)
+  int64_t leads;          // bytes that are not continuation bytes (the scalars of well-formed text)
 } cicu_text_counts;
 
 // UTF-16 units of ill-formed UTF-8 follow the Unicode standard's U+FFFD substitution of maximal
@@ -391,7 +392,7 @@ static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
 /// baseline (SSE2) and 32 for AVX2 (the same code; the CPU is checked at run time). Lanes are
 /// flushed every 255 rounds, before they can wrap.
 #define CICU_COUNT_TEXT_BODY(W) \
-  cicu_text_counts result = {0, 0, 0, 0}; \
+  cicu_text_counts result = {0, 0, 0, 0, 0}; \
   if (n == 0) return result; \
   size_t m = n - 1;  /*  bytes that have a next byte inside the range */ \
   size_t i = 0; \
@@ -419,12 +420,14 @@ static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
       result.carriageReturns += b == 0x0D; \
       result.crlfPairs += (b == 0x0D) & (q[j + 1] == 0x0A); \
       result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0); \
+      result.leads += (int8_t)b >= -64; \
     } \
     for (int k = 0; k < (W); k++) { \
       result.lineFeeds += lf[k]; \
       result.carriageReturns += cr[k]; \
       result.crlfPairs += pairs[k]; \
       result.utf16Units += lead[k] + four[k]; \
+      result.leads += lead[k]; \
     } \
     i += block; \
   } \
@@ -432,6 +435,7 @@ static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
   result.lineFeeds += b == 0x0A; \
   result.carriageReturns += b == 0x0D; \
   result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0); \
+  result.leads += (int8_t)b >= -64; \
   return result;
 
 static inline cicu_text_counts cicu_count_text_portable(const uint8_t *p, size_t n) { CICU_COUNT_TEXT_BODY(16) }

@@ -104,13 +104,16 @@ extension RotorDocument {
     var change = DocumentChange(
       element: table.id(of: item), editedRange: range, insertedCount: n, generation: generation)
 
-    // The lines around the edit: the window of every rotor but paragraphs, cut and copied once.
+    // The bytes around the edit: line and paragraph cuts are found by scanning them, and the
+    // windows to re-segment are slices of them (the rope is asked only past them).
+    let cuts = EditCuts(text: text, edited: a..<(a + n), margin: Self.editViewMargin)
+    // The lines around the edit: the window of every rotor but paragraphs, cut once.
     var lineWindow: (ws: Int, we: Int, storage: ByteStorage, range: Range<Int>)? = nil
     func lines() -> (ws: Int, we: Int, storage: ByteStorage, range: Range<Int>) {
       if let lineWindow { return lineWindow }
-      let ws = text.cut(before: a, rotor: nil)
-      let we = text.cut(after: a + n, rotor: nil)
-      let (storage, r) = text.contiguous(ws..<we)
+      let ws = cuts.before(a, rotor: nil)
+      let we = cuts.after(a + n, rotor: nil)
+      let (storage, r) = cuts.bytes(ws..<we)
       lineWindow = (ws, we, storage, r)
       return lineWindow!
     }
@@ -121,11 +124,11 @@ extension RotorDocument {
         let local = try? longLineUpdate(
           kind, index, text, elementStart: s, a: a, b: b, inserted: new, removed: removed)
       {
-        let i0 = index.firstIndex(startingAfter: local.old.lowerBound - 1)
-        let i1 = index.firstIndex(startingAfter: local.old.upperBound - 1)
-        index.replace(startingIn: local.old, movingLaterBy: delta, with: local.store, storeDelta: local.storeDelta)
+        let removed = index.replace(
+          startingIn: local.old, movingLaterBy: delta, with: local.store, storeDelta: local.storeDelta)
         systemIndexes[kind] = index
-        change.rotors[kind.rawValue] = RotorChange(removed: i0..<i1, added: i0..<(i0 + local.store.count))
+        change.rotors[kind.rawValue] = RotorChange(
+          removed: removed, added: removed.lowerBound..<(removed.lowerBound + local.store.count))
         continue
       }
       let ws: Int
@@ -133,19 +136,18 @@ extension RotorDocument {
       let storage: ByteStorage
       let r: Range<Int>
       if kind.spansLines {
-        (ws, we) = window(kind, index, text, elementStart: s, a: a, b: b, inserted: n)
-        (storage, r) = text.contiguous(ws..<we)
+        (ws, we) = window(kind, index, cuts, elementStart: s, a: a, b: b, inserted: n)
+        (storage, r) = cuts.bytes(ws..<we)
       } else {
         (ws, we, storage, r) = lines()
       }
-      let i0 = index.firstIndex(startingAfter: s + ws - 1)
-      let i1 = index.firstIndex(startingAfter: s + we - delta - 1)
       do {
         let store = try windowSegmenter.segment(storage, r, rotor: kind)
-        index.replace(
+        let removed = index.replace(
           startingIn: (s + ws)..<(s + we - delta), movingLaterBy: delta, with: store, storeDelta: s + ws - r.lowerBound)
         systemIndexes[kind] = index
-        change.rotors[kind.rawValue] = RotorChange(removed: i0..<i1, added: i0..<(i0 + store.count))
+        change.rotors[kind.rawValue] = RotorChange(
+          removed: removed, added: removed.lowerBound..<(removed.lowerBound + store.count))
       } catch {
         systemIndexes[kind] = nil
         change.rotors[kind.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
@@ -191,12 +193,14 @@ extension RotorDocument {
     return change
   }
 
-  /// Whether the edit of `a..<b` lies in a long line: no line break within
-  /// ``longLineThreshold`` bytes before `a` or after `b` (from the rope's line sums: O(log n)).
+  /// Whether the edit of `a..<b` lies in a long line: no LF or CR within ``longLineThreshold``
+  /// bytes before `a` or after `b` (memrchr/memchr over at most that many bytes, from the edit out).
   func isLongLine(_ text: TextRope, _ a: Int, _ b: Int) -> Bool {
     let limit = longLineThreshold
-    if a > limit && text.lineBreaks(in: (a - limit)..<a) == 0 { return true }
-    if text.utf8Count - b > limit && text.lineBreaks(in: b..<(b + limit)) == 0 { return true }
+    if a > limit && (text.lastLineTerminator(before: a, notBefore: a - limit) ?? -1) < a - limit { return true }
+    if text.utf8Count - b > limit && (text.firstLineTerminator(from: b, before: b + limit) ?? .max) >= b + limit {
+      return true
+    }
     return false
   }
 
@@ -316,19 +320,19 @@ extension RotorDocument {
   /// blank line the edit did not touch, both found in the rotor's own index (O(log n), where
   /// walking the lines back to a blank line would be O(paragraph)).
   func window(
-    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int, inserted n: Int
+    _ kind: SystemRotor, _ index: SegmentIndex, _ cuts: EditCuts, elementStart s: Int, a: Int, b: Int, inserted n: Int
   ) -> (Int, Int) {
-    guard kind == .paragraphs else { return (text.cut(before: a, rotor: kind), text.cut(after: a + n, rotor: kind)) }
+    guard kind == .paragraphs else { return (cuts.before(a, rotor: kind), cuts.after(a + n, rotor: kind)) }
     let delta = n - (b - a)
-    let length = text.utf8Count
+    let length = cuts.text.utf8Count
     // The last paragraph starting at or before `a` (in this element).
     var ws = 0
     let i = index.firstIndex(startingAfter: s + a) - 1
     if i >= 0, index[i].start >= s { ws = index[i].start - s }
-    ws = Swift.min(ws, text.cut(before: a, rotor: nil))
+    ws = Swift.min(ws, cuts.before(a, rotor: nil))
     // The first paragraph starting after the edited lines, unless the line before it is the
     // edited one.
-    let lineEnd = text.cut(after: a + n, rotor: nil)
+    let lineEnd = cuts.after(a + n, rotor: nil)
     var j = index.firstIndex(startingAfter: s + lineEnd - delta - 1)
     while j < index.count {
       let start = index[j].start + delta - s
@@ -338,6 +342,9 @@ extension RotorDocument {
     }
     return (ws, length)
   }
+
+  /// Bytes on each side of an edit copied for finding its cuts (``TextWindow``).
+  static var editViewMargin: Int { 4096 }
 
   /// The rule for an entry's range across a text edit that replaced `a..<b` with `inserted` bytes.
   static func remap(_ r: Range<Int>, a: Int, b: Int, inserted: Int) -> Range<Int> {
@@ -376,10 +383,11 @@ extension RotorDocument {
     }
     let (storage, r) = text.contiguous(0..<length)
     for kind in Array(systemIndexes.keys) {
-      let i0 = systemIndexes[kind]!.firstIndex(startingAfter: x - 1)
       do {
         let store = try windowSegmenter.segment(storage, r, rotor: kind)
-        systemIndexes[kind]!.replace(startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound)
+        let i0 = systemIndexes[kind]!.replace(
+          startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound
+        ).lowerBound
         change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + store.count))
       } catch {
         systemIndexes[kind] = nil
@@ -434,10 +442,9 @@ extension RotorDocument {
     var change = DocumentChange(
       element: table.id(of: item), editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
     for kind in Array(systemIndexes.keys) {
-      let i0 = systemIndexes[kind]!.firstIndex(startingAfter: s - 1)
-      let i1 = systemIndexes[kind]!.firstIndex(startingAfter: next - 1)
-      systemIndexes[kind]!.replace(startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0)
-      change.rotors[kind.rawValue] = RotorChange(removed: i0..<i1, added: i0..<i0)
+      let removed = systemIndexes[kind]!.replace(
+        startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0)
+      change.rotors[kind.rawValue] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
     }
     let drop: (Range<Int>) -> Range<Int>? = { r in old.contains(r.lowerBound) ? nil : r }
     for name in Array(customRotors.keys) {
@@ -541,4 +548,52 @@ extension RotorDocument {
 
   /// Segments small windows on the calling thread.
   var localSegmenter: Segmenter { Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize) }
+}
+
+/// The cuts of one edit's windows, found in the bytes around the edit: first the rope chunk holding
+/// it (no copy), then a copy of `margin` bytes on each side, then the rope itself.
+final class EditCuts {
+  let text: TextRope
+  let edited: Range<Int>
+  let margin: Int
+  private var chunk: TextWindow??
+  private var wide: TextWindow?
+
+  init(text: TextRope, edited: Range<Int>, margin: Int) {
+    self.text = text
+    self.edited = edited
+    self.margin = margin
+  }
+
+  private var chunkWindow: TextWindow? {
+    if let chunk { return chunk }
+    let found = text.chunkWindow(holding: edited)
+    chunk = .some(found)
+    return found
+  }
+
+  private var wideWindow: TextWindow {
+    if let wide { return wide }
+    let made = text.window(around: edited, margin: margin)
+    wide = made
+    return made
+  }
+
+  func before(_ p: Int, rotor: SystemRotor?) -> Int {
+    if let w = chunkWindow, let cut = try? w.cut(before: p, rotor: rotor) { return cut }
+    return (try? wideWindow.cut(before: p, rotor: rotor)) ?? text.cut(before: p, rotor: rotor)
+  }
+
+  func after(_ p: Int, rotor: SystemRotor?) -> Int {
+    if let w = chunkWindow, let cut = try? w.cut(after: p, rotor: rotor) { return cut }
+    return (try? wideWindow.cut(after: p, rotor: rotor)) ?? text.cut(after: p, rotor: rotor)
+  }
+
+  /// The bytes of `range` as one storage and a range of it: a slice of a window when one holds them.
+  func bytes(_ range: Range<Int>) -> (ByteStorage, Range<Int>) {
+    if let w = chunkWindow, w.holds(range) { return (w.storage, w.local(range)) }
+    let w = wideWindow
+    if w.holds(range) { return (w.storage, w.local(range)) }
+    return text.contiguous(range)
+  }
 }

@@ -212,11 +212,10 @@ public final class RotorDocument<ID: Hashable> {
     let i = try table.require(position.element)
     let text = table[i].text
     let o = try table.utf8Offset(in: i, position.index)
-    let line = text.line(ofUTF8: o)
+    let (line, sums) = text.lineAndSummary(ofUTF8: o)
     let start = text.lineStart(line) ?? 0
     return TextLocation(
-      line: line + 1, column: Self.column(text, from: start, to: o, encoding) + 1,
-      utf16Offset: text.utf16Offset(ofUTF8: o))
+      line: line + 1, column: Self.column(text, from: start, to: o, encoding) + 1, utf16Offset: sums.utf16)
   }
 
   /// The line and column of `position` in the whole document (for a document read from a file:
@@ -228,9 +227,8 @@ public final class RotorDocument<ID: Hashable> {
     let text = table[i].text
     let o = try table.utf8Offset(in: i, position.index)
     let before = table.origin.adding(table.tree.summary(before: i).text)
-    let line = text.line(ofUTF8: o)
+    let (line, local) = text.lineAndSummary(ofUTF8: o)
     let start = text.lineStart(line) ?? 0
-    let local = text.summary(upTo: o)
     let column = Self.column(text, from: start, to: o, encoding)
     let lineBreaks =
       before.adding(local).lineBreaks - (local.lastIsCR && o < text.utf8Count && text.byte(at: o) == 0x0A ? 1 : 0)
@@ -240,8 +238,8 @@ public final class RotorDocument<ID: Hashable> {
   static func column(_ text: TextRope, from start: Int, to o: Int, _ encoding: PositionEncoding) -> Int {
     switch encoding {
     case .utf8: return o - start
-    case .utf16: return text.utf16Offset(ofUTF8: o) - text.utf16Offset(ofUTF8: start)
-    case .utf32: return text.scalarOffset(ofUTF8: o) - text.scalarOffset(ofUTF8: start)
+    case .utf16: return text.counts(in: start..<o).utf16
+    case .utf32: return text.counts(in: start..<o).scalars
     case .grapheme: return text.string(start..<o).count
     }
   }
@@ -431,12 +429,13 @@ public final class RotorDocument<ID: Hashable> {
     var rest = text[...]
     var line = rest[rest.endIndex...]
     while !rest.isEmpty {
-      let end = rest.firstIndex { $0 == "\n" || $0 == "\r" || $0 == "\r\n" } ?? rest.endIndex
+      // Line ends found on the bytes (LF and CR are grapheme boundaries), not by walking characters.
+      let end = rest.utf8.firstIndex { $0 == 0x0A || $0 == 0x0D } ?? rest.endIndex
       if rest[..<end].contains(where: { !$0.isWhitespace }) {
         line = rest[..<end]
         break
       }
-      rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+      rest = end == rest.endIndex ? rest[end...] : rest[rest.utf8.index(after: end)...]
     }
     let start = line.firstIndex { !$0.isWhitespace } ?? line.endIndex
     let end = line[start...].lastIndex { !$0.isWhitespace }.map { line.index(after: $0) } ?? start

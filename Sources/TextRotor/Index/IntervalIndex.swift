@@ -41,6 +41,10 @@ struct IntervalLeaf<Value>: TreeItem {
   }
 
   var count: Int { starts.count }
+
+  /// Recomputes the largest end after `ends` changed.
+  mutating func recomputeMaxEnd() { maxEnd = ends.max() ?? .min }
+
   var summary: IntervalSummary { IntervalSummary(bytes: width, count: starts.count, maxEnd: maxEnd) }
 }
 
@@ -250,6 +254,15 @@ struct IntervalIndex<Value> {
     }
     // The run itself: decoded, edited and cut into leaves again.
     let runStart = tree.summary(before: first).bytes
+    if first == last,
+      let leaf = Self.editedInPlace(
+        tree[first], at: runStart, a: a, limit: limit, delta: delta, inserting: inserted,
+        isLast: last == tree.count - 1,
+        transform: transform)
+    {
+      tree.update(at: first, with: leaf)
+      return
+    }
     var runEnd = runStart
     var entries: [(Range<Int>, Value)] = []
     var insertedAt = -1
@@ -283,6 +296,57 @@ struct IntervalIndex<Value> {
       .map(\.element)
     }
     tree.replaceSubrange(first..<(last + 1), with: Self.leaves(entries[...], from: runStart, to: runEnd + delta))
+  }
+
+  /// The edit of `apply` inside one leaf (starting at `origin`), made on the leaf's position arrays
+  /// alone (its values are copied only when entries are removed), or nil when it breaks the order
+  /// of starts, puts a start outside the leaf or overfills it (then the general path cuts new leaves).
+  private static func editedInPlace(
+    _ original: IntervalLeaf<Value>, at origin: Int, a: Int, limit: Int, delta: Int,
+    inserting inserted: [(Range<Int>, Value)], isLast: Bool, transform: (Range<Int>, Value) -> Range<Int>?
+  ) -> IntervalLeaf<Value>? {
+    guard original.count + inserted.count <= leafCapacity else { return nil }
+    var leaf = original
+    var insertAt = -1
+    var dropped: [Int] = []
+    for k in 0..<leaf.count {
+      let r = (origin + leaf.starts[k])..<(origin + leaf.ends[k])
+      if r.lowerBound >= limit {
+        if insertAt < 0 { insertAt = k - dropped.count }
+        leaf.starts[k] += delta
+        leaf.ends[k] += delta
+      } else if r.upperBound < a {
+        continue
+      } else if let t = transform(r, leaf.values[k]) {
+        leaf.starts[k] = t.lowerBound - origin
+        leaf.ends[k] = t.upperBound - origin
+      } else {
+        dropped.append(k)
+      }
+    }
+    if !dropped.isEmpty {
+      // Entries removed by the edit (in order): the arrays without them.
+      var keep = [Bool](repeating: true, count: leaf.count)
+      for k in dropped { keep[k] = false }
+      leaf.starts = leaf.starts.indices.filter { keep[$0] }.map { leaf.starts[$0] }
+      leaf.ends = leaf.ends.indices.filter { keep[$0] }.map { leaf.ends[$0] }
+      leaf.values = leaf.values.indices.filter { keep[$0] }.map { leaf.values[$0] }
+    }
+    if !inserted.isEmpty {
+      let at = insertAt < 0 ? leaf.count : insertAt
+      leaf.starts.insert(contentsOf: inserted.map { $0.0.lowerBound - origin }, at: at)
+      leaf.ends.insert(contentsOf: inserted.map { $0.0.upperBound - origin }, at: at)
+      leaf.values.insert(contentsOf: inserted.map(\.1), at: at)
+    }
+    leaf.width += delta
+    for k in 0..<leaf.count {
+      let start = leaf.starts[k]
+      guard start >= 0, leaf.ends[k] >= start, start < leaf.width || (isLast && start <= leaf.width),
+        k == 0 || leaf.starts[k - 1] <= start
+      else { return nil }
+    }
+    leaf.recomputeMaxEnd()
+    return leaf
   }
 
   /// Removes the entries whose start lies in `positions` and inserts `entries` (sorted, starting

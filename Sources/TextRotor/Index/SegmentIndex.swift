@@ -191,8 +191,11 @@ struct SegmentIndex: Sendable {
   /// The bytes `old` became `old.count + delta` bytes: removes the entries starting in `old`,
   /// moves every later entry by `delta` (by changing the widths of the pieces around the edit:
   /// nothing after it is touched), and puts `store`'s entries (moved by `storeDelta`, inside the
-  /// new window) in their place. O(log P + window).
+  /// new window) in their place. O(log P + window). Returns the indices (before the edit) of the
+  /// entries removed: those starting in `old`.
+  @discardableResult
   mutating func replace(startingIn old: Range<Int>, movingLaterBy delta: Int, with store: SegmentStore, storeDelta: Int)
+    -> Range<Int>
   {
     let (p0, before0) = piece(holding: old.lowerBound)
     let (p1, before1) = old.isEmpty ? (p0, before0) : piece(holding: old.upperBound)
@@ -208,6 +211,7 @@ struct SegmentIndex: Sendable {
     // A window with no entries leaves a gap piece: fold it into a neighbour's span.
     pieces = Self.normalized(Self.foldGaps(pieces))
     tree.replaceSubrange(p0..<(p1 + 1), with: pieces)
+    return (before0.count + head.count)..<(before1.count + last.count - tail.count)
   }
 
   /// Makes every piece's entries start strictly inside its span (an entry exactly at a piece's end,

@@ -201,47 +201,86 @@ public struct SegmentStore: Sendable {
     }
 
     func segment(at i: Int) -> Segment {
-      var found = Segment(start: 0, end: 0)
-      _ = forEach(from: i, to: i + 1) {
-        found = $0
-        return false
+      precondition(i >= 0 && i < count, "entry \(i) outside 0..<\(count)")
+      let block = i / Self.blockSize
+      var position = blockBases[block]
+      var cursor = blockBytes[block]
+      let layout = self.layout
+      return encoded.withUnsafeBufferPointer { bytes in
+        var index = block * Self.blockSize
+        while true {
+          let head = Self.getVarint(bytes, &cursor)
+          let length: Int
+          var raw: UInt8 = 0
+          switch layout {
+          case .plain: length = Int(head)
+          case .status:
+            length = Int(head >> 3)
+            raw = UInt8(truncatingIfNeeded: head) & 7
+          case .general:
+            if head & 1 != 0 { position += Int(Self.getVarint(bytes, &cursor)) }
+            length = Int(head >> 4)
+            raw = UInt8(truncatingIfNeeded: head >> 1) & 7
+          case .counting: preconditionFailure("a counting chunk stores no entries")
+          }
+          if index == i {
+            return Segment(start: position, end: position + length, status: SegmentStatus(rawValue: raw) ?? .none)
+          }
+          position += length
+          index += 1
+        }
       }
-      return found
     }
 
     /// The index of the first entry whose end is greater than `offset`, or `count`.
     func firstIndex(endingAfter offset: Int) -> Int {
-      firstIndex { $0.end > offset }
+      firstIndex(offset, byEnd: true)
     }
 
     /// The index of the first entry whose start is greater than `offset`, or `count`.
     func firstIndex(startingAfter offset: Int) -> Int {
-      firstIndex { $0.start > offset }
+      firstIndex(offset, byEnd: false)
     }
 
-    /// The first index whose segment satisfies `predicate`, for a predicate that is monotonic in
-    /// document order (false...false true...true). Binary search over blocks, then a scan of one.
-    private func firstIndex(where predicate: (Segment) -> Bool) -> Int {
+    /// The first index whose entry's start (or end, `byEnd`) is greater than `offset`. A block's
+    /// base is the end of the entry before it and at most its first entry's start, so with `b` the
+    /// last block whose base is at most `offset`, every entry before block `b` fails and the first
+    /// entry of block `b + 1` passes: a binary search over the bases (no decoding), then one
+    /// block's varints decoded in a tight loop.
+    private func firstIndex(_ offset: Int, byEnd: Bool) -> Int {
       guard count > 0 else { return 0 }
-      // The last block whose first segment does not satisfy the predicate.
       var lo = 0
       var hi = blockBases.count
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if predicate(segment(at: mid * Self.blockSize)) { hi = mid } else { lo = mid + 1 }
+      blockBases.withUnsafeBufferPointer { bases in
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if bases[mid] > offset { hi = mid } else { lo = mid + 1 }
+        }
       }
       let block = max(lo - 1, 0)
-      var result = count
+      let stop = min(count, (block + 1) * Self.blockSize)
       var index = block * Self.blockSize
-      _ = forEach(from: index, to: min(count, (block + 1) * Self.blockSize + 1)) { segment in
-        if predicate(segment) {
-          result = index
-          return false
+      var position = blockBases[block]
+      var cursor = blockBytes[block]
+      let layout = self.layout
+      return encoded.withUnsafeBufferPointer { bytes in
+        while index < stop {
+          let head = Self.getVarint(bytes, &cursor)
+          let length: Int
+          switch layout {
+          case .plain: length = Int(head)
+          case .status: length = Int(head >> 3)
+          case .general:
+            if head & 1 != 0 { position += Int(Self.getVarint(bytes, &cursor)) }
+            length = Int(head >> 4)
+          case .counting: preconditionFailure("a counting chunk stores no entries")
+          }
+          if (byEnd ? position + length : position) > offset { return index }
+          position += length
+          index += 1
         }
-        index += 1
-        return true
+        return stop
       }
-      return result
     }
 
     /// Bytes of memory this chunk holds (its buffers' capacities).

@@ -178,6 +178,9 @@ public struct Segmenter: Sendable {
         return try FastPath.run(iterator, bytes, unit, rotor, rules: rules)
       }
     }
+    if fastPaths, rotor == .proseSentences, let rules = IteratorCache.shared.rules(.sentence, locale: iterator.locale) {
+      return try proseSentences(iterator, bytes, unit, rules: rules)
+    }
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: unit.layout(for: rotor))
     // Counting needs a status only to count words; line-break segments keep theirs when stored.
     let withStatus =
@@ -212,6 +215,29 @@ public struct Segmenter: Sendable {
           chunk.append(start: previous, end: end, status: status)
           previous = end
         }
+      }
+    }
+    return chunk
+  }
+
+  /// Prose sentences with the native rule machine: each span's copy in which single line breaks are
+  /// spaces (the same offsets) is segmented as sentences, and the entries are moved back into place.
+  private static func proseSentences(
+    _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, rules: BreakRules
+  ) throws(ICUError) -> SegmentStore.Chunk {
+    var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: unit.layout(for: .proseSentences))
+    for span in unit.spans where !span.isEmpty {
+      var local = WorkUnit(spans: [0..<span.count])
+      local.counting = unit.counting
+      let part = try FastPath.run(iterator, bytes.proseCopy(span), local, .sentences, rules: rules)
+      if unit.counting {
+        chunk.addCounted(part.count, through: span.lowerBound + part.lastEnd)
+        continue
+      }
+      let base = span.lowerBound
+      _ = part.forEach(from: 0, to: part.count) { s in
+        chunk.append(start: s.start + base, end: s.end + base)
+        return true
       }
     }
     return chunk

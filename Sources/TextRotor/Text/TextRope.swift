@@ -9,6 +9,8 @@ struct TextSummary: TreeSummary {
   var lineBreaks = 0
   var firstIsLF = false
   var lastIsCR = false
+  /// Whether some byte of the run is not well-formed UTF-8 (counted as U+FFFD, maximal subparts).
+  var illFormed = false
 
   static var zero: TextSummary { TextSummary() }
 
@@ -23,19 +25,43 @@ struct TextSummary: TreeSummary {
     utf16 += next.utf16
     scalars += next.scalars
     lastIsCR = next.lastIsCR
+    illFormed = illFormed || next.illFormed
   }
 
   init() {}
 
-  init(_ storage: ByteStorage, _ range: Range<Int>) {
+  /// The summary of `range`; `knownWellFormed` skips the validation (a part of a well-formed chunk).
+  init(_ storage: ByteStorage, _ range: Range<Int>, knownWellFormed: Bool = false) {
     guard !range.isEmpty else { return }
-    let c = storage.chunkCounts(in: range)
+    let c = storage.chunkCounts(in: range, knownWellFormed: knownWellFormed)
     utf8 = range.count
     utf16 = c.utf16
     scalars = c.scalars
     lineBreaks = c.lineBreaks
+    illFormed = !c.isWellFormed
     firstIsLF = storage[range.lowerBound] == 0x0A
     lastIsCR = storage[range.upperBound - 1] == 0x0D
+  }
+
+  /// The summary of the first `k` bytes of `chunk` (0 < k < its length), counting whichever side of
+  /// `k` is shorter: UTF-16 units and scalars of well-formed text add up across any cut, and line
+  /// breaks do but for a CR LF pair cut in two, counted once in the whole and once on each side.
+  init(prefixOf chunk: TextChunk, _ k: Int) {
+    let c = chunk.range
+    let cut = c.lowerBound + k
+    if chunk.summary.illFormed || k <= c.count / 2 {
+      self.init(chunk.storage, c.lowerBound..<cut, knownWellFormed: !chunk.summary.illFormed)
+      return
+    }
+    let suffix = TextSummary(chunk.storage, cut..<c.upperBound, knownWellFormed: true)
+    let whole = chunk.summary
+    self.init()
+    utf8 = k
+    utf16 = whole.utf16 - suffix.utf16
+    scalars = whole.scalars - suffix.scalars
+    lastIsCR = chunk.storage[cut - 1] == 0x0D
+    lineBreaks = whole.lineBreaks - suffix.lineBreaks + (lastIsCR && suffix.firstIsLF ? 1 : 0)
+    firstIsLF = whole.firstIsLF
   }
 }
 
@@ -109,7 +135,7 @@ struct TextRope: Sendable {
 
   /// The chunk holding byte `offset` (the last chunk for `offset == utf8Count`) and the summary
   /// before it.
-  private func chunk(holding offset: Int) -> (index: Int, before: TextSummary) {
+  func chunk(holding offset: Int) -> (index: Int, before: TextSummary) {
     let found = tree.seek { $0.utf8 > offset }
     if found.index == tree.count && found.index > 0 {
       let last = tree.count - 1
@@ -149,9 +175,9 @@ struct TextRope: Sendable {
     precondition(offset >= 0 && offset <= utf8Count, "offset \(offset) outside 0...\(utf8Count)")
     if offset == utf8Count { return summary }
     let (i, before) = chunk(holding: offset)
-    let c = tree[i]
     let local = offset - before.utf8
-    return before.adding(TextSummary(c.storage, c.range.lowerBound..<(c.range.lowerBound + local)))
+    if local == 0 { return before }
+    return before.adding(TextSummary(prefixOf: tree[i], local))
   }
 
   /// The UTF-16 offset of UTF-8 offset `offset`.
@@ -173,10 +199,31 @@ struct TextRope: Sendable {
   }
 
   /// The 0-based line holding `offset` (a position between CR and LF is on the CR's line).
-  func line(ofUTF8 offset: Int) -> Int {
+  func line(ofUTF8 offset: Int) -> Int { lineAndSummary(ofUTF8: offset).line }
+
+  /// The 0-based line holding `offset` and the summary of the bytes before it.
+  func lineAndSummary(ofUTF8 offset: Int) -> (line: Int, summary: TextSummary) {
     let s = summary(upTo: offset)
-    if s.lastIsCR && offset < utf8Count && byte(at: offset) == 0x0A { return s.lineBreaks - 1 }
-    return s.lineBreaks
+    if s.lastIsCR && offset < utf8Count && byte(at: offset) == 0x0A { return (s.lineBreaks - 1, s) }
+    return (s.lineBreaks, s)
+  }
+
+  /// The UTF-8, UTF-16 and scalar counts of `range` (which starts at a scalar boundary): counted
+  /// directly when it is short (a column), else the difference of two prefix sums.
+  func counts(in range: Range<Int>) -> TextSummary {
+    // Ill-formed text is counted chunk by chunk (a maximal subpart may span two chunks), as the sums are.
+    if range.count > 4096 || summary.illFormed {
+      let a = summary(upTo: range.lowerBound)
+      let b = summary(upTo: range.upperBound)
+      var d = TextSummary()
+      d.utf8 = range.count
+      d.utf16 = b.utf16 - a.utf16
+      d.scalars = b.scalars - a.scalars
+      return d
+    }
+    var total = TextSummary()
+    forEachPiece(in: range) { storage, r in total.add(TextSummary(storage, r)) }
+    return total
   }
 
   /// The UTF-8 offset where 0-based line `line` starts, or nil past the last line.
@@ -206,15 +253,20 @@ struct TextRope: Sendable {
   }
 
   /// The last LF or CR in bytes `0..<x`, chunk by chunk from `x` back (memrchr), or nil.
-  func lastLineTerminator(before x: Int) -> Int? {
+  func lastLineTerminator(before x: Int) -> Int? { lastLineTerminator(before: x, notBefore: 0) }
+
+  /// The last LF or CR in bytes `floor..<x` (it may find one a little before `floor`: the search
+  /// stops after the chunk holding `floor`), or nil.
+  func lastLineTerminator(before x: Int, notBefore floor: Int) -> Int? {
     guard x > 0 else { return nil }
     let (first, _) = chunk(holding: x - 1)
     var found: Int? = nil
     tree.forEachBackward(before: first + 1) { _, before, c in
+      if before.utf8 + c.count <= floor { return false }
       let hi = Swift.min(x - before.utf8, c.count) + c.range.lowerBound
       let lf = c.storage.lastIndex(of: 0x0A, in: c.range.lowerBound..<hi)
-      let cr = c.storage.lastIndex(of: 0x0D, in: c.range.lowerBound..<hi)
-      if let q = Swift.max(lf ?? -1, cr ?? -1) as Int?, q >= 0 {
+      let cr = c.storage.lastIndex(of: 0x0D, in: (lf.map { $0 + 1 } ?? c.range.lowerBound)..<hi)
+      if let q = cr ?? lf {
         found = before.utf8 + q - c.range.lowerBound
         return false
       }
@@ -224,15 +276,20 @@ struct TextRope: Sendable {
   }
 
   /// The first LF or CR in bytes `x...`, chunk by chunk (memchr), or nil.
-  func firstLineTerminator(from x: Int) -> Int? {
+  func firstLineTerminator(from x: Int) -> Int? { firstLineTerminator(from: x, before: .max) }
+
+  /// The first LF or CR in bytes `x..<ceiling` (it may find one a little past `ceiling`: the
+  /// search stops after the chunk holding it), or nil.
+  func firstLineTerminator(from x: Int, before ceiling: Int) -> Int? {
     guard x < utf8Count else { return nil }
     let (first, _) = chunk(holding: x)
     var found: Int? = nil
     tree.forEach(from: first) { _, before, c in
+      if before.utf8 >= ceiling { return false }
       let lo = Swift.max(x - before.utf8, 0) + c.range.lowerBound
       let lf = c.storage.firstIndex(of: 0x0A, in: lo..<c.range.upperBound)
-      let cr = c.storage.firstIndex(of: 0x0D, in: lo..<c.range.upperBound)
-      if let q = Swift.min(lf ?? Int.max, cr ?? Int.max) as Int?, q != Int.max {
+      let cr = c.storage.firstIndex(of: 0x0D, in: lo..<(lf ?? c.range.upperBound))
+      if let q = cr ?? lf {
         found = before.utf8 + q - c.range.lowerBound
         return false
       }

@@ -49,18 +49,23 @@ struct SumTree<Item: TreeItem> {
     // @unchecked: a node is mutated only while the tree that mutates it holds the only reference
     // to it (`isKnownUniquelyReferenced`), so a node another copy (another thread) can see never
     // changes.
+    //
+    // The arrays are exempt from Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): a
+    // descent reads several of them per level, and each checked access costs a runtime call that
+    // made up a quarter of a tree lookup. Nothing here holds an access across a call that could
+    // reach the same node again: a node is only mutated by the tree method that owns it.
     let height: Int
     /// A leaf's items.
-    var items: [Item]
+    @exclusivity(unchecked) var items: [Item]
     /// An internal node's children and each one's own summary.
-    var children: [Node]
-    var summaries: [Summary]
+    @exclusivity(unchecked) var children: [Node]
+    @exclusivity(unchecked) var summaries: [Summary]
     /// Each child's item count.
-    var sizes: [Int]
+    @exclusivity(unchecked) var sizes: [Int]
     /// `prefix[k]`: the summary of entries `0...k` (items of a leaf, children of an internal node).
-    var prefix: [Summary]
+    @exclusivity(unchecked) var prefix: [Summary]
     /// `counts[k]`: the items below entries `0...k` (internal nodes only).
-    var counts: [Int]
+    @exclusivity(unchecked) var counts: [Int]
 
     init(items: [Item]) {
       height = 0

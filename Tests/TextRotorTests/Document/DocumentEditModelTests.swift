@@ -96,7 +96,18 @@ import Testing
           let n = inserted.utf8.count
           let d = n - (lb - la)
           description = "replace \(la)..<\(lb) of \(id) with \(inserted.debugDescription)"
-          try document.replace(a..<b, in: id, with: inserted)
+          let old = try SystemRotor.allCases.map { try Self.systemSnapshot(document, $0) }
+          let change = try document.replace(a..<b, in: id, with: inserted)
+          // The change report: entries outside `removed`/`added` are the same on both sides.
+          for (k, kind) in SystemRotor.allCases.enumerated() {
+            guard let c = change.rotors[kind.rawValue], !c.rebuilt else { continue }
+            let new = try Self.systemSnapshot(document, kind)
+            #expect(
+              old[k].count - c.removed.count == new.count - c.added.count
+                && old[k][..<c.removed.lowerBound] == new[..<c.added.lowerBound]
+                && c.removed.lowerBound == c.added.lowerBound,
+              "seed \(seed) step \(step) \(description): \(kind) reported \(c)")
+          }
           let newLength = try document.text(of: id).utf8.count
           for i in model.indices where model[i].id == id {
             if model[i].whole {

@@ -9,7 +9,7 @@ import TextRotorICU
 /// output: every test segments the same text twice, with `useFastPaths` on and off (the pure ICU
 /// path), and requires the same boundaries and statuses.
 @Suite struct FastPathTests {
-  static let rotors: [SystemRotor] = [.words, .characters, .sentences, .linebreaks]
+  static let rotors: [SystemRotor] = [.words, .characters, .sentences, .linebreaks, .proseSentences]
   /// Locales the fast path is enabled for, each verified here (exhaustively for root).
   static let locales = [
     "", "en", "en_US", "en_GB", "de", "de_DE", "fr", "es", "it", "pt_BR", "nl", "ru", "uk", "pl",

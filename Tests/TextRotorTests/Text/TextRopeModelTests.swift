@@ -87,4 +87,45 @@ import Testing
       }
     }
   }
+
+  /// Cuts found in a window of bytes (``TextWindow``) are the rope's own, wherever the window
+  /// answers; it throws (and the rope is asked) only when a cut lies beyond it.
+  @Test func windowCutsMatchTheRope() {
+    let pieces = ["a", "b c", " ", "\t", "\n", "\r", "\r\n", "\n\n", " \n", "é", "日本"]
+    var seeds = SeededRandom(seed: 0xC075)
+    var answered = 0
+    var thrown = 0
+    for _ in 0..<300 {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var model = ""
+      for _ in 0..<Int(rng.next() % 60) { model += pieces[Int(rng.next() % UInt64(pieces.count))] }
+      let rope = TextRope(model)
+      let n = rope.utf8Count
+      let a = Int(rng.next() % UInt64(n + 1))
+      let b = a + Int(rng.next() % UInt64(n - a + 1))
+      let window =
+        rng.next() % 4 == 0
+        ? rope.chunkWindow(holding: a..<b)! : rope.window(around: a..<b, margin: Int(rng.next() % 12))
+      #expect(window.storage.copyBytes(window.range) == rope.bytes(window.span), "seed \(seed)")
+      for p in 0...n {
+        for rotor in [nil, SystemRotor.paragraphs, .proseSentences, .words] {
+          if let cut = try? window.cut(before: p, rotor: rotor) {
+            answered += 1
+            #expect(cut == rope.cut(before: p, rotor: rotor), "seed \(seed) before \(p) \(String(describing: rotor))")
+          } else {
+            thrown += 1
+          }
+          if let cut = try? window.cut(after: p, rotor: rotor) {
+            answered += 1
+            #expect(cut == rope.cut(after: p, rotor: rotor), "seed \(seed) after \(p) \(String(describing: rotor))")
+          } else {
+            thrown += 1
+          }
+        }
+      }
+    }
+    // Both outcomes occur, so both paths are exercised.
+    #expect(answered > 1000 && thrown > 1000, "answered \(answered), thrown \(thrown)")
+  }
 }

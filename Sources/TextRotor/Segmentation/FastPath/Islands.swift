@@ -65,7 +65,8 @@ struct IslandSegmenter {
   let countsWords: Bool
   let machine: RuleMachine?
   private let withStatus: Bool
-  private var batch: BoundaryBatch
+  /// Made when ICU is first needed (most windows of an edit never need it), no larger than that.
+  private var batch: BoundaryBatch? = nil
 
   init(
     iterator: BreakIterator, bytes: ByteStorage, rotor: SystemRotor, counting: Bool, countsWords: Bool = true,
@@ -79,7 +80,6 @@ struct IslandSegmenter {
     self.machine = rules.map { RuleMachine($0) }
     // Statuses tell words apart, and hard line breaks in a stored index.
     self.withStatus = (rotor == .words && (!counting || countsWords)) || (rotor == .linebreaks && !counting)
-    self.batch = BoundaryBatch(capacity: 1024, wantsStatus: withStatus)
   }
 
   /// The entry status of a segment whose ICU rule status is `icu`.
@@ -150,6 +150,8 @@ struct IslandSegmenter {
     try iterator.setText(bytes, range: range)
     var previous = range.lowerBound
     let base = range.lowerBound
+    var batch = self.batch ?? BoundaryBatch(capacity: Swift.min(1024, range.count + 2), wantsStatus: withStatus)
+    defer { self.batch = batch }
     while iterator.nextBatch(&batch) {
       if chunk.layout == .counting && !withStatus {
         previous = base + Int(batch.offsets[batch.count - 1])
