@@ -164,6 +164,22 @@ public struct SegmentStore: Sendable {
       }
     }
 
+    /// Decodes the entry at `cursor` whose predecessor ended at `position`: moves `position` to the
+    /// entry's start (past its gap) and `cursor` past it; returns its length and raw status.
+    @inline(__always) static func decodeEntry(
+      _ bytes: UnsafeBufferPointer<UInt8>, _ layout: Layout, _ cursor: inout Int, _ position: inout Int
+    ) -> (length: Int, rawStatus: UInt8) {
+      let head = getVarint(bytes, &cursor)
+      switch layout {
+      case .plain: return (Int(head), 0)
+      case .status: return (Int(head >> 3), UInt8(truncatingIfNeeded: head) & 7)
+      case .general:
+        if head & 1 != 0 { position += Int(getVarint(bytes, &cursor)) }
+        return (Int(head >> 4), UInt8(truncatingIfNeeded: head >> 1) & 7)
+      case .counting: preconditionFailure("a counting chunk stores no entries")
+      }
+    }
+
     /// Decodes entries `from..<to` (indices inside this chunk), calling `body` for each.
     func forEach(from: Int, to: Int, _ body: (Segment) throws -> Bool) rethrows -> Bool {
       guard from < to else { return true }
@@ -173,22 +189,8 @@ public struct SegmentStore: Sendable {
       var cursor = blockBytes[block]
       return try encoded.withUnsafeBufferPointer { bytes in
         while index < to {
-          let head = Self.getVarint(bytes, &cursor)
-          let end: Int
-          let rawStatus: UInt8
-          switch layout {
-          case .counting: preconditionFailure("a counting chunk stores no entries")
-          case .plain:
-            end = position + Int(head)
-            rawStatus = 0
-          case .status:
-            end = position + Int(head >> 3)
-            rawStatus = UInt8(truncatingIfNeeded: head) & 7
-          case .general:
-            if head & 1 != 0 { position += Int(Self.getVarint(bytes, &cursor)) }
-            end = position + Int(head >> 4)
-            rawStatus = UInt8(truncatingIfNeeded: head >> 1) & 7
-          }
+          let (length, rawStatus) = Self.decodeEntry(bytes, layout, &cursor, &position)
+          let end = position + length
           if index >= from {
             let status = SegmentStatus(rawValue: rawStatus) ?? .none
             if try !body(Segment(start: position, end: end, status: status)) { return false }
@@ -209,20 +211,7 @@ public struct SegmentStore: Sendable {
       return encoded.withUnsafeBufferPointer { bytes in
         var index = block * Self.blockSize
         while true {
-          let head = Self.getVarint(bytes, &cursor)
-          let length: Int
-          var raw: UInt8 = 0
-          switch layout {
-          case .plain: length = Int(head)
-          case .status:
-            length = Int(head >> 3)
-            raw = UInt8(truncatingIfNeeded: head) & 7
-          case .general:
-            if head & 1 != 0 { position += Int(Self.getVarint(bytes, &cursor)) }
-            length = Int(head >> 4)
-            raw = UInt8(truncatingIfNeeded: head >> 1) & 7
-          case .counting: preconditionFailure("a counting chunk stores no entries")
-          }
+          let (length, raw) = Self.decodeEntry(bytes, layout, &cursor, &position)
           if index == i {
             return Segment(start: position, end: position + length, status: SegmentStatus(rawValue: raw) ?? .none)
           }
@@ -265,16 +254,7 @@ public struct SegmentStore: Sendable {
       let layout = self.layout
       return encoded.withUnsafeBufferPointer { bytes in
         while index < stop {
-          let head = Self.getVarint(bytes, &cursor)
-          let length: Int
-          switch layout {
-          case .plain: length = Int(head)
-          case .status: length = Int(head >> 3)
-          case .general:
-            if head & 1 != 0 { position += Int(Self.getVarint(bytes, &cursor)) }
-            length = Int(head >> 4)
-          case .counting: preconditionFailure("a counting chunk stores no entries")
-          }
+          let (length, _) = Self.decodeEntry(bytes, layout, &cursor, &position)
           if (byEnd ? position + length : position) > offset { return index }
           position += length
           index += 1
