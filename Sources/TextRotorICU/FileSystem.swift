@@ -121,4 +121,15 @@ public final class ByteStream {
       return n
     }
   }
+
+  /// Whether a read would return at once (bytes are waiting, or the input has ended): false while
+  /// the writer of a pipe has sent nothing more yet.
+  public var hasDataReady: Bool {
+    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while true {
+      let n = poll(&descriptor, 1, 0)
+      if n < 0 && errno == EINTR { continue }
+      return n != 0
+    }
+  }
 }

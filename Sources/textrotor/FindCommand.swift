@@ -270,7 +270,15 @@ struct FindRun: Sendable {
       while !stop.load(ordering: .relaxed) {
         let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
         guard let target = queue.take(i) else { return }
-        let result = searcher.search(path: target.path, explicit: target.explicit)
+        // The file whose output is next to print prints it as it is found.
+        let result = searcher.search(path: target.path, explicit: target.explicit) { bytes, continuing, flush in
+          shared.withLock { s in
+            guard s.nextToPrint == i else { return false }
+            Self.write(bytes, continuing: continuing, &s, format: format)
+            if flush { StandardOutput.shared.flush() }
+            return true
+          }
+        }
         if result.found && format.mode == .quiet { stop.store(true, ordering: .relaxed) }
         shared.withLock { s in
           s.results[i] = result
@@ -302,7 +310,12 @@ struct FindRun: Sendable {
   func runOne(_ target: Target, matcher: PatternMatcher) -> (found: Bool, failed: Bool) {
     let started = FindJSON.now()
     var shared = Shared()
-    let result = FileSearcher(matcher: matcher, format: format).search(path: target.path, explicit: target.explicit)
+    let result = FileSearcher(matcher: matcher, format: format).search(path: target.path, explicit: target.explicit) {
+      bytes, _, flush in
+      StandardOutput.shared.write(bytes: bytes)
+      if flush { StandardOutput.shared.flush() }
+      return true
+    }
     Self.emit(result, &shared, format: format)
     if format.mode == .json {
       var out: [UInt8] = []
@@ -313,21 +326,25 @@ struct FindRun: Sendable {
     return (shared.found, shared.failed)
   }
 
+  /// Prints output of a file; `continuing`: some of the file's output was printed already.
+  private static func write(_ bytes: [UInt8], continuing: Bool, _ s: inout Shared, format: FindFormat) {
+    guard !bytes.isEmpty else { return }
+    if !continuing && s.printedAny && (format.mode == .lines || format.mode == .onlyMatching) {
+      // As rg: a blank line between files under headings, "--" between context groups.
+      if format.heading {
+        StandardOutput.shared.write(bytes: [0x0A])
+      } else if format.hasContext {
+        StandardOutput.shared.write(bytes: Array("--\n".utf8))
+      }
+    }
+    StandardOutput.shared.write(bytes: bytes)
+    s.printedAny = true
+  }
+
   private static func emit(_ r: FileResult, _ s: inout Shared, format: FindFormat) {
     if r.found { s.found = true }
     s.stats.add(r.stats)
-    if !r.output.isEmpty {
-      if s.printedAny && (format.mode == .lines || format.mode == .onlyMatching) {
-        // As rg: a blank line between files under headings, "--" between context groups.
-        if format.heading {
-          StandardOutput.shared.write(bytes: [0x0A])
-        } else if format.hasContext {
-          StandardOutput.shared.write(bytes: Array("--\n".utf8))
-        }
-      }
-      StandardOutput.shared.write(bytes: r.output)
-      s.printedAny = true
-    }
+    write(r.output, continuing: r.streamed, &s, format: format)
     if !r.errors.isEmpty {
       StandardOutput.shared.flush()
       for e in r.errors { StandardOutput.error(e) }

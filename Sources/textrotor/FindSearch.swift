@@ -40,11 +40,19 @@ struct FindFormat: Sendable {
 /// What searching one file gave: its output (printed in file order by the caller), whether it
 /// matched, its error messages and its JSON statistics.
 struct FileResult: Sendable {
+  /// The output not printed yet (all of it, unless the file's search printed some through its sink).
   var output: [UInt8] = []
+  /// Whether some of the output was printed already, through the sink.
+  var streamed = false
   var found = false
   var errors: [String] = []
   var stats = FindJSON.Stats()
 }
+
+/// Takes the output of a file still being searched and prints it now, or refuses it (the output
+/// must wait for the files before it). `continuing`: some of the file's output was printed
+/// already; `flush`: write it through to standard output now (a streamed piece is done).
+typealias OutputSink = (_ bytes: [UInt8], _ continuing: Bool, _ flush: Bool) -> Bool
 
 /// Searches one file for one thread (a ``PatternMatcher`` is not shared between threads).
 struct FileSearcher {
@@ -56,10 +64,12 @@ struct FileSearcher {
 
   /// Searches `path` (`-` is standard input). `explicit`: named on the command line (a binary file
   /// is then searched and reported as "binary file matches"); a file found by walking a directory
-  /// is skipped when it looks binary, as ripgrep does.
-  func search(path: String, explicit: Bool) -> FileResult {
+  /// is skipped when it looks binary, as ripgrep does. With a `sink`, the output is printed as it
+  /// is found (memory stays bounded whatever the file prints), else it is all in the result.
+  func search(path: String, explicit: Bool, sink: OutputSink? = nil) -> FileResult {
     let name = Inputs.displayName(path)
     var scan = FileScan(matcher: matcher, format: format, name: name)
+    scan.sink = sink
     do {
       switch try FileSystem.open(path) {
       case .whole(let bytes):
@@ -85,7 +95,8 @@ struct FileSearcher {
 
   /// Reads a pipe or device a piece at a time, searching the whole lines of each piece, so memory
   /// stays bounded on an endless input (a line longer than a piece grows the buffer, as in rg;
-  /// in a binary input NUL bytes also end a piece).
+  /// in a binary input NUL bytes also end a piece). A piece ends early when the writer has sent
+  /// nothing more yet (`tail -f log | textrotor find x`): its lines are searched and printed now.
   private func searchStream(_ stream: ByteStream, _ scan: inout FileScan, explicit: Bool) throws {
     var buffer: [UInt8] = []
     var base = 0
@@ -94,21 +105,32 @@ struct FileSearcher {
     var first = true
     var binary = false
     var atEnd = false
+    // The first 64 KiB are looked at for a NUL byte (a binary input), as a file's are.
+    let binaryWindow = 1 << 16
+    var checkedForNUL = 0
+    let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
     while !atEnd {
       while buffer.count - searchStart < Self.streamPiece {
         if try stream.read(into: &buffer, maximum: 1 << 18) == 0 {
           atEnd = true
           break
         }
+        if !stream.hasDataReady { break }
       }
       if first {
+        // A byte order mark may come in more than one read.
+        if !atEnd && buffer.count < 3 && byteOrderMark.starts(with: buffer) { continue }
         first = false
-        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { searchStart = 3 }
-        if !format.searchBinary, let nul = buffer.prefix(1 << 16).firstIndex(of: 0) {
+        if buffer.starts(with: byteOrderMark) { searchStart = 3 }
+      }
+      if !format.searchBinary && !binary && checkedForNUL < binaryWindow {
+        let end = min(binaryWindow, base + buffer.count)
+        if let nul = buffer[(checkedForNUL - base)..<(end - base)].firstIndex(of: 0) {
           if !explicit { return }
           binary = true
-          scan.binaryOffset = nul
+          scan.binaryOffset = base + nul
         }
+        checkedForNUL = end
       }
       var cut = buffer.count
       if !atEnd {
@@ -126,6 +148,7 @@ struct FileSearcher {
       let bytes = ByteStorage(buffer)
       try scan.scan(bytes, range: searchStart..<cut, base: base, lineBase: lineBase, floor: 0)
       scan.stats.bytesSearched += cut - searchStart
+      scan.drain(force: true)
       if scan.isDone { return }
       // Keep the lines that before-context may need, and the unfinished line.
       let keep = FileScan.contextStart(before: format.before, at: cut, in: bytes, floor: 0)
@@ -155,6 +178,12 @@ struct FileScan {
   var stopped = false
   /// Set for a binary file named on the command line: report "binary file matches" only.
   var binaryOffset: Int? = nil
+  /// Where the output goes while the file is searched (see ``drain(force:)``); nil: all at the end.
+  var sink: OutputSink? = nil
+  /// Whether the sink printed some of the output.
+  private(set) var streamed = false
+  /// The size of `out` at which it is next offered to the sink.
+  private var drainAt = 1 << 16
   private var begun = false
   private let started = FindJSON.now()
 
@@ -201,6 +230,7 @@ struct FileScan {
         self.printedEnd = base + line.next
         self.printedLine = lineNumber
         self.afterLeft = self.format.after
+        self.drain(force: false)
       }
       if let max = self.format.maxCount, self.matchedLines >= max {
         self.stopped = true
@@ -209,6 +239,19 @@ struct FileScan {
       return true
     }
     printAfterContext(bytes, upTo: range.upperBound, base: base)
+  }
+
+  /// Offers the output so far to the sink, once it holds 64 KiB more than when last refused;
+  /// `force`: whatever its size, written through to standard output (a streamed piece is done).
+  mutating func drain(force: Bool) {
+    guard let sink, out.count >= (force ? 1 : drainAt) else { return }
+    if sink(out, streamed, force) {
+      streamed = true
+      out.removeAll(keepingCapacity: true)
+      drainAt = 1 << 16
+    } else {
+      drainAt = out.count + (1 << 16)
+    }
   }
 
   /// The output of the file, once searched.
@@ -244,6 +287,7 @@ struct FileScan {
     case .quiet: break
     }
     result.output = out
+    result.streamed = streamed
     result.stats = stats
     return result
   }

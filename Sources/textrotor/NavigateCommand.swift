@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import TextRotor
 
 /// The rotors `next` and `prev` navigate.
@@ -62,35 +63,97 @@ struct NavigationOptions: ParsableArguments {
       guard let made = patternOptions.matcher() else { return 2 }
       matcher = made
     }
-    return Inputs(paths: [file], validateUTF8: false).run { name, bytes in
-      try Self.check(offset: at, in: bytes)
-      let elementRanges = text.elements.ranges(in: bytes)
-      let found: (element: Int, range: Range<Int>)?
-      if let kind = rotor.structureRotor {
-        // The whole file is parsed (Markdown is not local), then the entry is looked up.
-        let entries =
-          try StructureScan.entries(
-            [kind], in: bytes, elements: elementRanges, format: text.format(of: name),
-            segmenter: Segmenter(locale: text.locale, threads: Segmenter.availableCores))[kind] ?? []
-        let entry =
-          direction == .next
-          ? entries.first { $0.range.lowerBound > at } : entries.last { $0.range.lowerBound < at }
-        guard let entry else { return .nothingFound }
-        var printer = EntryPrinter(
-          rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges, encoding: positionEncoding,
-          json: json, showPath: false)
-        printer.print(entry.range, label: entry.label, info: entry.info)
-        return .found
-      } else if let matcher {
-        found = try findMatch(direction, matcher, bytes, elementRanges)
-      } else {
-        found = try findSegment(direction, rotor.systemRotor!, bytes, elementRanges)
-      }
-      guard let found else { return .nothingFound }
+    // A structure rotor reads its stream whole (Markdown is not local); the others stream.
+    let streamed: ((String, BlockReader) throws -> Inputs.Outcome)? =
+      rotor.structureRotor != nil
+      ? nil : { name, stream in try navigateStream(direction, name: name, stream: stream, matcher: matcher) }
+    return Inputs(paths: [file], validateUTF8: false).run(streamed: streamed) { name, bytes in
+      try answer(direction, name: name, bytes: bytes, matcher: matcher)
+    }
+  }
+
+  /// Finds and prints the entry in the whole text `bytes`.
+  private func answer(_ direction: Direction, name: String, bytes: ByteStorage, matcher: PatternMatcher?) throws
+    -> Inputs.Outcome
+  {
+    try Self.check(offset: at, in: bytes)
+    let elementRanges = text.elements.ranges(in: bytes)
+    if let kind = rotor.structureRotor {
+      // The whole file is parsed (Markdown is not local), then the entry is looked up.
+      let entries =
+        try StructureScan.entries(
+          [kind], in: bytes, elements: elementRanges, format: text.format(of: name),
+          segmenter: Segmenter(locale: text.locale, threads: Segmenter.availableCores))[kind] ?? []
+      let entry =
+        direction == .next
+        ? entries.first { $0.range.lowerBound > at } : entries.last { $0.range.lowerBound < at }
+      guard let entry else { return .nothingFound }
       var printer = EntryPrinter(
-        rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges,
-        encoding: positionEncoding, json: json, showPath: false, threads: Segmenter.availableCores)
-      printer.print(found.range, element: found.element)
+        rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges, encoding: positionEncoding,
+        json: json, showPath: false)
+      printer.print(entry.range, label: entry.label, info: entry.info)
+      return .found
+    }
+    guard let found = try locate(direction, bytes, elementRanges, matcher) else { return .nothingFound }
+    print(found, name: name, bytes: bytes, elements: elementRanges)
+    return .found
+  }
+
+  /// The entry of a system rotor or of the matches.
+  private func locate(
+    _ direction: Direction, _ bytes: ByteStorage, _ elementRanges: [Range<Int>], _ matcher: PatternMatcher?
+  ) throws -> (element: Int, range: Range<Int>)? {
+    if let matcher { return try findMatch(direction, matcher, bytes, elementRanges) }
+    return try findSegment(direction, rotor.systemRotor!, bytes, elementRanges)
+  }
+
+  private func print(
+    _ found: (element: Int, range: Range<Int>), name: String, bytes: ByteStorage, elements: [Range<Int>]
+  ) {
+    var printer = EntryPrinter(
+      rotor: rotor.rawValue, name: name, bytes: bytes, elements: elements,
+      encoding: positionEncoding, json: json, showPath: false, threads: Segmenter.availableCores)
+    printer.print(found.range, element: found.element)
+  }
+
+  /// Bytes read per block of a stream (64 KiB; TEXTROTOR_STREAM_BLOCK_SIZE sets it, for tests).
+  static let streamBlockSize: Int = {
+    if let text = getenv("TEXTROTOR_STREAM_BLOCK_SIZE"), let n = Int(String(cString: text)), n > 0 { return n }
+    return 1 << 16
+  }()
+
+  /// Standard input, a FIFO or a device, read only as far as the answer needs: `next` on an
+  /// endless stream answers, and memory is bounded by the offset and the answer's distance from
+  /// it. A line break (a blank line when paragraphs are involved) is a boundary for every rotor
+  /// (as `segment` uses it), so the bytes before the last one read give the whole input's answer
+  /// once they reach past the offset, for `prev`, or hold an entry after it, for `next`.
+  private func navigateStream(_ direction: Direction, name: String, stream: BlockReader, matcher: PatternMatcher?)
+    throws -> Inputs.Outcome
+  {
+    let paragraphs = (rotor.systemRotor?.spansLines ?? false) || text.elements == .paragraphs
+    var data: [UInt8] = []
+    var triedAt = 0
+    while true {
+      let block = try stream.nextBlock(blockSize: Self.streamBlockSize, cut: { bytes, _ in bytes.count })
+      if let block { block.withUnsafeBytes { data.append(contentsOf: $0) } }
+      guard block != nil else { return try answer(direction, name: name, bytes: ByteStorage(data), matcher: matcher) }
+      // Tried at doubling sizes, so the tries cost a constant factor of one.
+      if triedAt > 0 && data.count < 2 * triedAt { continue }
+      triedAt = data.count
+      let bytes = ByteStorage(data)
+      guard let cut = paragraphs ? SegmentCommand.lastParagraphCut(bytes) : SegmentCommand.lastLineCut(bytes),
+        cut > at
+      else { continue }
+      let prefix = ByteStorage(data[0..<cut])
+      let elementRanges = text.elements.ranges(in: prefix)
+      // A lone empty element has no line; the same element followed by others is an empty line.
+      if text.elements != .whole && elementRanges.count < 2 { continue }
+      try Self.check(offset: at, in: prefix)
+      guard let found = try locate(direction, prefix, elementRanges, matcher) else {
+        if direction == .previous { return .nothingFound }
+        continue
+      }
+      print(found, name: name, bytes: prefix, elements: elementRanges)
       return .found
     }
   }

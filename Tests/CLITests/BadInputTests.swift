@@ -261,6 +261,144 @@ struct BadInputTests {
     #expect(kb < (300 << 10) + CLI.sanitizerMemorySlackKB, "peak \(kb) KiB")
   }
 
+  /// `find` printed nothing of a stream before its end, and held all of its output in memory till
+  /// then: `yes hello | textrotor find hello` grew without end, `tail -f log | textrotor find x`
+  /// showed nothing. It prints each piece's matches as soon as that piece is searched.
+  @Test("item 7: find prints what it finds in a pipe that stays open", .timeLimit(.minutes(5)))
+  func findPrintsWhileThePipeIsOpen() throws {
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["find", "needle", "-"]
+    let input = Pipe()
+    let out = Pipe()
+    process.standardInput = input
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      process.waitUntilExit()
+    }
+    /// Whether standard output has something to read within `seconds`.
+    func outputArrives(within seconds: Int32) -> Bool {
+      var descriptor = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+      return poll(&descriptor, 1, seconds * 1000) == 1
+    }
+    var printed = Data()
+    // A small write (a log line arriving), then 2 MiB (more than a piece); the pipe stays open.
+    input.fileHandleForWriting.write(Data("one needle\n".utf8))
+    #expect(outputArrives(within: 60), "nothing printed of a line read from an open pipe")
+    if outputArrives(within: 0) { printed.append(out.fileHandleForReading.availableData) }
+    var text = ""
+    for i in 0..<100_000 { text += i % 16 == 0 ? "line \(i) needle\n" : "line \(i) hay\n" }
+    // Written on another thread: the output (150 KB) is read here meanwhile, or both pipes fill.
+    let written = DispatchSemaphore(value: 0)
+    let writer = Thread { [text] in
+      input.fileHandleForWriting.write(Data(text.utf8))
+      written.signal()
+    }
+    writer.start()
+    #expect(outputArrives(within: 60), "nothing printed of 2 MiB read from an open pipe")
+    while written.wait(timeout: .now()) == .timedOut {
+      if outputArrives(within: 0) { printed.append(out.fileHandleForReading.availableData) } else { usleep(1000) }
+    }
+    try input.fileHandleForWriting.close()
+    printed.append(out.fileHandleForReading.readDataToEndOfFile())
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    let lines = String(decoding: printed, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == 1 + 100_000 / 16)
+    #expect(lines.first == "1:5:one needle")
+    #expect(lines.last == "99986:12:line 99984 needle")
+  }
+
+  /// `find` kept a file's whole output in memory before printing it: a stream or a file with
+  /// many matching lines needed memory in proportion to what it printed.
+  @Test(
+    "item 7: find's output is printed as it is found, in bounded memory",
+    .timeLimit(.minutes(5)),
+    arguments: [["-"], ["-", "/dev/null"], ["FILE"]])
+  func boundedOutput(paths: [String]) throws {
+    // 64 MiB (8 MiB at a reduced TestScale) of 128-byte lines, each with one match.
+    let line = Array(
+      (String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 3).prefix(127) + "\n").utf8)
+    let size = (TestScale.isReduced ? 8 : 64) << 20
+    var data = Data(capacity: size)
+    while data.count < size { data.append(contentsOf: line) }
+    let file = try Self.file([UInt8](data))
+    defer { Self.remove(file) }
+    let arguments = ["find", "fox"] + paths.map { $0 == "FILE" ? file : $0 }
+    guard let (result, kb) = try Self.peakMemory(arguments, stdin: paths == ["FILE"] ? nil : data) else { return }
+    #expect(result.status == 0)
+    #expect(result.stdout.utf8.count > size, "\(paths)")
+    // The mapped file's pages count in the resident size; its output must not.
+    let fileKB = paths == ["FILE"] ? size >> 10 : 0
+    #expect(kb < fileKB + (40 << 10) + CLI.sanitizerMemorySlackKB, "\(paths): peak \(kb) KiB for \(size >> 20) MiB")
+  }
+
+  /// `next` and `prev` read a stream to its end before answering: on an endless one
+  /// (`yes | textrotor next --rotor words --at 5 -`) they never answered and grew without end.
+  @Test(
+    "item 7: next and prev answer from a pipe that stays open",
+    .timeLimit(.minutes(5)),
+    arguments: [("next", "5", "1:7:world"), ("prev", "8", "1:7:world"), ("next", "17", "2:7:world")])
+  func navigateAnOpenPipe(command: String, at: String, expected: String) throws {
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = [command, "--rotor", "words", "--at", at, "-"]
+    let input = Pipe()
+    let out = Pipe()
+    process.standardInput = input
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // 100 KiB of lines; the pipe stays open until the answer is read.
+    input.fileHandleForWriting.write(Data(String(repeating: "hello world\n", count: 8_500).utf8))
+    var descriptor = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    #expect(poll(&descriptor, 1, 60_000) == 1, "no answer in 60 s while standard input stayed open")
+    try input.fileHandleForWriting.close()
+    let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(printed == expected + "\n")
+  }
+
+  /// `next`/`prev` of a stream, read in tiny blocks, answer as for the file, for every system rotor,
+  /// the matches, the three element kinds, and offsets from the start to past the end.
+  @Test(
+    "item 7: next and prev on a stream answer as on the file",
+    arguments: ["demo.txt", "crlf.txt", "cr.txt", "bom.txt", "emoji.txt", "invalid-utf8.bin", "wrapped-prose.txt"])
+  func navigateStreamEqualsFile(corpus: String) throws {
+    let path = CLI.corpus(corpus)
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let n = data.count
+    let rotors: [[String]] = [
+      ["characters"], ["words"], ["words", "--words-only"], ["sentences"], ["proseSentences"], ["lines"],
+      ["paragraphs"], ["linebreaks"], ["matches", "--pattern", "e"],
+    ]
+    let elements = ["whole", "lines", "paragraphs"]
+    let offsets = [0, 1, n / 3, n / 2, 2 * n / 3, n - 1, n, n + 1]
+    var run = 0
+    for (r, rotor) in rotors.enumerated() {
+      // Each rotor gets three of the offsets, in turn (a share of them at a reduced TestScale).
+      for k in TestScale.sample(0..<3, rotation: r) {
+        let at = offsets[(r + 3 * k) % offsets.count]
+        run += 1
+        let command = run % 2 == 0 ? "next" : "prev"
+        let arguments =
+          [command, "--rotor"] + rotor + ["--at", "\(at)", "--json", "--elements", elements[run % 3]]
+        let file = try CLI.run(arguments + [path])
+        let stream = try CLI.run(
+          arguments + ["-"], stdin: data, environment: ["TEXTROTOR_STREAM_BLOCK_SIZE": run / 2 % 2 == 0 ? "1" : "37"])
+        #expect(stream.status == file.status, "\(corpus) \(arguments)")
+        #expect(
+          stream.stdout.replacingOccurrences(of: "\"<stdin>\"", with: "\"\(path)\"") == file.stdout,
+          "\(corpus) \(arguments)")
+        #expect(stream.stderr.replacingOccurrences(of: "<stdin>", with: path) == file.stderr, "\(corpus) \(arguments)")
+      }
+    }
+  }
+
   // MARK: other bad input
 
   @Test("ill-formed UTF-8 of every kind: U+FFFD labels, UTF-16 offsets as String(decoding:)")
