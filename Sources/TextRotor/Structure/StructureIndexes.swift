@@ -30,11 +30,27 @@ struct StructureEntries {
     // Leaf blocks, where a line is no definition, and the definitions at paragraphs' starts.
     var opaque: [Range<Int>] = []
     var definitions: [Range<Int>] = []
+    var top: [Range<Int>] = []
     for node in nodes {
       switch node.kind {
       case .codeBlock, .htmlBlock, .paragraph, .heading, .table: opaque.append(node.range)
       case .definitions: definitions.append(node.range)
+      case .block: top.append(node.range)
       default: break
+      }
+    }
+    // Within their top-level block: cmark-gfm ends an unclosed fence in a list item on the line
+    // after the item (which may be a definition).
+    top.sort { $0.lowerBound < $1.lowerBound }
+    for k in opaque.indices {
+      var lo = 0
+      var hi = top.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if top[mid].lowerBound <= opaque[k].lowerBound { lo = mid + 1 } else { hi = mid }
+      }
+      if lo > 0 && opaque[k].upperBound > top[lo - 1].upperBound {
+        opaque[k] = opaque[k].lowerBound..<Swift.max(opaque[k].lowerBound, top[lo - 1].upperBound)
       }
     }
     // Leaf blocks never nest: sorted by start, the one that may hold `p` is the last starting at
@@ -233,7 +249,8 @@ extension RotorDocument {
   /// bytes `range` replaced by `n` bytes (`old` and `new` are its text before and after). Plain
   /// text: the lines around the edit are searched again for links. Markdown: the top-level
   /// blocks around the edit are parsed again — from the block holding the edit's start (further
-  /// back while the block before touches it or is a list, which could absorb what follows) to a
+  /// back while the block before touches it or is a list or a code block, which could absorb what
+  /// follows) to a
   /// block after the edit that parses exactly as before (doubling the blocks taken until one
   /// does: an unclosed code fence runs on), after the element's definitions of the link labels
   /// the window refers to; when the edit adds, removes or changes a definition, the whole element.
@@ -249,10 +266,16 @@ extension RotorDocument {
     do throws(StructureError) {
       switch st.format {
       case .text:
-        let ws = new.cut(before: range.lowerBound, rotor: nil)
+        // A line's links depend on whether the line after it is blank (see ``Linkifier``): the
+        // lines of the edit, the line before them, and the line after them read but not kept.
+        var ws = new.cut(before: range.lowerBound, rotor: nil)
+        if ws > 0 { ws = new.lineStart(holdingPosition: ws - 1) }
         let we = new.cut(after: range.lowerBound + n, rotor: nil)
-        let (bytes, r) = new.contiguous(ws..<we)
-        try Self.findStructure(in: bytes, range: r, format: .text, shift: s + ws - r.lowerBound, into: &entries)
+        let readEnd = we < new.utf8Count ? new.nextLineStart(afterPosition: we) : we
+        let (bytes, r) = new.contiguous(ws..<readEnd)
+        var found = StructureEntries()
+        try Self.findStructure(in: bytes, range: r, format: .text, shift: s + ws - r.lowerBound, into: &found)
+        entries.rotors[.links] = found.rotors[.links]?.filter { $0.0.lowerBound < s + we }
         window = ws..<(we - delta)
       case .markdown:
         if let found = try markdownWindow(&st, element: e, start: s, old: old, new: new, range: range, inserted: n) {
@@ -289,7 +312,7 @@ extension RotorDocument {
     let oldLength = old.utf8Count
     let blocks = st.blocks
     // Start: the block holding `a` (or the last before it), and back over blocks that touch it or
-    // are lists.
+    // are lists or code blocks.
     var i = blocks.firstIndex(startingAtLeast: s + a + 1) - 1
     var ws = 0
     if i >= 0 && blocks[i].range.lowerBound >= s {
@@ -298,7 +321,14 @@ extension RotorDocument {
         guard previous.range.lowerBound >= s else { break }
         let gap =
           (previous.range.upperBound - s)..<Swift.max(previous.range.upperBound - s, blocks[i].range.lowerBound - s)
-        if previous.value == MarkdownParser.listBlockType || !Self.hasBlankLine(old, gap) { i -= 1 } else { break }
+        // A list, and an indented code block, go on after blank lines.
+        if previous.value == MarkdownParser.listBlockType || previous.value == MarkdownParser.codeBlockType
+          || !Self.hasBlankLine(old, gap)
+        {
+          i -= 1
+        } else {
+          break
+        }
       }
       // From the start of its line: a block's start is after its indentation (a code block's
       // after the four spaces or the tab that make it one).
