@@ -105,7 +105,19 @@ import TextRotor
         let before = text.utf8.distance(from: text.startIndex, to: a)
         lastEdit =
           "element \(id) bytes \(before)..<\(text.utf8.distance(from: text.startIndex, to: b)) \(String(text[a..<b]).debugDescription) -> \(inserted.debugDescription), context \(String(decoding: Array(text.utf8.dropFirst(Swift.max(0, before - 60)).prefix(140)), as: UTF8.self).debugDescription)"
-        try document.replace(a..<b, in: id, with: inserted)
+        var entries: [StructureRotor: [String]] = [:]
+        for kind in StructureRotor.allCases where kind != .misspelled { entries[kind] = try snapshot(document, kind) }
+        let change = try document.replace(a..<b, in: id, with: inserted)
+        // The change names the entries kept: those before its removed ones are as they were, and
+        // the counts add up.
+        for (kind, old) in entries {
+          guard let c = change.rotors[kind.rawValue], !c.rebuilt else { continue }
+          let new = try snapshot(document, kind)
+          #expect(
+            new.count == old.count - c.removed.count + c.added.count && c.removed.lowerBound == c.added.lowerBound
+              && Array(old.prefix(c.removed.lowerBound)) == Array(new.prefix(c.added.lowerBound)),
+            "seed \(seed), step \(step), \(kind): change \(c), \(old.count) -> \(new.count) entries")
+        }
       }
       try Self.check(document, format: format, seed: seed, step: step, lastEdit: lastEdit)
     }
