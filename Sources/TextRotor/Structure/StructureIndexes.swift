@@ -494,8 +494,9 @@ extension RotorDocument {
     var targets = [edit]
     let u0 = st.usages.firstIndex(startingAtLeast: s)
     let u1 = st.usages.firstIndex(startingAtLeast: s + length)
+    let few = Array(keys)  // usually one or two: faster than hashing each usage's key
     st.usages.forEach(in: u0..<u1) { _, r, hash in
-      if keys.contains(hash) { targets.append(r.lowerBound - s) }
+      if few.contains(hash) { targets.append(r.lowerBound - s) }
       return true
     }
     targets.sort()
