@@ -186,6 +186,9 @@ static int64_t ctr_md_inline_offset(const ctr_md_context *c, const ctr_md_leaf *
 
 static int64_t ctr_md_append_string(ctr_md_context *c, const char *s, int64_t n) {
   ctr_md_result *r = c->out;
+  // Nothing to copy (an empty text node): no memcpy, whose pointers may then be NULL (before the
+  // first string, r->strings is; UBSan reported it from the structure edit model test).
+  if (n <= 0) return r->stringsLength;
   if (r->stringsLength + n > c->stringsCapacity) {
     int64_t capacity = c->stringsCapacity ? c->stringsCapacity : 4096;
     while (capacity < r->stringsLength + n) capacity *= 2;

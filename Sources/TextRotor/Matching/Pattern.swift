@@ -55,7 +55,25 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     if syntax == .regex { flags.append("regex") }
     if ignoreCase { flags.append("ignore-case") }
     if wholeWord { flags.append("word") }
-    return flags.isEmpty ? "'\(text)'" : "'\(text)' (\(flags.joined(separator: ", ")))"
+    let shown = Self.escapingControls(text)
+    return flags.isEmpty ? "'\(shown)'" : "'\(shown)' (\(flags.joined(separator: ", ")))"
+  }
+
+  /// `text` with its control characters written as escapes (`\r`, `\n`, `\t`, `\u{1B}`), so that
+  /// a message quoting a pattern shows them rather than acting on the terminal.
+  static func escapingControls(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\r": result += "\\r"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\0"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}":
+        result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 }
 
