@@ -9,8 +9,11 @@ import Glibc
 /// ``RuleMachine`` runs these tables over UTF-8 exactly as ICU's `RuleBasedBreakIterator::handleNext`
 /// does over its UText (ill-formed UTF-8 read as U+FFFD, as ICU's UTF-8 text reads it), so its
 /// boundaries and rule statuses are ICU's; it declines (returns nil) where ICU would do more than
-/// run the table: characters of a dictionary category (Thai, Lao, Khmer, Burmese, Chinese and
-/// Japanese words, Southeast Asian line breaks). Those spans go to ICU itself.
+/// run the table: characters of a dictionary category that one of ICU's language break engines
+/// handles (Thai, Lao, Khmer, Burmese, Chinese and Japanese words, Southeast Asian line breaks).
+/// Those spans go to ICU itself. Hangul syllables are of a dictionary category of the word rules,
+/// but ICU 72 has no Korean dictionary, so ICU keeps its rules' segments there, and so does the
+/// machine (see `init`).
 ///
 /// Only ICU's RBBI data format 6 (ICU 68 and later) is read; any other format, or an iterator that
 /// is not rule-based (a locale whose sentence iterator filters abbreviations), gives no tables
@@ -20,7 +23,8 @@ public final class BreakRules: @unchecked Sendable {
   public let locale: String
   /// Categories per state row.
   @usableFromInline let categoryCount: Int
-  /// The first dictionary category: a character of this category or above needs ICU.
+  /// The first dictionary category that an ICU engine handles (after the renumbering of `init`): a
+  /// character of this category or above needs ICU.
   @usableFromInline let dictionaryStart: UInt16
   /// Whether every iteration starts with one step on the {bof} category (ICU's RBBI_BOF_REQUIRED:
   /// ICU takes that step at the start of each `next`, not only at the start of the text).
@@ -58,6 +62,8 @@ public final class BreakRules: @unchecked Sendable {
   @usableFromInline let firstRow: UnsafeMutablePointer<Int32>
   /// ... and its rule status.
   @usableFromInline let firstStatus: UnsafeMutablePointer<Int32>
+  /// ICU's category numbers (the trie's values) to the machine's (see `init`).
+  @usableFromInline let permutation: UnsafeMutablePointer<UInt16>
   /// ICU's binary rules, which the trie reads in place.
   private var data: UnsafeMutableRawPointer?
 
@@ -121,19 +127,45 @@ public final class BreakRules: @unchecked Sendable {
     let bmp = UnsafeMutablePointer<UInt16>.allocate(capacity: 0x10000)
     cicu_trie_fill(trie, bmp, 0x10000)
     for c in 0..<0x10000 where Int(bmp[c]) >= categories { valid = false }
+    let permutation = UnsafeMutablePointer<UInt16>.allocate(capacity: categories)
     guard valid else {
       next.deallocate()
       accepting.deallocate()
       lookAhead.deallocate()
       status.deallocate()
       bmp.deallocate()
+      permutation.deallocate()
       cicu_trie_close(trie)
       return nil
     }
+    // Dictionary categories whose characters no ICU language break engine handles (Hangul in
+    // ICU 72: no Korean dictionary) are renumbered below the first dictionary category, so the
+    // machine runs over them: ICU's rules' segments stand there (see
+    // `cicu_trie_unhandled_categories`). Columns of the table and the categories of characters
+    // are renumbered alike.
+    var dictionaryStart = min(dictionary, categories)
+    for k in 0..<categories { permutation[k] = UInt16(k) }
+    if dictionaryStart < categories {
+      var unhandled = [UInt8](repeating: 0, count: categories - dictionaryStart)
+      cicu_trie_unhandled_categories(trie, Int32(dictionaryStart), Int32(categories), &unhandled)
+      let moved = (dictionaryStart..<categories).filter { unhandled[$0 - dictionaryStart] != 0 }
+      let kept = (dictionaryStart..<categories).filter { unhandled[$0 - dictionaryStart] == 0 }
+      for (n, k) in (moved + kept).enumerated() { permutation[k] = UInt16(dictionaryStart + n) }
+      dictionaryStart += moved.count
+      if !moved.isEmpty {
+        var copy = [UInt16](repeating: 0, count: categories)
+        for state in 0..<states {
+          for k in 0..<categories { copy[Int(permutation[k])] = next[state * categories + k] }
+          for k in 0..<categories { next[state * categories + k] = copy[k] }
+        }
+        for c in 0..<0x10000 { bmp[c] = permutation[Int(bmp[c])] }
+      }
+    }
+    self.permutation = permutation
     self.kind = kind
     self.locale = locale
     self.categoryCount = categories
-    self.dictionaryStart = UInt16(clamping: dictionary)
+    self.dictionaryStart = UInt16(clamping: dictionaryStart)
     self.bofRequired = bofRequired
     self.next = next
     self.accepting = accepting
@@ -154,14 +186,14 @@ public final class BreakRules: @unchecked Sendable {
     }
     self.asciiNext = asciiNext
     self.flags = stateFlags
-    self.asciiLoop = (0..<128).allSatisfy { Int(bmp[$0]) < dictionary }
+    self.asciiLoop = (0..<128).allSatisfy { Int(bmp[$0]) < dictionaryStart }
     // The pair step needs a plain start: the {bof} step (when required) into a state with
     // nothing to do, and a stop state that records nothing.
     let firstState = UnsafeMutablePointer<UInt16>.allocate(capacity: categories)
     firstState.initialize(repeating: 0xFFFF, count: categories)
     let begin = bofRequired ? next[1 * categories + 2] : 1
     if stateFlags[0] == 4 && stateFlags[Int(begin)] & 6 == 0 && begin != 0 {
-      for category in 3..<min(categories, dictionary) {
+      for category in 3..<dictionaryStart {
         let state = next[Int(begin) * categories + category]
         if state != 0 && stateFlags[Int(state)] == 1 { firstState[category] = state }
       }
@@ -189,6 +221,7 @@ public final class BreakRules: @unchecked Sendable {
     firstState.deallocate()
     firstRow.deallocate()
     firstStatus.deallocate()
+    permutation.deallocate()
     cicu_trie_close(trie)
     free(data)
   }
@@ -233,7 +266,9 @@ public final class BreakRules: @unchecked Sendable {
 
   /// The category of code point `c`.
   @inlinable @inline(__always) func category(_ c: UInt32) -> UInt16 {
-    c < 0x10000 ? bmp[Int(c)] : UInt16(truncatingIfNeeded: cicu_trie_get(trie, Int32(bitPattern: c)))
+    if c < 0x10000 { return bmp[Int(c)] }
+    let k = Int(cicu_trie_get(trie, Int32(bitPattern: c)))
+    return k < categoryCount ? permutation[k] : UInt16(categoryCount - 1)
   }
 }
 

@@ -246,6 +246,29 @@ import TextRotorICU
     #expect(IteratorCache.shared.rules(.sentence, locale: "en@ss=standard") == nil)
   }
 
+  /// Hangul syllables are of a dictionary category of ICU's word rules, but ICU has no Korean
+  /// dictionary (ICU 72), so ICU's own segments there are its rules' and the machine runs over
+  /// them; Han, kana and Thai, which ICU's dictionaries segment, still go to ICU. (The identity
+  /// with ICU over Korean text is proven by the tests above: "한국어" is one of the random pieces,
+  /// the syllables are in the property alphabet, the multilingual corpus has Korean.)
+  @Test func hangulRunsNatively() throws {
+    let rules = try #require(IteratorCache.shared.rules(.word, locale: ""))
+    let machine = RuleMachine(rules)
+    func first(_ text: String) -> Int? {
+      let bytes = Array(text.utf8)
+      return bytes.withUnsafeBufferPointer { machine.next($0.baseAddress!, from: 0, end: bytes.count)?.end }
+    }
+    #expect(first("한국어 텍스트") == "한국어".utf8.count)
+    #expect(first("中文") == nil)
+    #expect(first("ひらがな") == nil)
+    #expect(first("ภาษาไทย") == nil)
+    // Line breaks and sentences have no Hangul dictionary category to begin with.
+    let text = Array("안녕하세요. 반갑습니다! 한국어 문장입니다.".utf8)
+    for rotor in Self.rotors {
+      try Self.compare(text, [0..<text.count], rotor, locale: "ko", context: "Korean sentences")
+    }
+  }
+
   /// Every enabled locale, on shorter exhaustive strings.
   @Test(arguments: locales)
   func exhaustivePerLocale(locale: String) throws {
