@@ -469,7 +469,7 @@ public final class RuleMachine {
       let dictionaryStart = self.dictionaryStart
       let asciiNext = self.asciiNext
       let asciiLoop = self.asciiLoop
-      scan: while true {
+      scan: do {
         if asciiLoop {
           while position < end {
             let b = text[position]
@@ -488,41 +488,51 @@ public final class RuleMachine {
             }
           }
         }
-        guard position < end else { break }
-        let b = text[position]
-        let c: Int
-        let length: Int
-        if b < 0xE0 {
-          guard b >= 0xC2, position &+ 1 < end else { break }
-          let b1 = text[position &+ 1]
-          guard b1 & 0xC0 == 0x80 else { break }
-          c = Int(b & 0x1F) << 6 | Int(b1 & 0x3F)
-          length = 2
-        } else if b < 0xF0 {
-          guard position &+ 2 < end else { break }
-          let b1 = text[position &+ 1]
-          let b2 = text[position &+ 2]
-          guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { break }
-          c = Int(b & 0x0F) << 12 | Int(b1 & 0x3F) << 6 | Int(b2 & 0x3F)
-          // E0 needs A0...BF after it (no overlong form), ED 80...9F (no surrogate).
-          guard c >= 0x800, c & 0xF800 != 0xD800 else { break }
-          length = 3
-        } else {
-          break  // ASCII (when the ASCII loop may not run), or 4 bytes: the general step
-        }
-        let k = bmp[c]
-        if k >= dictionaryStart { break }
-        let t = Int(next[state &* categories &+ Int(k)])
-        let f = flags[t]
-        if f & 6 != 0 {
-          if f & 4 != 0 { state = 0 }
-          break
-        }
-        state = t
-        position &+= length
-        if f != 0 {
-          result = position
-          statusState = t
+        // Mixed text: ASCII (when the ASCII loop may run) and well-formed 2- and 3-byte sequences
+        // of no dictionary category, in one loop with one tail, so that a run of non-ASCII words
+        // with spaces and punctuation between them stays here.
+        while position < end {
+          let b = text[position]
+          let t: Int
+          let length: Int
+          if b < 0x80 {
+            guard asciiLoop else { break }
+            t = Int(asciiNext[state &* 128 &+ Int(b)])
+            length = 1
+          } else if b < 0xE0 {
+            guard b >= 0xC2, position &+ 1 < end else { break }
+            let b1 = text[position &+ 1]
+            guard b1 & 0xC0 == 0x80 else { break }
+            let k = bmp[Int(b & 0x1F) << 6 | Int(b1 & 0x3F)]
+            if k >= dictionaryStart { break }
+            t = Int(next[state &* categories &+ Int(k)])
+            length = 2
+          } else if b < 0xF0 {
+            guard position &+ 2 < end else { break }
+            let b1 = text[position &+ 1]
+            let b2 = text[position &+ 2]
+            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { break }
+            let c = Int(b & 0x0F) << 12 | Int(b1 & 0x3F) << 6 | Int(b2 & 0x3F)
+            // E0 needs A0...BF after it (no overlong form), ED 80...9F (no surrogate).
+            guard c >= 0x800, c & 0xF800 != 0xD800 else { break }
+            let k = bmp[c]
+            if k >= dictionaryStart { break }
+            t = Int(next[state &* categories &+ Int(k)])
+            length = 3
+          } else {
+            break  // 4 bytes or ill-formed: the general step
+          }
+          let f = flags[t]
+          if f & 6 != 0 {
+            if f & 4 != 0 { state = 0 }
+            break
+          }
+          state = t
+          position &+= length
+          if f != 0 {
+            result = position
+            statusState = t
+          }
         }
       }
       if state == 0 { break }

@@ -269,6 +269,32 @@ import TextRotorICU
     }
   }
 
+  /// The vectorised search for the next word safe point (32 offsets at a time) finds what the
+  /// byte-by-byte definition finds, from every offset of random texts over the bytes that matter.
+  @Test func wordSafePointsMatchTheDefinition() {
+    var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
+    let seed = rng.seed
+    let bytes: [UInt8] = [0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x20, 0x20, 0x41, 0x2E, 0xD0, 0xBF, 0xE4, 0x80, 0xFF]
+    var mismatches = 0
+    for round in 0..<TestScale.count(300) where mismatches < 5 {
+      // Mostly one byte repeated, so that safe points are sometimes far apart (past 32 bytes).
+      let n = Int.random(in: 1...200, using: &rng)
+      let common = bytes.randomElement(using: &rng)!
+      let text = (0..<n).map { _ in Int.random(in: 0..<4, using: &rng) == 0 ? bytes.randomElement(using: &rng)! : common }
+      text.withUnsafeBufferPointer { buffer in
+        for offset in 0..<n {
+          let end = Int.random(in: offset...n, using: &rng)
+          let fast = AsciiWordSegmenter.nextSafePoint(buffer, after: offset, end: end)
+          let slow = AsciiWordSegmenter.nextSafePointReference(buffer, after: offset, end: end)
+          if fast != slow {
+            mismatches += 1
+            Issue.record("round \(round), offset \(offset), end \(end): \(fast) vs \(slow) (TEXTROTOR_SEED=\(seed))")
+          }
+        }
+      }
+    }
+  }
+
   /// Every enabled locale, on shorter exhaustive strings.
   @Test(arguments: locales)
   func exhaustivePerLocale(locale: String) throws {
