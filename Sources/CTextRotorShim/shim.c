@@ -139,7 +139,19 @@ cicu_trie *cicu_trie_open(const void *data, int32_t length, int32_t *status) {
 void cicu_trie_close(cicu_trie *trie) { ucptrie_close((UCPTrie *)trie); }
 uint32_t cicu_trie_get(const cicu_trie *trie, int32_t c) { return ucptrie_get((const UCPTrie *)trie, c); }
 void cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count) {
-  for (int32_t c = 0; c < count; c++) table[c] = (uint16_t)ucptrie_get((const UCPTrie *)trie, c);
+  // Range by range (a few thousand in the BMP), not code point by code point.
+  UChar32 c = 0;
+  while (c < count) {
+    uint32_t value = 0;
+    UChar32 end = ucptrie_getRange((const UCPTrie *)trie, c, UCPMAP_RANGE_NORMAL, 0, NULL, NULL, &value);
+    if (end < c) {  // not expected: one code point at a time
+      end = c;
+      value = ucptrie_get((const UCPTrie *)trie, c);
+    }
+    if (end >= count) end = count - 1;
+    for (UChar32 x = c; x <= end; x++) table[x] = (uint16_t)value;
+    c = end + 1;
+  }
 }
 
 // Whether ICU's break-iterator data has a dictionary or an LSTM model for `script` (the tables

@@ -334,9 +334,13 @@ public final class RuleMachine {
     let statuses = self.statuses
     let firstRow = rules.firstRow
     let firstStatus = rules.firstStatus
+    let extendsPairs = rules.kind != .sentence
     let bmp = self.bmp
     let table = self.table
     let dictionaryStart = Int(self.dictionaryStart)
+    let flags = self.flags
+    let status = self.status
+    let categories = self.categories
     // The category and length of the character at `position` when the pair step read it already.
     var category = -1
     var length = 0
@@ -354,14 +358,64 @@ public final class RuleMachine {
           let (b, lengthB) = Self.decodeShort(text, position &+ length, end)
           if lengthB != 0 {
             let k = Int(bmp[b])
-            if k < dictionaryStart && table[row &+ k] == 0 {
-              position &+= length
-              ends[n] = position
-              statuses[n] = firstStatus[category]
-              n &+= 1
-              category = k
-              length = lengthB
-              continue
+            if k < dictionaryStart {
+              var t = Int(table[row &+ k])
+              if t == 0 {
+                position &+= length
+                ends[n] = position
+                statuses[n] = firstStatus[category]
+                n &+= 1
+                category = k
+                length = lengthB
+                continue
+              }
+              // A longer segment (a word, a line-break segment): the machine goes on from the
+              // state after the first character here, while its states have nothing to do but
+              // accept, and the segment ends where it stops (ICU's result: the last accepting
+              // position). Anything else (a look-ahead state, the end of the text, a 4-byte,
+              // ill-formed or dictionary character) leaves the segment to the general step.
+              // Rule sets with short segments (words, line-break segments, graphemes; not
+              // sentences, whose long segments the general step's loops read faster).
+              var f = flags[t]
+              if extendsPairs && f & 6 == 0 {
+                var p = position &+ length
+                var last = p
+                var lastStatus = firstStatus[category]
+                var c = b
+                var l = lengthB
+                var kk = k
+                while true {
+                  p &+= l
+                  if f != 0 {
+                    last = p
+                    lastStatus = status[t]
+                  }
+                  let state = t
+                  (c, l) = Self.decodeShort(text, p, end)
+                  if l == 0 { break }
+                  kk = Int(bmp[c])
+                  if kk >= dictionaryStart { break }
+                  t = Int(table[state &* categories &+ kk])
+                  f = flags[t]
+                  if f & 6 != 0 { break }
+                }
+                if l != 0 && kk < dictionaryStart && t == 0 {
+                  ends[n] = last
+                  statuses[n] = lastStatus
+                  n &+= 1
+                  position = last
+                  // The character that stopped the machine starts the next segment when the
+                  // segment ends just before it.
+                  if last == p {
+                    category = kk
+                    length = l
+                  } else {
+                    category = -1
+                  }
+                  continue
+                }
+                // Else the general step reads the segment again from its start.
+              }
             }
           }
         }

@@ -280,7 +280,8 @@ import TextRotorICU
       // Mostly one byte repeated, so that safe points are sometimes far apart (past 32 bytes).
       let n = Int.random(in: 1...200, using: &rng)
       let common = bytes.randomElement(using: &rng)!
-      let text = (0..<n).map { _ in Int.random(in: 0..<4, using: &rng) == 0 ? bytes.randomElement(using: &rng)! : common }
+      let text = (0..<n).map { _ in Int.random(in: 0..<4, using: &rng) == 0 ? bytes.randomElement(using: &rng)! : common
+      }
       text.withUnsafeBufferPointer { buffer in
         for offset in 0..<n {
           let end = Int.random(in: offset...n, using: &rng)
