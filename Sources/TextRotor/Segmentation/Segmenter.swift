@@ -66,15 +66,7 @@ public struct Segmenter: Sendable {
     case .paragraphs: return Self.paragraphs(bytes, elements: elements)
     default: break
     }
-    // On several threads, pieces small enough that each thread gets many (at least 16), so that a
-    // slow piece (ICU's dictionaries on a Thai or Chinese line) does not leave the others waiting at
-    // the end; not below 64 KiB.
-    var cutter = self
-    if threads > 1 {
-      let total = elements.reduce(0) { $0 + $1.count }
-      cutter.pieceSize = max(1 << 16, min(pieceSize, total / (threads * 16)))
-    }
-    let units = cutter.workUnits(bytes, elements: elements, paragraphs: rotor.spansLines).map { unit in
+    let units = workUnits(bytes, elements: elements, paragraphs: rotor.spansLines).map { unit in
       var unit = unit
       unit.counting = counting
       unit.countsWords = countingWords
