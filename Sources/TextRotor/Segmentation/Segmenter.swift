@@ -373,8 +373,19 @@ private final class ParallelResults: Sendable {
 final class WindowSegmenter {
   let segmenter: Segmenter
   private var iterators: [SystemRotor: BreakIterator] = [:]
+  private var machines: [SystemRotor: RuleMachine?] = [:]
 
   init(_ segmenter: Segmenter) { self.segmenter = segmenter }
+
+  /// The native rule machine of `rotor`, kept across edits; nil for prose sentences, for rules
+  /// ICU must run itself, and when the segmenter does not use fast paths.
+  func machine(_ rotor: SystemRotor) -> RuleMachine? {
+    guard segmenter.useFastPaths, rotor != .proseSentences, let kind = rotor.breakKind else { return nil }
+    if let known = machines[rotor] { return known }
+    let made = IteratorCache.shared.rules(kind, locale: segmenter.locale).map(RuleMachine.init)
+    machines[rotor] = made
+    return made
+  }
 
   /// `rotor`'s entries in `range` of `bytes` (one element's window).
   func segment(_ bytes: ByteStorage, _ range: Range<Int>, rotor: SystemRotor) throws(ICUError) -> SegmentStore {

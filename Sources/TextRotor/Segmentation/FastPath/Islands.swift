@@ -84,11 +84,7 @@ struct IslandSegmenter {
 
   /// The entry status of a segment whose ICU rule status is `icu`.
   @inline(__always) private func status(_ icu: Int32) -> SegmentStatus {
-    switch rotor {
-    case .words: SegmentStatus(icuWordStatus: Int(icu))
-    case .linebreaks: !counting && icu >= 100 ? .hardBreak : .none
-    default: .none
-    }
+    counting && rotor == .linebreaks ? .none : SegmentStatus(icuStatus: icu, of: rotor)
   }
 
   /// Segments `range` of `text` (the bytes' buffer) into `chunk`.
