@@ -169,13 +169,14 @@ public struct Segmenter: Sendable {
   }
 
   static func run(
-    _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor, fastPaths: Bool = false
+    _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor, fastPaths: Bool = false,
+    machine: RuleMachine? = nil
   ) throws(ICUError) -> SegmentStore.Chunk {
     // Prose sentences run ICU over a copy in which single line breaks are spaces (below).
     if fastPaths, rotor != .proseSentences, let kind = rotor.breakKind {
-      let rules = IteratorCache.shared.rules(kind, locale: iterator.locale)
+      let rules = machine?.rules ?? IteratorCache.shared.rules(kind, locale: iterator.locale)
       if rules != nil || FastPath.applies(to: rotor, locale: iterator.locale) {
-        return try FastPath.run(iterator, bytes, unit, rotor, rules: rules)
+        return try FastPath.run(iterator, bytes, unit, rotor, rules: rules, machine: machine)
       }
     }
     if fastPaths, rotor == .proseSentences, let rules = IteratorCache.shared.rules(.sentence, locale: iterator.locale) {
@@ -401,7 +402,8 @@ final class WindowSegmenter {
     }
     var store = SegmentStore()
     for unit in segmenter.workUnits(bytes, elements: [range], paragraphs: rotor.spansLines) {
-      store.append(try Segmenter.run(iterator, bytes, unit, rotor, fastPaths: segmenter.useFastPaths))
+      store.append(
+        try Segmenter.run(iterator, bytes, unit, rotor, fastPaths: segmenter.useFastPaths, machine: machine(rotor)))
     }
     return store
   }

@@ -70,14 +70,14 @@ struct IslandSegmenter {
 
   init(
     iterator: BreakIterator, bytes: ByteStorage, rotor: SystemRotor, counting: Bool, countsWords: Bool = true,
-    rules: BreakRules?
+    rules: BreakRules?, machine: RuleMachine? = nil
   ) {
     self.iterator = iterator
     self.bytes = bytes
     self.rotor = rotor
     self.counting = counting
     self.countsWords = countsWords
-    self.machine = rules.map { RuleMachine($0) }
+    self.machine = machine ?? rules.map { RuleMachine($0) }
     // Statuses tell words apart, and hard line breaks in a stored index.
     self.withStatus = (rotor == .words && (!counting || countsWords)) || (rotor == .linebreaks && !counting)
   }
