@@ -12,21 +12,42 @@ public struct BytePattern: Sendable, Hashable {
   public let asciiCaseInsensitive: Bool
   var rare1: Int
   var rare2: Int
+  /// A third offset the AVX2 search compares (one of the two when the needle is shorter than 3).
+  var rare3: Int
 
   public init(_ bytes: [UInt8], asciiCaseInsensitive: Bool = false) {
     let folds = asciiCaseInsensitive && bytes.contains(where: Self.isASCIILetter)
     self.asciiCaseInsensitive = folds
     self.bytes = folds ? bytes.map { Self.isASCIILetter($0) ? $0 | 0x20 : $0 } : bytes
     self.masks = bytes.map { folds && Self.isASCIILetter($0) ? 0x20 : 0 }
-    // The rarest byte, then the rarest at another position (letters without case count as both).
-    let ranks = bytes.map { Self.rank($0, caseless: folds) }
-    var first = 0
-    for i in ranks.indices where ranks[i] < ranks[first] { first = i }
-    var second = first == 0 ? min(1, bytes.count - 1) : 0
-    for i in ranks.indices where i != first && ranks[i] < ranks[second] { second = i }
-    if bytes.count <= 1 { second = first }
-    self.rare1 = max(first, 0)
-    self.rare2 = max(second, 0)
+    (rare1, rare2, rare3) = Self.rareOffsets(self.bytes, caseless: folds)
+  }
+
+  /// The three offsets of `bytes` whose bytes together are expected rarest in text
+  /// (``frequency(_:caseless:)``): the rarest byte, then greedily the offset of least frequency
+  /// where a byte next to one already taken counts 4 times as common (neighbours come together in
+  /// text far more often than their frequencies say: the `10.` of `10.0.0.` in a log) and a byte of
+  /// a value already taken twice as common (as memchr's `memmem` picks its pair: a repeated byte
+  /// tells less); the first offset on ties. A needle of 1 or 2 bytes repeats offsets.
+  static func rareOffsets(_ bytes: [UInt8], caseless: Bool) -> (Int, Int, Int) {
+    guard bytes.count > 1 else { return (0, 0, 0) }
+    let f = bytes.map { frequency($0, caseless: caseless) }
+    var taken: [Int] = []
+    while taken.count < min(3, bytes.count) {
+      var best = -1
+      var bestScore = Int.max
+      for i in f.indices where !taken.contains(i) {
+        var score = f[i]
+        if taken.contains(where: { abs($0 - i) == 1 }) { score *= 4 }
+        if taken.contains(where: { bytes[$0] == bytes[i] }) { score *= 2 }
+        if score < bestScore {
+          best = i
+          bestScore = score
+        }
+      }
+      taken.append(best)
+    }
+    return (taken[0], taken[1], taken.count > 2 ? taken[2] : taken[1])
   }
 
   public var isEmpty: Bool { bytes.isEmpty }
@@ -34,39 +55,52 @@ public struct BytePattern: Sendable, Hashable {
 
   static func isASCIILetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
 
-  /// A rough frequency rank of a byte in text (higher = more common), after the table ripgrep's
-  /// memchr crate uses: spaces and lowercase vowels are common; uppercase, digits and punctuation
-  /// rarer; bytes of non-ASCII characters rare in English but common in other scripts.
-  static func rank(_ b: UInt8, caseless: Bool) -> Int {
-    let common: [UInt8] = Array(" etaoinshrdlcumwfgypbvkjxqz".utf8)
-    if let i = common.firstIndex(of: b) { return 255 - i * 4 }
-    if isASCIILetter(b) {
-      let lower = b | 0x20
-      let i = common.firstIndex(of: lower) ?? 26
-      // Uppercase alone is rare; without case it is as common as its lowercase letter.
-      return caseless ? 255 - i * 4 : 120 - i * 2
-    }
-    switch b {
-    case 0x0A: return 200
-    case 0x2C, 0x2E: return 150  // , .
-    case 0x30...0x39: return 110
-    case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: return 60
-    // In text of one script, its few lead bytes (Cyrillic D0/D1, Greek CE/CF, CJK E4-E9) are on
-    // every other byte; the continuation bytes spread over 64 values and tell letters apart.
-    case 0x80...0xBF: return 90  // continuation bytes
-    case 0xC0...0xDF: return 170  // leads of 2-byte sequences
-    case 0xE0...0xEF: return 160  // leads of 3-byte sequences
-    case 0xF0...: return 80
-    default: return 10  // other control bytes
-    }
+  /// How often a byte is expected in text, in parts per million: an ASCII letter searched without
+  /// case counts both cases.
+  static func frequency(_ b: UInt8, caseless: Bool) -> Int {
+    guard caseless && isASCIILetter(b) else { return frequencies[Int(b)] }
+    return frequencies[Int(b | 0x20)] + frequencies[Int(b & ~0x20)]
   }
+
+  /// Byte frequencies (parts per million) averaged over three kinds of text: English prose
+  /// (`Corpora/generated/english-10mb.txt`), prose in many scripts (`multilingual-20mb.txt`) and
+  /// source code (10 MB of the Swift packages' files; `Scripts/byte-frequencies` computes them).
+  /// Then, as memchr does for ripgrep, no script is taken to be rare: lead bytes of non-ASCII
+  /// characters (0xC2...0xF4) count as common as the commonest script's (in text of one script its
+  /// lead bytes are every other or third byte), continuation bytes (0x80...0xBF) at least as common
+  /// as the least common of the corpus's (a script missing from it spreads its letters over them).
+  static let frequencies: [Int] = {
+    var f = measuredFrequencies
+    for b in 0x80...0xBF { f[b] = max(f[b], 400) }
+    for b in 0xC2...0xF4 { f[b] = max(f[b], 12_000) }
+    return f
+  }()
+
+  private static let measuredFrequencies: [Int] = [
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 21, 22851, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+    248471, 178, 9062, 670, 765, 588, 199, 1158, 4157, 4159, 1293, 500, 8275, 9228, 8300, 5083,
+    6872, 4354, 4476, 4538, 3040, 2819, 4230, 2446, 2089, 1784, 5099, 739, 1045, 2018, 1232, 357,
+    331, 2915, 1460, 2751, 1866, 2978, 1433, 1067, 939, 2899, 336, 522, 1986, 1581, 2430, 2151,
+    2592, 203, 1965, 4147, 3571, 1548, 884, 567, 593, 391, 170, 813, 934, 809, 69, 3691,
+    839, 31708, 7167, 16840, 16616, 54788, 10361, 7984, 12232, 29502, 717, 2889, 19120, 10280, 29942, 27572,
+    11843, 955, 27907, 27352, 36372, 13811, 4420, 5109, 4597, 6023, 1247, 2113, 861, 2109, 69, 0,
+    3264, 5099, 4012, 3540, 1664, 1070, 792, 1567, 1746, 951, 854, 1414, 1793, 1451, 355, 1334,
+    816, 690, 452, 420, 1154, 1602, 800, 815, 880, 978, 919, 589, 1113, 727, 507, 1510,
+    1075, 1057, 447, 579, 3176, 1116, 1727, 1566, 1339, 1150, 1113, 708, 589, 842, 2174, 1662,
+    2511, 1208, 1379, 1040, 1236, 1987, 527, 915, 4900, 1638, 1462, 1653, 1811, 1913, 2651, 1555,
+    0, 0, 439, 1485, 286, 288, 49, 1, 1, 1, 1, 1, 85, 0, 2318, 1115,
+    12031, 5203, 1, 0, 1, 1, 3, 912, 2082, 1446, 83, 227, 0, 0, 0, 0,
+    8611, 2058, 885, 6776, 1239, 2915, 1865, 1392, 1104, 693, 290, 1141, 1556, 507, 0, 437,
+    864, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  ]
 
   func withNeedle<R>(_ body: (UnsafePointer<cicu_needle>) -> R) -> R {
     bytes.withUnsafeBufferPointer { b in
       masks.withUnsafeBufferPointer { m in
         var needle = cicu_needle(
           bytes: b.baseAddress, masks: m.baseAddress, length: Int64(b.count), rare1: Int64(rare1),
-          rare2: Int64(rare2), caseless: asciiCaseInsensitive ? 1 : 0)
+          rare2: Int64(rare2), caseless: asciiCaseInsensitive ? 1 : 0, rare3: Int64(rare3))
         return withUnsafePointer(to: &needle) { body($0) }
       }
     }
@@ -183,18 +217,24 @@ public struct BytePatternSet: Sendable {
     precondition(
       !patterns.isEmpty && patterns.count <= 8 && patterns.allSatisfy { !$0.isEmpty }, "1 to 8 non-empty patterns")
     var patterns = patterns
-    // Patterns of one length (the case variants of a few characters) are compared at the same two
-    // offsets, the rarest over all of them, so the kernel loads the text once for every pattern.
-    let length = patterns[0].count
-    if length > 1 && patterns.allSatisfy({ $0.count == length }) {
-      let score = (0..<length).map { i in
-        patterns.reduce(0) { $0 + BytePattern.rank($1.bytes[i], caseless: $1.masks[i] != 0) }
-          + Set(patterns.map { $0.bytes[i] }).count * 40
+    // Every pattern is compared at the same two offsets (inside the shortest, where all of them
+    // compare their byte with or without case alike), the two where a text byte is least likely to
+    // be one of the patterns' bytes there (the sum of the distinct bytes' frequencies): the kernel
+    // then loads the text once for every pattern, and its work does not grow with their number
+    // (the case variants of a few characters: `ЧТ` has 8, of two lengths, `ᲄ` being 3 bytes).
+    let shortest = patterns.map(\.count).min()!
+    let offsets = (0..<shortest).filter { i in patterns.allSatisfy { $0.masks[i] == patterns[0].masks[i] } }
+    if offsets.count >= 2 {
+      let score = offsets.map { i in
+        var seen = Set<UInt8>()
+        return patterns.reduce(0) { sum, p in
+          seen.insert(p.bytes[i]).inserted ? sum + BytePattern.frequency(p.bytes[i], caseless: p.masks[i] != 0) : sum
+        }
       }
-      let order = (0..<length).sorted { score[$0] < score[$1] || (score[$0] == score[$1] && $0 < $1) }
+      let order = offsets.indices.sorted { score[$0] < score[$1] || (score[$0] == score[$1] && $0 < $1) }
       for k in patterns.indices {
-        patterns[k].rare1 = order[0]
-        patterns[k].rare2 = order[1]
+        patterns[k].rare1 = offsets[order[0]]
+        patterns[k].rare2 = offsets[order[1]]
       }
     }
     self.patterns = patterns
@@ -212,7 +252,8 @@ public struct BytePatternSet: Sendable {
           needles.append(
             cicu_needle(
               bytes: b.baseAddress! + offset, masks: m.baseAddress! + offset, length: Int64(p.count),
-              rare1: Int64(p.rare1), rare2: Int64(p.rare2), caseless: p.asciiCaseInsensitive ? 1 : 0))
+              rare1: Int64(p.rare1), rare2: Int64(p.rare2), caseless: p.asciiCaseInsensitive ? 1 : 0,
+              rare3: Int64(p.rare3)))
           offset += p.count
         }
         return needles.withUnsafeBufferPointer { body($0.baseAddress!, Int32($0.count)) }

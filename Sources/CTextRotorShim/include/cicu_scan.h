@@ -15,7 +15,11 @@
 
 /// A needle prepared for search: byte i of the haystack matches when (h | masks[i]) == bytes[i]
 /// (masks[i] is 0x20 for an ASCII letter searched without case, else 0). `rare1` and `rare2` are
-/// two positions of rare bytes, compared 32 (AVX2) or 16 (SSE2) haystack positions at a time.
+/// two positions of rare bytes, compared 32 (AVX2) or 16 (SSE2) haystack positions at a time;
+/// the AVX2 search also compares a third, `rare3` (the same as one of them in a short needle): the
+/// loads come from cache lines already read, so it costs little and keeps the candidates few when
+/// two of the needle's bytes come together in text more often than their frequencies say (the
+/// `192.168.` of `192.168.7.` in a log).
 typedef struct {
   const uint8_t *bytes;
   const uint8_t *masks;
@@ -23,12 +27,42 @@ typedef struct {
   int64_t rare1;
   int64_t rare2;
   int caseless;
+  int64_t rare3;
 } cicu_needle;
 
+static inline uint64_t cicu_load64(const uint8_t *p) {
+  uint64_t v;
+  memcpy(&v, p, 8);
+  return v;
+}
+static inline uint32_t cicu_load32(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
 static inline int cicu_needle_equals(const uint8_t *h, const cicu_needle *n) {
-  if (!n->caseless) return memcmp(h, n->bytes, (size_t)n->length) == 0;
-  for (int64_t i = 0; i < n->length; i++)
-    if ((uint8_t)(h[i] | n->masks[i]) != n->bytes[i]) return 0;
+  const int64_t len = n->length;
+  const uint8_t *b = n->bytes;
+  if (!n->caseless) {
+    // Two overlapping loads cover 4...16 bytes without a call.
+    if (len >= 8 && len <= 16)
+      return cicu_load64(h) == cicu_load64(b) && cicu_load64(h + len - 8) == cicu_load64(b + len - 8);
+    if (len >= 4 && len < 8)
+      return cicu_load32(h) == cicu_load32(b) && cicu_load32(h + len - 4) == cicu_load32(b + len - 4);
+    if (len < 4) {
+      for (int64_t i = 0; i < len; i++)
+        if (h[i] != b[i]) return 0;
+      return 1;
+    }
+    return memcmp(h, b, (size_t)len) == 0;
+  }
+  const uint8_t *m = n->masks;
+  int64_t i = 0;
+  for (; i + 8 <= len; i += 8)
+    if ((cicu_load64(h + i) | cicu_load64(m + i)) != cicu_load64(b + i)) return 0;
+  for (; i < len; i++)
+    if ((uint8_t)(h[i] | m[i]) != b[i]) return 0;
   return 1;
 }
 
@@ -39,23 +73,105 @@ static inline int64_t cicu_needle_scalar(const uint8_t *h, int64_t from, int64_t
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) static inline int64_t cicu_needle_avx2(const uint8_t *h, int64_t from, int64_t end,
-                                                                      const cicu_needle *n) {
-  const __m256i v1 = _mm256_set1_epi8((char)n->bytes[n->rare1]), m1 = _mm256_set1_epi8((char)n->masks[n->rare1]);
-  const __m256i v2 = _mm256_set1_epi8((char)n->bytes[n->rare2]), m2 = _mm256_set1_epi8((char)n->masks[n->rare2]);
-  int64_t i = from;
-  // Loads read h[i + rare ..< i + rare + 32], inside the text while i + 32 + length - 1 <= end.
-  for (; i + 32 + n->length - 1 <= end; i += 32) {
-    __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + n->rare1)), m1);
-    __m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + n->rare2)), m2);
-    uint32_t mask = (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, v1), _mm256_cmpeq_epi8(b, v2)));
-    while (mask) {
-      int k = __builtin_ctz(mask);
-      if (cicu_needle_equals(h + i + k, n)) return i + k;
-      mask &= mask - 1;
-    }
+/// The leftmost non-overlapping occurrences of the needle in from..<end, each at or after the end
+/// of the one before: written to `starts` (when not NULL), at most `capacity`; returns how many and
+/// in `*resume` where to continue (end when the range is exhausted). The hot loop compares the two
+/// rare bytes 64 positions at a time and calls nothing, so its vectors stay in registers;
+/// candidates are verified outside it. `CASELESS` ORs the haystack with the masks first.
+#define CICU_NEEDLE_SCAN_AVX2(NAME, CASELESS)                                                                   \
+  __attribute__((target("avx2"))) static inline int64_t NAME(const uint8_t *h, int64_t from, int64_t end,       \
+                                                             const cicu_needle *n, int64_t *starts,             \
+                                                             int64_t capacity, int64_t *resume) {               \
+    const int64_t len = n->length;                                                                              \
+    const uint8_t *p1 = h + n->rare1, *p2 = h + n->rare2, *p3 = h + n->rare3;                                 \
+    const __m256i v1 = _mm256_set1_epi8((char)n->bytes[n->rare1]);                                             \
+    const __m256i v2 = _mm256_set1_epi8((char)n->bytes[n->rare2]);                                             \
+    const __m256i v3 = _mm256_set1_epi8((char)n->bytes[n->rare3]);                                             \
+    const __m256i m1 = _mm256_set1_epi8((char)n->masks[n->rare1]);                                             \
+    const __m256i m2 = _mm256_set1_epi8((char)n->masks[n->rare2]);                                             \
+    const __m256i m3 = _mm256_set1_epi8((char)n->masks[n->rare3]);                                             \
+    (void)m1;                                                                                                   \
+    (void)m2;                                                                                                   \
+    (void)m3;                                                                                                   \
+    /* Loads read h[i + rare ..< i + rare + 32]: inside the text while i <= last. */                           \
+    const int64_t last = end - len - 31;                                                                        \
+    int64_t count = 0, i = from, next = from;                                                                   \
+    while (count < capacity) {                                                                                  \
+      __m256i x0 = _mm256_setzero_si256(), x1 = _mm256_setzero_si256();                                        \
+      for (; i + 32 <= last; i += 64) {                                                                         \
+        __m256i a0 = _mm256_loadu_si256((const __m256i *)(p1 + i));                                            \
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(p2 + i));                                            \
+        __m256i c0 = _mm256_loadu_si256((const __m256i *)(p3 + i));                                            \
+        __m256i a1 = _mm256_loadu_si256((const __m256i *)(p1 + i + 32));                                       \
+        __m256i b1 = _mm256_loadu_si256((const __m256i *)(p2 + i + 32));                                       \
+        __m256i c1 = _mm256_loadu_si256((const __m256i *)(p3 + i + 32));                                       \
+        if (CASELESS) {                                                                                         \
+          a0 = _mm256_or_si256(a0, m1);                                                                         \
+          b0 = _mm256_or_si256(b0, m2);                                                                         \
+          c0 = _mm256_or_si256(c0, m3);                                                                         \
+          a1 = _mm256_or_si256(a1, m1);                                                                         \
+          b1 = _mm256_or_si256(b1, m2);                                                                         \
+          c1 = _mm256_or_si256(c1, m3);                                                                         \
+        }                                                                                                       \
+        x0 = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a0, v1), _mm256_cmpeq_epi8(b0, v2)),          \
+                              _mm256_cmpeq_epi8(c0, v3));                                                       \
+        x1 = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a1, v1), _mm256_cmpeq_epi8(b1, v2)),          \
+                              _mm256_cmpeq_epi8(c1, v3));                                                       \
+        if (!_mm256_testz_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x0, x1))) break;                       \
+      }                                                                                                         \
+      int blocks = 2;                                                                                           \
+      if (i + 32 > last) {                                                                                      \
+        if (i > last) break;                                                                                    \
+        __m256i a0 = _mm256_loadu_si256((const __m256i *)(p1 + i));                                            \
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(p2 + i));                                            \
+        __m256i c0 = _mm256_loadu_si256((const __m256i *)(p3 + i));                                            \
+        if (CASELESS) {                                                                                         \
+          a0 = _mm256_or_si256(a0, m1);                                                                         \
+          b0 = _mm256_or_si256(b0, m2);                                                                         \
+          c0 = _mm256_or_si256(c0, m3);                                                                         \
+        }                                                                                                       \
+        x0 = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a0, v1), _mm256_cmpeq_epi8(b0, v2)),          \
+                              _mm256_cmpeq_epi8(c0, v3));                                                       \
+        blocks = 1;                                                                                             \
+      }                                                                                                         \
+      uint64_t mask = (uint32_t)_mm256_movemask_epi8(x0);                                                       \
+      if (blocks == 2) mask |= (uint64_t)(uint32_t)_mm256_movemask_epi8(x1) << 32;                             \
+      while (mask) {                                                                                            \
+        int64_t at = i + __builtin_ctzll(mask);                                                                 \
+        mask &= mask - 1;                                                                                       \
+        if (at < next || !cicu_needle_equals(h + at, n)) continue;                                              \
+        if (starts) starts[count] = at;                                                                         \
+        next = at + len;                                                                                        \
+        if (++count == capacity) break;                                                                         \
+      }                                                                                                         \
+      i += 32 * blocks;                                                                                         \
+    }                                                                                                           \
+    if (count == capacity) {                                                                                    \
+      *resume = next;                                                                                           \
+      return count;                                                                                             \
+    }                                                                                                           \
+    /* The tail: fewer than 32 + len - 1 bytes from i. */                                                       \
+    for (int64_t at = i > next ? i : next; at + len <= end && count < capacity;) {                              \
+      if (cicu_needle_equals(h + at, n)) {                                                                      \
+        if (starts) starts[count] = at;                                                                         \
+        count++;                                                                                                \
+        at += len;                                                                                              \
+        next = at;                                                                                              \
+      } else {                                                                                                  \
+        at++;                                                                                                   \
+      }                                                                                                         \
+    }                                                                                                           \
+    *resume = count == capacity ? next : end;                                                                   \
+    return count;                                                                                               \
   }
-  return cicu_needle_scalar(h, i, end, n);
+CICU_NEEDLE_SCAN_AVX2(cicu_needle_scan_avx2_exact, 0)
+CICU_NEEDLE_SCAN_AVX2(cicu_needle_scan_avx2_caseless, 1)
+#undef CICU_NEEDLE_SCAN_AVX2
+
+static inline int64_t cicu_needle_scan_avx2(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *n,
+                                            int64_t *starts, int64_t capacity, int64_t *resume) {
+  return n->caseless ? cicu_needle_scan_avx2_caseless(h, from, end, n, starts, capacity, resume)
+                     : cicu_needle_scan_avx2_exact(h, from, end, n, starts, capacity, resume);
 }
 #endif
 
@@ -92,130 +208,236 @@ static inline int cicu_has_avx2(void) {
 static inline int64_t cicu_needle_find(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *n) {
   if (n->length <= 0 || end - from < n->length) return -1;
 #if defined(__x86_64__)
-  if (cicu_has_avx2()) return cicu_needle_avx2(h, from, end, n);
+  if (cicu_has_avx2()) {
+    int64_t at = -1, resume = 0;
+    return cicu_needle_scan_avx2(h, from, end, n, &at, 1, &resume) == 1 ? at : -1;
+  }
 #endif
   return cicu_needle_sse2(h, from, end, n);
 }
 
 #if defined(__x86_64__)
+/// Verifies the candidate starts in `mask` (bit j = position i + j) against every needle, in order;
+/// appends each offset where one starts (and which, when `whiches` is not NULL) until `capacity`.
+static inline void cicu_needles_verify(const uint8_t *h, int64_t i, uint64_t mask, int64_t end,
+                                       const cicu_needle *needles, int count, int64_t *starts, int *whiches,
+                                       int64_t capacity, int64_t *found) {
+  while (mask && *found < capacity) {
+    int64_t at = i + __builtin_ctzll(mask);
+    mask &= mask - 1;
+    for (int k = 0; k < count; k++) {
+      if (at + needles[k].length <= end && cicu_needle_equals(h + at, &needles[k])) {
+        starts[*found] = at;
+        if (whiches) whiches[*found] = k;
+        (*found)++;
+        break;
+      }
+    }
+  }
+}
+
+/// Membership of each byte of `x` in a set of at most 8 bytes, by two 16-entry nibble tables (each
+/// member owns one bit in the entry of its low nibble and in the entry of its high nibble: a byte is
+/// a member when the two entries share a bit): all ones where a member.
+__attribute__((target("avx2"))) static inline __m256i cicu_nibble_member(__m256i x, __m256i lo, __m256i hi) {
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  __m256i a = _mm256_shuffle_epi8(lo, _mm256_and_si256(x, low4));
+  __m256i b = _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(x, 4), low4));
+  return _mm256_xor_si256(_mm256_cmpeq_epi8(_mm256_and_si256(a, b), _mm256_setzero_si256()), _mm256_set1_epi8(-1));
+}
+
+/// The candidate mask of 32 positions at `q` (= h + i) when every needle is compared at the same
+/// offsets r1, r2 (and r3, a byte all of them share, when r3 >= 0): the byte at r1 one of the
+/// needles' bytes there, the same at r2. Up to 4 distinct values are compared one by one (the list
+/// padded with repeats), more through nibble tables.
+#define CICU_SHARED_MASK(q, FOUR)                                                                              \
+  ({                                                                                                           \
+    __m256i a_ = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)((q) + r1)), m1);                        \
+    __m256i b_ = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)((q) + r2)), m2);                        \
+    __m256i x_, y_;                                                                                            \
+    if (FOUR) {                                                                                                \
+      x_ = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a_, d1[0]), _mm256_cmpeq_epi8(a_, d1[1])),         \
+                           _mm256_or_si256(_mm256_cmpeq_epi8(a_, d1[2]), _mm256_cmpeq_epi8(a_, d1[3])));        \
+      y_ = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b_, d2[0]), _mm256_cmpeq_epi8(b_, d2[1])),         \
+                           _mm256_or_si256(_mm256_cmpeq_epi8(b_, d2[2]), _mm256_cmpeq_epi8(b_, d2[3])));        \
+    } else {                                                                                                   \
+      x_ = cicu_nibble_member(a_, lo1, hi1);                                                                   \
+      y_ = cicu_nibble_member(b_, lo2, hi2);                                                                   \
+    }                                                                                                          \
+    __m256i z_ = _mm256_and_si256(x_, y_);                                                                     \
+    if (r3 >= 0) z_ = _mm256_and_si256(z_, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)((q) + r3)), v3)); \
+    z_;                                                                                                        \
+  })
+
+#define CICU_NEEDLES_SHARED_LOOP(FOUR)                                                                         \
+  while (found < capacity) {                                                                                   \
+    __m256i x0 = _mm256_setzero_si256(), x1 = _mm256_setzero_si256();                                         \
+    for (; i + 32 <= last; i += 64) {                                                                          \
+      x0 = CICU_SHARED_MASK(h + i, FOUR);                                                                      \
+      x1 = CICU_SHARED_MASK(h + i + 32, FOUR);                                                                 \
+      if (!_mm256_testz_si256(_mm256_or_si256(x0, x1), _mm256_or_si256(x0, x1))) break;                        \
+    }                                                                                                          \
+    int blocks = 2;                                                                                            \
+    if (i + 32 > last) {                                                                                       \
+      if (i > last) break;                                                                                     \
+      x0 = CICU_SHARED_MASK(h + i, FOUR);                                                                      \
+      blocks = 1;                                                                                              \
+    }                                                                                                          \
+    uint64_t mask = (uint32_t)_mm256_movemask_epi8(x0);                                                        \
+    if (blocks == 2) mask |= (uint64_t)(uint32_t)_mm256_movemask_epi8(x1) << 32;                              \
+    if (mask) cicu_needles_verify(h, i, mask, end, needles, count, starts, whiches, capacity, &found);         \
+    i += 32 * blocks;                                                                                          \
+  }
+
+/// Every offset in *from..<end where one of the needles starts (overlapping ones too), at most
+/// `capacity`, into `starts` (and which needle into `whiches`, when not NULL; the first in the
+/// array when several start there); returns how many. `*from` becomes where the vectorised part
+/// stopped (the caller finishes the last bytes one by one) or, when `capacity` was reached, one past
+/// the last start.
 __attribute__((target("avx2"))) static inline int64_t cicu_needles_avx2(const uint8_t *h, int64_t *from, int64_t end,
                                                                        const cicu_needle *needles, int count,
-                                                                       int64_t longest, int *which) {
-  __m256i v1[8], m1[8], v2[8], m2[8];
-  int64_t r1[8], r2[8];
-  for (int k = 0; k < count; k++) {
-    const cicu_needle *n = &needles[k];
-    v1[k] = _mm256_set1_epi8((char)n->bytes[n->rare1]);
-    m1[k] = _mm256_set1_epi8((char)n->masks[n->rare1]);
-    v2[k] = _mm256_set1_epi8((char)n->bytes[n->rare2]);
-    m2[k] = _mm256_set1_epi8((char)n->masks[n->rare2]);
-    r1[k] = n->rare1;
-    r2[k] = n->rare2;
-  }
-  int64_t i = *from;
+                                                                       int64_t longest, int64_t *starts,
+                                                                       int *whiches, int64_t capacity) {
+  int64_t i = *from, found = 0;
+  // Loads read h[i + o ..< i + o + 32] with o < length <= longest: inside the text while i <= last.
+  const int64_t last = end - longest - 31;
   // Every needle compared at the same two offsets with the same masks: load once, and test each
   // offset against the distinct values there (a candidate matches some needle's first value and
   // some needle's second value; verification sorts them out).
   int shared = 1;
   for (int k = 1; k < count; k++)
-    if (r1[k] != r1[0] || r2[k] != r2[0] || needles[k].masks[r1[k]] != needles[0].masks[r1[0]] ||
-        needles[k].masks[r2[k]] != needles[0].masks[r2[0]])
+    if (needles[k].rare1 != needles[0].rare1 || needles[k].rare2 != needles[0].rare2 ||
+        needles[k].masks[needles[k].rare1] != needles[0].masks[needles[0].rare1] ||
+        needles[k].masks[needles[k].rare2] != needles[0].masks[needles[0].rare2])
       shared = 0;
   if (shared) {
-    __m256i d1[8], d2[8];
+    const int64_t r1 = needles[0].rare1, r2 = needles[0].rare2;
+    const __m256i m1 = _mm256_set1_epi8((char)needles[0].masks[r1]), m2 = _mm256_set1_epi8((char)needles[0].masks[r2]);
+    uint8_t u1[8], u2[8];
     int n1 = 0, n2 = 0;
     for (int k = 0; k < count; k++) {
+      uint8_t b1 = needles[k].bytes[r1], b2 = needles[k].bytes[r2];
       int seen1 = 0, seen2 = 0;
-      for (int j = 0; j < k; j++) {
-        seen1 |= needles[j].bytes[r1[j]] == needles[k].bytes[r1[k]];
-        seen2 |= needles[j].bytes[r2[j]] == needles[k].bytes[r2[k]];
-      }
-      if (!seen1) d1[n1++] = v1[k];
-      if (!seen2) d2[n2++] = v2[k];
+      for (int j = 0; j < n1; j++) seen1 |= u1[j] == b1;
+      for (int j = 0; j < n2; j++) seen2 |= u2[j] == b2;
+      if (!seen1) u1[n1++] = b1;
+      if (!seen2) u2[n2++] = b2;
     }
+    __m256i d1[4], d2[4];
+    for (int j = 0; j < 4; j++) {
+      d1[j] = _mm256_set1_epi8((char)u1[j < n1 ? j : 0]);
+      d2[j] = _mm256_set1_epi8((char)u2[j < n2 ? j : 0]);
+    }
+    uint8_t t[4][32];
+    memset(t, 0, sizeof t);
+    for (int j = 0; j < n1; j++) {
+      t[0][u1[j] & 15] |= (uint8_t)(1u << j);
+      t[1][u1[j] >> 4] |= (uint8_t)(1u << j);
+    }
+    for (int j = 0; j < n2; j++) {
+      t[2][u2[j] & 15] |= (uint8_t)(1u << j);
+      t[3][u2[j] >> 4] |= (uint8_t)(1u << j);
+    }
+    for (int k = 0; k < 4; k++) memcpy(t[k] + 16, t[k], 16);  // vpshufb looks up within each 128-bit lane
+    const __m256i lo1 = _mm256_loadu_si256((const __m256i *)t[0]), hi1 = _mm256_loadu_si256((const __m256i *)t[1]);
+    const __m256i lo2 = _mm256_loadu_si256((const __m256i *)t[2]), hi2 = _mm256_loadu_si256((const __m256i *)t[3]);
+    (void)lo1, (void)hi1, (void)lo2, (void)hi2;
     // A third offset where every needle has the same byte (the lead byte of the script's
     // characters, shared by every case variant: it rules out the other scripts' text, whose
     // continuation bytes alone would often agree).
     int64_t r3 = -1;
     for (int64_t o = 0; o < needles[0].length && r3 < 0; o++) {
-      if (o == r1[0] || o == r2[0]) continue;
+      if (o == r1 || o == r2) continue;
       int same = 1;
       for (int k = 0; k < count; k++)
         if (needles[k].length <= o || needles[k].masks[o] != 0 || needles[k].bytes[o] != needles[0].bytes[o]) same = 0;
       if (same && needles[0].bytes[o] >= 0x80) r3 = o;
     }
     const __m256i v3 = _mm256_set1_epi8((char)(r3 >= 0 ? needles[0].bytes[r3] : 0));
-    for (; i + 32 + longest - 1 <= end; i += 32) {
-      __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r1[0])), m1[0]);
-      __m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r2[0])), m2[0]);
-      __m256i x = _mm256_cmpeq_epi8(a, d1[0]), y = _mm256_cmpeq_epi8(b, d2[0]);
-      for (int j = 1; j < n1; j++) x = _mm256_or_si256(x, _mm256_cmpeq_epi8(a, d1[j]));
-      for (int j = 1; j < n2; j++) y = _mm256_or_si256(y, _mm256_cmpeq_epi8(b, d2[j]));
-      x = _mm256_and_si256(x, y);
-      if (r3 >= 0) x = _mm256_and_si256(x, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(h + i + r3)), v3));
-      uint32_t mask = (uint32_t)_mm256_movemask_epi8(x);
-      while (mask) {
-        int bit = __builtin_ctz(mask);
-        for (int k = 0; k < count; k++) {
-          if (i + bit + needles[k].length <= end && cicu_needle_equals(h + i + bit, &needles[k])) {
-            *which = k;
-            return i + bit;
-          }
-        }
-        mask &= mask - 1;
-      }
+    if (n1 <= 4 && n2 <= 4) {
+      CICU_NEEDLES_SHARED_LOOP(1)
+    } else {
+      CICU_NEEDLES_SHARED_LOOP(0)
     }
-    *from = i;
-    return -1;
-  }
-  // Loads read h[i + rare ..< i + rare + 32] with rare < length <= longest: inside the text while
-  // i + 32 + longest - 1 <= end.
-  for (; i + 32 + longest - 1 <= end; i += 32) {
-    __m256i any = _mm256_setzero_si256();
+  } else {
+    __m256i v1[8], m1[8], v2[8], m2[8];
+    int64_t r1[8], r2[8];
     for (int k = 0; k < count; k++) {
-      __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r1[k])), m1[k]);
-      __m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r2[k])), m2[k]);
-      any = _mm256_or_si256(any, _mm256_and_si256(_mm256_cmpeq_epi8(a, v1[k]), _mm256_cmpeq_epi8(b, v2[k])));
+      const cicu_needle *n = &needles[k];
+      v1[k] = _mm256_set1_epi8((char)n->bytes[n->rare1]);
+      m1[k] = _mm256_set1_epi8((char)n->masks[n->rare1]);
+      v2[k] = _mm256_set1_epi8((char)n->bytes[n->rare2]);
+      m2[k] = _mm256_set1_epi8((char)n->masks[n->rare2]);
+      r1[k] = n->rare1;
+      r2[k] = n->rare2;
     }
-    uint32_t mask = (uint32_t)_mm256_movemask_epi8(any);
-    while (mask) {
-      int b = __builtin_ctz(mask);
-      for (int k = 0; k < count; k++) {
-        if (i + b + needles[k].length <= end && cicu_needle_equals(h + i + b, &needles[k])) {
-          *which = k;
-          return i + b;
+    while (found < capacity && i <= last) {
+      uint32_t mask = 0;
+      for (; i <= last; i += 32) {
+        __m256i any = _mm256_setzero_si256();
+        for (int k = 0; k < count; k++) {
+          __m256i a = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r1[k])), m1[k]);
+          __m256i b = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(h + i + r2[k])), m2[k]);
+          any = _mm256_or_si256(any, _mm256_and_si256(_mm256_cmpeq_epi8(a, v1[k]), _mm256_cmpeq_epi8(b, v2[k])));
         }
+        mask = (uint32_t)_mm256_movemask_epi8(any);
+        if (mask) break;
       }
-      mask &= mask - 1;
+      if (!mask) break;
+      cicu_needles_verify(h, i, mask, end, needles, count, starts, whiches, capacity, &found);
+      i += 32;
     }
   }
-  *from = i;
-  return -1;
+  *from = found == capacity && found > 0 ? starts[found - 1] + 1 : i;
+  return found;
 }
+#undef CICU_NEEDLES_SHARED_LOOP
+#undef CICU_SHARED_MASK
 #endif
 
-/// The first offset in from..<end where one of `needles[0..<count]` starts (each compared on its
-/// own two rare bytes in one pass over the text, 32 positions at a time with AVX2), or -1; `*which`
-/// is the needle found there (the first in the array when several start there).
-static inline int64_t cicu_needles_find(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *needles,
-                                        int count, int *which) {
+/// Every offset in from..<end where one of `needles[0..<count]` (at most 8) starts, overlapping
+/// occurrences included, at most `capacity`, into `starts` (and which needle into `whiches`, when
+/// not NULL: the first in the array when several start at one offset); returns how many, and in
+/// `*resume` where to continue (end when the range is exhausted). Each needle is compared on its two
+/// rare bytes, 32 positions at a time with AVX2.
+static inline int64_t cicu_needles_scan(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *needles,
+                                        int count, int64_t *starts, int *whiches, int64_t capacity,
+                                        int64_t *resume) {
   int64_t longest = 0;
   for (int k = 0; k < count; k++)
     if (needles[k].length > longest) longest = needles[k].length;
-  int64_t i = from;
+  int64_t i = from, found = 0;
+  if (capacity <= 0) {
+    *resume = from;
+    return 0;
+  }
 #if defined(__x86_64__)
   if (cicu_has_avx2() && count <= 8) {
-    int64_t hit = cicu_needles_avx2(h, &i, end, needles, count, longest, which);
-    if (hit >= 0) return hit;
+    found = cicu_needles_avx2(h, &i, end, needles, count, longest, starts, whiches, capacity);
+    if (found == capacity) {
+      *resume = i;
+      return found;
+    }
   }
 #endif
-  for (; i < end; i++)
+  for (; i < end && found < capacity; i++)
     for (int k = 0; k < count; k++)
       if (needles[k].length > 0 && i + needles[k].length <= end && cicu_needle_equals(h + i, &needles[k])) {
-        *which = k;
-        return i;
+        starts[found] = i;
+        if (whiches) whiches[found] = k;
+        found++;
+        break;
       }
-  return -1;
+  *resume = found == capacity ? i : end;
+  return found;
+}
+
+/// The first offset in from..<end where one of `needles[0..<count]` starts, or -1; `*which` is the
+/// needle found there (the first in the array when several start there).
+static inline int64_t cicu_needles_find(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *needles,
+                                        int count, int *which) {
+  int64_t at = -1, resume = 0;
+  return cicu_needles_scan(h, from, end, needles, count, &at, which, 1, &resume) == 1 ? at : -1;
 }
 
 /// Writes up to `capacity` starts in from..<end where one of the needles starts (every such offset,
@@ -223,17 +445,7 @@ static inline int64_t cicu_needles_find(const uint8_t *h, int64_t from, int64_t 
 /// continue (end when the range is exhausted).
 static inline int64_t cicu_needles_findAll(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *needles,
                                            int count, int64_t *starts, int64_t capacity, int64_t *resume) {
-  int64_t n = 0;
-  int64_t i = from;
-  int which = 0;
-  while (n < capacity) {
-    int64_t hit = cicu_needles_find(h, i, end, needles, count, &which);
-    if (hit < 0) { i = end; break; }
-    starts[n++] = hit;
-    i = hit + 1;
-  }
-  *resume = i;
-  return n;
+  return cicu_needles_scan(h, from, end, needles, count, starts, NULL, capacity, resume);
 }
 
 /// Writes up to `capacity` non-overlapping, leftmost starts of the needle in from..<end into
@@ -241,6 +453,9 @@ static inline int64_t cicu_needles_findAll(const uint8_t *h, int64_t from, int64
 /// to continue (end when the range is exhausted).
 static inline int64_t cicu_needle_findAll(const uint8_t *h, int64_t from, int64_t end, const cicu_needle *n,
                                           int64_t *starts, int64_t capacity, int64_t *resume) {
+#if defined(__x86_64__)
+  if (n->length > 0 && capacity > 0 && cicu_has_avx2()) return cicu_needle_scan_avx2(h, from, end, n, starts, capacity, resume);
+#endif
   int64_t count = 0;
   int64_t i = from;
   while (count < capacity) {

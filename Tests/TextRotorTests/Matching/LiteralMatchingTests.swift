@@ -1,7 +1,7 @@
 import Testing
-import TextRotorICU
 
 @testable import TextRotor
+@testable import TextRotorICU
 
 /// A naive model: leftmost non-overlapping byte matches of `needle`, optionally ASCII-caseless.
 func naiveMatches(_ text: [UInt8], _ needle: [UInt8], asciiCaseless: Bool = false) -> [Range<Int>] {
@@ -37,11 +37,18 @@ struct LiteralMatchingTests {
     let seed = SeededRandom.seedFromEnvironment()
     var random = SeededRandom(seed: seed)
     let alphabet: [UInt8] = Array("aab ab\nbaAB".utf8) + [0xC3, 0xA9]
-    for _ in 0..<300 {
-      let length = Int.random(in: 0..<300, using: &random)
+    for round in 0..<400 {
+      // Every fourth text long enough for the kernel's 64-byte blocks, their 32-byte tail and the
+      // last bytes one by one; needles of 1 to 20 bytes (the verification compares 1-3, 4-7, 8-16
+      // and longer needles differently). Long needles are made of a text's piece, so they occur.
+      let length = Int.random(in: 0..<(round % 4 == 0 ? 1500 : 300), using: &random)
       let text = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
-      let needleLength = Int.random(in: 1...5, using: &random)
-      let needle = (0..<needleLength).map { _ in Array("abAB ".utf8).randomElement(using: &random)! }
+      let needleLength = Int.random(in: 1...(round % 2 == 0 ? 5 : 20), using: &random)
+      var needle = (0..<needleLength).map { _ in Array("abAB ".utf8).randomElement(using: &random)! }
+      if needleLength > 5 && length > needleLength && Bool.random(using: &random) {
+        let at = Int.random(in: 0...(length - needleLength), using: &random)
+        needle = Array(text[at..<(at + needleLength)])
+      }
       let bytes = ByteStorage(text)
       let caseless = Bool.random(using: &random)
       let pattern = BytePattern(needle, asciiCaseInsensitive: caseless)
@@ -50,6 +57,16 @@ struct LiteralMatchingTests {
       let expected = naiveMatches(text, needle, asciiCaseless: caseless)
       #expect(starts == expected.map(\.lowerBound), "seed \(seed), needle \(needle), text \(text)")
       #expect(bytes.occurrenceCount(of: pattern, in: 0..<bytes.count) == expected.count, "seed \(seed)")
+      // A few at a time, each search resuming where the one before stopped.
+      var batched: [Int] = []
+      var position = 0
+      while position < bytes.count {
+        let before = batched.count
+        position = bytes.occurrences(
+          of: pattern, in: position..<bytes.count, limit: Int.random(in: 1...3, using: &random), into: &batched)
+        if batched.count == before && position < bytes.count { break }
+      }
+      #expect(batched == expected.map(\.lowerBound), "seed \(seed), needle \(needle) (limited)")
       // A sub-range.
       let lo = Int.random(in: 0...length, using: &random)
       let hi = Int.random(in: lo...length, using: &random)
@@ -59,6 +76,33 @@ struct LiteralMatchingTests {
         sub == naiveMatches(Array(text[lo..<hi]), needle, asciiCaseless: caseless).map { $0.lowerBound + lo },
         "seed \(seed)")
     }
+  }
+
+  @Test("the compared offsets: the rarest bytes, of distinct values, never a lead byte of a non-ASCII character")
+  func rareOffsets() {
+    func offsets(_ s: String, caseless: Bool = false) -> Set<Int> {
+      let p = BytePattern(Array(s.utf8), asciiCaseInsensitive: caseless)
+      return [p.rare1, p.rare2, p.rare3]
+    }
+    // The 7 of 192.168.7. is among them (every pair inside "192.168." comes together in a log).
+    #expect(offsets("192.168.7.").contains(8))
+    #expect(!offsets("192.168.7.").contains(3) && !offsets("192.168.7.").contains(7))
+    // Cyrillic, Greek, CJK: continuation bytes only (D0/D1, CE/CF, E4-E9 lead every character).
+    for word in ["файл", "Система", "και", "文件", "中国"] {
+      let bytes = Array(word.utf8)
+      #expect(offsets(word).allSatisfy { bytes[$0] & 0xC0 == 0x80 }, "\(word)")
+    }
+    // Spread out where the needle lets them: not the neighbouring bytes of "10." in 10.0.0.
+    #expect(offsets("10.0.0.") == [0, 3, 6])
+    // Three distinct offsets once the needle has three bytes.
+    #expect(offsets("Linux").count == 3)
+    #expect(offsets("aab").count == 3)
+    #expect(Set(offsets("zzzzq").map { Array("zzzzq".utf8)[$0] }).count == 2)
+    #expect(offsets("ab") == [0, 1] && offsets("x") == [0])
+    // Without case a letter counts as common as both of its cases.
+    #expect(
+      BytePattern.frequency(UInt8(ascii: "L"), caseless: true)
+        > BytePattern.frequency(UInt8(ascii: "L"), caseless: false))
   }
 
   @Test("long texts exercise the 32-byte blocks and their tails")

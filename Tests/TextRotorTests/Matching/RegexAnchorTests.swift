@@ -211,8 +211,10 @@ struct BytePatternSetTests {
     let seed = SeededRandom.seedFromEnvironment()
     var random = SeededRandom(seed: seed)
     let alphabet: [UInt8] = Array("aAbB \n".utf8) + [0xD0, 0xD1, 0x84, 0xB0, 0xCE, 0x9A]
-    for _ in 0..<300 {
-      let text = (0..<Int.random(in: 0..<200, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+    for round in 0..<300 {
+      // Every fourth text long enough for the kernel's 64-byte blocks.
+      let length = Int.random(in: 0..<(round % 4 == 0 ? 1200 : 200), using: &random)
+      let text = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
       let bytes = ByteStorage(text)
       // Half the time of one length (the kernel then compares every pattern at shared offsets).
       let oneLength = Bool.random(using: &random) ? Int.random(in: 1...5, using: &random) : nil
@@ -232,6 +234,17 @@ struct BytePatternSetTests {
         #expect(got?.offset == expected?.0 && got?.pattern == expected?.1, "seed \(seed)")
         from += Int.random(in: 1...40, using: &random)
       }
+      // Every start of any of them (overlapping ones too), a few at a time.
+      let model = (0..<bytes.count).filter { o in patterns.contains { bytes.hasPrefix($0, at: o, limit: bytes.count) } }
+      var all: [Int] = []
+      var position = 0
+      while position < bytes.count {
+        let before = all.count
+        position = bytes.occurrences(
+          ofAny: set, in: position..<bytes.count, limit: Int.random(in: 1...4, using: &random), into: &all)
+        if all.count == before && position < bytes.count { break }
+      }
+      #expect(all == model, "seed \(seed)")
     }
   }
 }
