@@ -23,6 +23,8 @@ public final class BreakRules: @unchecked Sendable {
   public let locale: String
   /// Categories per state row.
   @usableFromInline let categoryCount: Int
+  /// Rows of the state table (state 0 is the stop state, 1 the start state).
+  @usableFromInline let stateCount: Int
   /// The first dictionary category that an ICU engine handles (after the renumbering of `init`): a
   /// character of this category or above needs ICU.
   @usableFromInline let dictionaryStart: UInt16
@@ -165,6 +167,7 @@ public final class BreakRules: @unchecked Sendable {
     self.kind = kind
     self.locale = locale
     self.categoryCount = categories
+    self.stateCount = states
     self.dictionaryStart = UInt16(clamping: dictionaryStart)
     self.bofRequired = bofRequired
     self.next = next
