@@ -10,6 +10,7 @@
 #include <string.h>
 
 _Static_assert(CTR_MD_CMARK_LIST_TYPE == CMARK_NODE_LIST, "CMARK_NODE_LIST");
+_Static_assert(CTR_MD_CMARK_CODE_BLOCK_TYPE == CMARK_NODE_CODE_BLOCK, "CMARK_NODE_CODE_BLOCK");
 
 static pthread_once_t ctr_md_once = PTHREAD_ONCE_INIT;
 // cmark-gfm is not thread-safe across parsers: attaching an extension adds its trigger characters
@@ -26,6 +27,7 @@ typedef struct {
   ctr_md_result *out;
   int64_t capacity, stringsCapacity;
   int64_t linkCursor;  // the end of the last link placed
+  int64_t topStart, topEnd;  // the top-level block being walked: where a link can be
   int failed;
 } ctr_md_context;
 
@@ -331,9 +333,12 @@ static int ctr_md_find_autolink(ctr_md_context *c, ctr_md_leaf *leaf, cmark_node
   const char *found =
     from < leaf->end && leaf->end <= c->length ? memmem(c->text + from, (size_t)(leaf->end - from), literal, n) : NULL;
   if (!found) {
-    from = c->linkCursor;
-    if (from >= c->length) return 0;
-    found = memmem(c->text + from, (size_t)(c->length - from), literal, n);
+    // Never past the top-level block: a link found there would be another one (which a parse of
+    // the blocks around an edit does not see).
+    from = c->linkCursor < c->topStart ? c->topStart : c->linkCursor;
+    int64_t limit = c->topEnd < c->length ? c->topEnd : c->length;
+    if (from >= limit) return 0;
+    found = memmem(c->text + from, (size_t)(limit - from), literal, n);
     if (!found) return 0;
   }
   int64_t s = found - c->text, e = s + (int64_t)n;
@@ -406,6 +411,11 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
   // A table that split a paragraph (see below): the table, its first line, column and header row.
   cmark_node *splitTable = NULL;
   int32_t splitLine = 0, splitColumn = 0, splitHeader = 0;
+  // The links being walked (a link's text may hold an autolink): their ends, where the search for
+  // the next inline resumes when they are left.
+  cmark_node *links[16];
+  int64_t linkEnds[16];
+  int32_t linkDepth = 0;
   cmark_event_type event;
   while ((event = cmark_iter_next(iter)) != CMARK_EVENT_DONE && !c->failed) {
     cmark_node *node = cmark_iter_get_node(iter);
@@ -415,6 +425,10 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
     if (event == CMARK_EVENT_EXIT) {
       if (block) depth--;
       if (type == CMARK_NODE_BLOCK_QUOTE) quotes--;
+      if (type == CMARK_NODE_LINK && linkDepth > 0 && links[linkDepth - 1] == node) {
+        linkDepth--;
+        if (linkEnds[linkDepth] > leaf.cursor) leaf.cursor = linkEnds[linkDepth];
+      }
       continue;
     }
     if (block) {
@@ -473,6 +487,10 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
         leaf.start = start;
         leaf.end = end;
         leaf.cursor = start;
+      }
+      if (d == 0) {
+        c->topStart = start;
+        c->topEnd = end;
       }
       if (start < skip) continue;
       if (d == 0) {
@@ -552,7 +570,12 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
     }
     if (end > c->length) end = c->length;
     if (type == CMARK_NODE_LINK && end > c->linkCursor) c->linkCursor = end;
-    leaf.cursor = type == CMARK_NODE_LINK ? end : start + 1;
+    // Inside a link the search goes on in its text; after it (at its exit), from its end.
+    leaf.cursor = start + 1;
+    if (type == CMARK_NODE_LINK && linkDepth < 16) {
+      links[linkDepth] = node;
+      linkEnds[linkDepth++] = end;
+    }
     if (start < skip) continue;
     int32_t kind = type == CMARK_NODE_EMPH ? CTR_MD_EMPHASIS : (type == CMARK_NODE_STRONG ? CTR_MD_STRONG : CTR_MD_LINK);
     ctr_md_node *n = ctr_md_add(c, kind, node, start, end, depth + 1);

@@ -47,6 +47,8 @@ public enum MarkdownParser {
 
   /// cmark-gfm's node type of a list (a top-level block's ``MarkdownNode/detail``).
   public static let listBlockType = Int32(CTR_MD_CMARK_LIST_TYPE)
+  /// cmark-gfm's node type of a code block.
+  public static let codeBlockType = Int32(CTR_MD_CMARK_CODE_BLOCK_TYPE)
 
   /// Texts longer than this are past cmark-gfm's 32-bit sizes.
   public static let maximumLength = Int(Int32.max) - 16

@@ -23,6 +23,8 @@
 
 // cmark-gfm's node type of a list (a top-level block's `detail`); markdown.c checks it.
 #define CTR_MD_CMARK_LIST_TYPE 0x8003
+// ... and of a code block.
+#define CTR_MD_CMARK_CODE_BLOCK_TYPE 0x8005
 
 typedef struct {
   int32_t kind;

@@ -1,40 +1,69 @@
 import TextRotorICU
 
 /// A document's structure rotors: one interval index per kind (entries may nest: a list in a list
-/// item, a link in a heading), and, for Markdown, the index of top-level blocks and of the lines
-/// that may define link references, which edits use to find what to parse again.
+/// item, a link in a heading), and, for Markdown, the indexes of top-level blocks, of the lines
+/// that may define link references and of the bracketed texts that may use them, which edits use
+/// to find what to parse again.
 struct StructureIndexes: Sendable {
   var format: DocumentFormat
   var rotors: [StructureRotor: IntervalIndex<StructurePayload>]
   /// Top-level blocks (Markdown), valued by cmark-gfm's node type.
   var blocks: IntervalIndex<Int32>
   /// Lines that may define link references (Markdown): `[label]: destination` (with the next line
-  /// when the destination is on it).
-  var references: IntervalIndex<Void>
-  /// Per element index, its definition lines by label (``ReferenceLines/key(_:)``): what a window
-  /// is parsed after. Built on first use; dropped when an edit changes a definition or elements
+  /// when the destination is on it), valued by the hash of the label they define
+  /// (``ReferenceLines/keyHash(_:)``; 0: none).
+  var references: IntervalIndex<Int>
+  /// Bracketed texts that may use a link label (Markdown), valued by the hash of their key: where
+  /// a changed definition can change links.
+  var usages: IntervalIndex<Int>
+  /// Per element index, its definition lines by label key hash: what a window is parsed after.
+  /// Built on first use; kept up to date when an edit changes definitions; dropped when elements
   /// are inserted or removed.
-  var labelMaps: [Int: [String: [[UInt8]]]] = [:]
+  var labelMaps: [Int: [Int: [[UInt8]]]] = [:]
 }
 
 /// Entries found in a stretch of text, in document offsets, sorted by start per kind.
 struct StructureEntries {
   var rotors: [StructureRotor: [(Range<Int>, StructurePayload)]] = [:]
   var blocks: [(Range<Int>, Int32)] = []
-  var references: [(Range<Int>, Void)] = []
+  var references: [(Range<Int>, Int)] = []
+  var usages: [(Range<Int>, Int)] = []
 
-  /// Adds cmark-gfm's nodes (offsets relative to the parsed text) moved by `shift`, and the
-  /// reference lines (absolute in the parsed text's storage, at `origin`) that no code or HTML
-  /// block holds.
-  mutating func add(_ nodes: [MarkdownNode], shift: Int, referenceLines: [Range<Int>] = [], origin: Int = 0) {
+  /// Adds cmark-gfm's nodes (offsets relative to the parsed text) moved by `shift`; with `bytes`,
+  /// also the reference lines that no code or HTML block holds and the bracketed texts of
+  /// `scanned` (the parsed text in `bytes`).
+  mutating func add(_ nodes: [MarkdownNode], shift: Int, bytes: ByteStorage? = nil, scanned: Range<Int> = 0..<0) {
+    let origin = scanned.lowerBound
+    let referenceLines = bytes.map { ReferenceLines.find(in: $0, range: scanned) } ?? []
+    if let bytes {
+      for (r, hash) in ReferenceLines.usages(in: bytes, range: scanned) {
+        usages.append(((r.lowerBound - origin + shift)..<(r.upperBound - origin + shift), hash))
+      }
+    }
     // Leaf blocks, where a line is no definition, and the definitions at paragraphs' starts.
     var opaque: [Range<Int>] = []
     var definitions: [Range<Int>] = []
+    var top: [Range<Int>] = []
     for node in nodes {
       switch node.kind {
       case .codeBlock, .htmlBlock, .paragraph, .heading, .table: opaque.append(node.range)
       case .definitions: definitions.append(node.range)
+      case .block: top.append(node.range)
       default: break
+      }
+    }
+    // Within their top-level block: cmark-gfm ends an unclosed fence in a list item on the line
+    // after the item (which may be a definition).
+    top.sort { $0.lowerBound < $1.lowerBound }
+    for k in opaque.indices {
+      var lo = 0
+      var hi = top.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if top[mid].lowerBound <= opaque[k].lowerBound { lo = mid + 1 } else { hi = mid }
+      }
+      if lo > 0 && opaque[k].upperBound > top[lo - 1].upperBound {
+        opaque[k] = opaque[k].lowerBound..<Swift.max(opaque[k].lowerBound, top[lo - 1].upperBound)
       }
     }
     // Leaf blocks never nest: sorted by start, the one that may hold `p` is the last starting at
@@ -52,8 +81,12 @@ struct StructureEntries {
     }
     for line in referenceLines {
       let p = line.lowerBound - origin
-      if holds(definitions, p) || !holds(opaque, p) {
-        references.append(((line.lowerBound - origin + shift)..<(line.upperBound - origin + shift), ()))
+      if let bytes, holds(definitions, p) || !holds(opaque, p) {
+        references.append(
+          (
+            (line.lowerBound - origin + shift)..<(line.upperBound - origin + shift),
+            ReferenceLines.definedKeyHash(bytes, line) ?? 0
+          ))
       }
     }
     for node in nodes {
@@ -72,6 +105,7 @@ struct StructureEntries {
     for kind in Array(rotors.keys) { rotors[kind] = Self.sorted(rotors[kind]!) }
     blocks = Self.sorted(blocks)
     references = Self.sorted(references)
+    usages = Self.sorted(usages)
   }
 
   static func sorted<V>(_ entries: [(Range<Int>, V)]) -> [(Range<Int>, V)] {
@@ -123,20 +157,49 @@ enum ReferenceLines {
     return key
   }
 
-  /// The key of the label a definition line (starting at its `[`) defines, or nil.
-  static func definedKey(_ line: [UInt8]) -> String? {
+  /// A hash of ``key(_:)`` (never 0), without making the key for ASCII labels.
+  static func keyHash(_ label: some Collection<UInt8>) -> Int {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for c in label {
+      if c >= 0x80 { return hash(Array(key(label).utf8)) }
+      if c == 0x20 || (c >= 0x09 && c <= 0x0D) { continue }
+      h = (h ^ UInt64(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)) &* 0x100_0000_01B3
+    }
+    return h == 0 ? 1 : Int(bitPattern: UInt(h))
+  }
+
+  /// FNV-1a of `bytes` (never 0).
+  static func hash(_ bytes: [UInt8]) -> Int {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for c in bytes { h = (h ^ UInt64(c)) &* 0x100_0000_01B3 }
+    return h == 0 ? 1 : Int(bitPattern: UInt(h))
+  }
+
+  /// The key hash of the label a definition line (starting at its `[`) defines, or nil.
+  static func definedKeyHash(_ line: [UInt8]) -> Int? {
     guard line.first == 0x5B else { return nil }
     var k = 1
     while k < line.count && line[k] != 0x5D {
       k += line[k] == 0x5C ? 2 : 1
     }
-    return k < line.count ? key(line[1..<k]) : nil
+    return k < line.count ? keyHash(line[1..<k]) : nil
   }
 
-  /// The keys of every bracketed text in `range` of `bytes` that could be a link label (the
-  /// innermost `[...]` of each `]`, at most 999 bytes): the labels a window may refer to.
-  static func referencedKeys(in bytes: ByteStorage, range: Range<Int>) -> Set<String> {
-    var keys: Set<String> = []
+  /// The same for the line `line` of `bytes`.
+  static func definedKeyHash(_ bytes: ByteStorage, _ line: Range<Int>) -> Int? {
+    guard line.lowerBound < line.upperBound, bytes[line.lowerBound] == 0x5B else { return nil }
+    var k = line.lowerBound + 1
+    while k < line.upperBound && bytes[k] != 0x5D {
+      k += bytes[k] == 0x5C ? 2 : 1
+    }
+    return k < line.upperBound ? keyHash(bytes.copyBytes((line.lowerBound + 1)..<k)) : nil
+  }
+
+  /// Every bracketed text in `range` of `bytes` that could be a link label (the innermost `[...]`
+  /// of each `]`, at most 999 bytes), with its key hash: the labels a text may refer to.
+  static func usages(in bytes: ByteStorage, range: Range<Int>) -> [(Range<Int>, Int)] {
+    var result: [(Range<Int>, Int)] = []
+    var label: [UInt8] = []
     var p = range.lowerBound
     while let close = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
       var open = close - 1
@@ -144,11 +207,13 @@ enum ReferenceLines {
         open -= 1
       }
       if open >= range.lowerBound && bytes[open] == 0x5B && close - open <= 1000 {
-        keys.insert(key(bytes.copyBytes((open + 1)..<close)))
+        label.removeAll(keepingCapacity: true)
+        for k in (open + 1)..<close { label.append(bytes[k]) }
+        result.append((open..<(close + 1), keyHash(label)))
       }
       p = close + 1
     }
-    return keys
+    return result
   }
 
   /// Where a definition would start on the line `line` (at its `[`), or nil.
@@ -196,14 +261,16 @@ extension RotorDocument {
     for kind in kinds { rotors[kind] = IntervalIndex(sorted: entries.rotors[kind] ?? [], width: width) }
     return StructureIndexes(
       format: format, rotors: rotors, blocks: IntervalIndex(sorted: entries.blocks, width: width),
-      references: IntervalIndex(sorted: entries.references, width: width))
+      references: IntervalIndex(sorted: entries.references, width: width),
+      usages: IntervalIndex(sorted: entries.usages, width: width))
   }
 
   /// The entries of `range` of `bytes` (a whole element, or for plain text any run of whole lines),
-  /// moved by `shift`.
+  /// moved by `shift`; with `forEdits` (Markdown), also the reference lines and bracketed texts
+  /// that edits use.
   static func findStructure(
     in bytes: ByteStorage, range: Range<Int>, format: DocumentFormat, shift: Int, prelude: [UInt8] = [],
-    into entries: inout StructureEntries
+    forEdits: Bool = true, into entries: inout StructureEntries
   ) throws(StructureError) {
     switch format {
     case .text:
@@ -221,9 +288,7 @@ extension RotorDocument {
       } catch {
         throw StructureError(error.description)
       }
-      entries.add(
-        nodes, shift: shift + range.lowerBound, referenceLines: ReferenceLines.find(in: bytes, range: range),
-        origin: range.lowerBound)
+      entries.add(nodes, shift: shift + range.lowerBound, bytes: forEdits ? bytes : nil, scanned: range)
     }
   }
 
@@ -233,10 +298,11 @@ extension RotorDocument {
   /// bytes `range` replaced by `n` bytes (`old` and `new` are its text before and after). Plain
   /// text: the lines around the edit are searched again for links. Markdown: the top-level
   /// blocks around the edit are parsed again — from the block holding the edit's start (further
-  /// back while the block before touches it or is a list, which could absorb what follows) to a
-  /// block after the edit that parses exactly as before (doubling the blocks taken until one
-  /// does: an unclosed code fence runs on), after the element's definitions of the link labels
-  /// the window refers to; when the edit adds, removes or changes a definition, the whole element.
+  /// back while the block before touches it or is a list or a code block, which could absorb what
+  /// follows) to a block after the edit that parses exactly as before (doubling the blocks taken
+  /// until one does: an unclosed code fence runs on), after the element's definitions of the link
+  /// labels the window refers to. When the edit adds, removes or changes definitions, the blocks
+  /// that may use their labels (the bracketed texts with their keys) are parsed again too.
   func updateStructure(
     element e: Int, start s: Int, old: TextRope, new: TextRope, range: Range<Int>, inserted n: Int,
     change: inout DocumentChange<ID>
@@ -244,24 +310,40 @@ extension RotorDocument {
     guard var st = structure else { return }
     structure = nil
     let delta = n - range.count
-    var entries = StructureEntries()
-    var window: Range<Int>
     do throws(StructureError) {
+      var entries = StructureEntries()
       switch st.format {
       case .text:
-        let ws = new.cut(before: range.lowerBound, rotor: nil)
+        // A line's links depend on whether the line after it is blank (see ``Linkifier``): the
+        // lines of the edit, the line before them, and the line after them read but not kept.
+        var ws = new.cut(before: range.lowerBound, rotor: nil)
+        if ws > 0 { ws = new.lineStart(holdingPosition: ws - 1) }
         let we = new.cut(after: range.lowerBound + n, rotor: nil)
-        let (bytes, r) = new.contiguous(ws..<we)
-        try Self.findStructure(in: bytes, range: r, format: .text, shift: s + ws - r.lowerBound, into: &entries)
-        window = ws..<(we - delta)
+        let readEnd = we < new.utf8Count ? new.nextLineStart(afterPosition: we) : we
+        let (bytes, r) = new.contiguous(ws..<readEnd)
+        var found = StructureEntries()
+        try Self.findStructure(in: bytes, range: r, format: .text, shift: s + ws - r.lowerBound, into: &found)
+        entries.rotors[.links] = found.rotors[.links]?.filter { $0.0.lowerBound < s + we }
+        st.replace((s + ws)..<(s + we - delta), newCount: we - ws, with: entries, change: &change)
       case .markdown:
-        if let found = try markdownWindow(&st, element: e, start: s, old: old, new: new, range: range, inserted: n) {
-          (window, entries) = found
+        if let (window, found, changed) = try markdownWindow(
+          &st, element: e, start: s, old: old, new: new, range: range, inserted: n)
+        {
+          entries = found
+          entries.sort()
+          st.replace(
+            (s + window.lowerBound)..<(s + window.upperBound), newCount: window.count + delta, with: entries,
+            change: &change)
+          if !changed.isEmpty {
+            try reparseUsages(
+              &st, element: e, start: s, text: new, keys: changed, edit: range.lowerBound, change: &change)
+          }
         } else {
           st.labelMaps[e] = nil
           let (bytes, r) = new.contiguous(0..<new.utf8Count)
           try Self.findStructure(in: bytes, range: r, format: .markdown, shift: s - r.lowerBound, into: &entries)
-          window = 0..<old.utf8Count
+          entries.sort()
+          st.replace(s..<(s + old.utf8Count), newCount: new.utf8Count, with: entries, change: &change)
         }
       }
     } catch {
@@ -271,25 +353,23 @@ extension RotorDocument {
       }
       return
     }
-    entries.sort()
-    st.replace(
-      (s + window.lowerBound)..<(s + window.upperBound), newCount: window.count + delta, with: entries, change: &change)
     structure = st
   }
 
-  /// The window (old element offsets) to parse again after an edit, and its new entries; nil when
-  /// the whole element must be parsed (a reference definition changed).
+  /// The window (old element offsets) to parse again after an edit, its new entries, and the key
+  /// hashes of the labels whose definitions the edit added, removed or changed; nil when the whole
+  /// element must be parsed (a changed line whose label has no key).
   func markdownWindow(
     _ st: inout StructureIndexes, element e: Int, start s: Int, old: TextRope, new: TextRope, range: Range<Int>,
     inserted n: Int
-  ) throws(StructureError) -> (Range<Int>, StructureEntries)? {
+  ) throws(StructureError) -> (Range<Int>, StructureEntries, Set<Int>)? {
     let a = range.lowerBound
     let b = range.upperBound
     let delta = n - range.count
     let oldLength = old.utf8Count
     let blocks = st.blocks
     // Start: the block holding `a` (or the last before it), and back over blocks that touch it or
-    // are lists.
+    // are lists or code blocks.
     var i = blocks.firstIndex(startingAtLeast: s + a + 1) - 1
     var ws = 0
     if i >= 0 && blocks[i].range.lowerBound >= s {
@@ -298,7 +378,14 @@ extension RotorDocument {
         guard previous.range.lowerBound >= s else { break }
         let gap =
           (previous.range.upperBound - s)..<Swift.max(previous.range.upperBound - s, blocks[i].range.lowerBound - s)
-        if previous.value == MarkdownParser.listBlockType || !Self.hasBlankLine(old, gap) { i -= 1 } else { break }
+        // A list, and an indented code block, go on after blank lines.
+        if previous.value == MarkdownParser.listBlockType || previous.value == MarkdownParser.codeBlockType
+          || !Self.hasBlankLine(old, gap)
+        {
+          i -= 1
+        } else {
+          break
+        }
       }
       // From the start of its line: a block's start is after its indentation (a code block's
       // after the four spaces or the tab that make it one).
@@ -332,8 +419,9 @@ extension RotorDocument {
       let windowBytes = r.lowerBound..<(r.lowerBound + newEnd - ws)
       let map = Self.labelMap(&st, element: e, start: s, old)
       var prelude: [UInt8] = []
-      for key in ReferenceLines.referencedKeys(in: bytes, range: windowBytes) {
-        for line in map[key] ?? [] {
+      var referenced: Set<Int> = []
+      for (_, hash) in ReferenceLines.usages(in: bytes, range: windowBytes) where referenced.insert(hash).inserted {
+        for line in map[hash] ?? [] {
           prelude.append(contentsOf: line)
           prelude.append(contentsOf: [0x0A, 0x0A])
         }
@@ -355,28 +443,93 @@ extension RotorDocument {
         }
       }
       var entries = StructureEntries()
-      entries.add(
-        nodes, shift: s + ws, referenceLines: ReferenceLines.find(in: bytes, range: windowBytes),
-        origin: r.lowerBound)
-      // A definition added, removed or changed in the window: the whole element (definitions
-      // hold for all of it).
+      entries.add(nodes, shift: s + ws, bytes: bytes, scanned: windowBytes)
+      // Definitions added, removed or changed in the window: the labels whose definitions differ.
       let before = Self.lines(st.references, in: (s + ws)..<(s + oldEnd), of: old, start: s).map(\.1)
       let after = entries.references.map {
         bytes.copyBytes(($0.0.lowerBound - s - ws + r.lowerBound)..<($0.0.upperBound - s - ws + r.lowerBound))
       }
-      guard before == after else { return nil }
-      return (ws..<oldEnd, entries)
+      guard before != after else { return (ws..<oldEnd, entries, []) }
+      guard let changed = Self.changedKeys(before, after) else { return nil }
+      return (ws..<oldEnd, entries, changed)
     }
   }
 
-  /// Element `e`'s definition lines by label key (its text before the edit is `text`, at `start`).
+  /// The key hashes whose definition lines differ between `before` and `after`, or nil when a line
+  /// defines no label key.
+  static func changedKeys(_ before: [[UInt8]], _ after: [[UInt8]]) -> Set<Int>? {
+    var old: [Int: [[UInt8]]] = [:]
+    var new: [Int: [[UInt8]]] = [:]
+    for line in before {
+      guard let hash = ReferenceLines.definedKeyHash(line) else { return nil }
+      old[hash, default: []].append(line)
+    }
+    for line in after {
+      guard let hash = ReferenceLines.definedKeyHash(line) else { return nil }
+      new[hash, default: []].append(line)
+    }
+    return Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
+  }
+
+  /// After an edit at `edit` (element offset) of element `e` (at `start`; `text` is its new text,
+  /// the indexes are up to date but for links' destinations) changed the definitions of the label
+  /// key hashes `keys`: the label map follows, and the blocks that may use those labels are
+  /// parsed again — the edit's own window too, which was parsed after the old definitions.
+  /// Definitions change only inlines (links, and the emphasis around them), never blocks.
+  func reparseUsages(
+    _ st: inout StructureIndexes, element e: Int, start s: Int, text: TextRope, keys: Set<Int>, edit: Int,
+    change: inout DocumentChange<ID>
+  ) throws(StructureError) {
+    let length = text.utf8Count
+    if st.labelMaps[e] != nil {
+      var lines: [Int: [[UInt8]]] = [:]
+      let i0 = st.references.firstIndex(startingAtLeast: s)
+      let i1 = st.references.firstIndex(startingAtLeast: s + length)
+      st.references.forEach(in: i0..<i1) { _, r, hash in
+        if keys.contains(hash) { lines[hash, default: []].append(text.bytes((r.lowerBound - s)..<(r.upperBound - s))) }
+        return true
+      }
+      for key in keys { st.labelMaps[e]![key] = lines[key] }
+    }
+    var targets = [edit]
+    let u0 = st.usages.firstIndex(startingAtLeast: s)
+    let u1 = st.usages.firstIndex(startingAtLeast: s + length)
+    let few = Array(keys)  // usually one or two: faster than hashing each usage's key
+    st.usages.forEach(in: u0..<u1) { _, r, hash in
+      if few.contains(hash) { targets.append(r.lowerBound - s) }
+      return true
+    }
+    targets.sort()
+    var parsed = 0
+    for p in targets where p >= parsed {
+      guard
+        let (window, found, changed) = try markdownWindow(
+          &st, element: e, start: s, old: text, new: text, range: p..<p, inserted: 0), changed.isEmpty
+      else {
+        throw StructureError("definitions changed while parsing again the blocks that use them")
+      }
+      var entries = found
+      entries.sort()
+      st.replace(
+        (s + window.lowerBound)..<(s + window.upperBound), newCount: window.count, with: entries, change: &change)
+      parsed = Swift.max(window.upperBound, p + 1)
+    }
+  }
+
+  /// Element `e`'s definition lines by label key hash (its text before the edit is `text`, at
+  /// `start`).
   static func labelMap(_ st: inout StructureIndexes, element e: Int, start: Int, _ text: TextRope)
-    -> [String: [[UInt8]]]
+    -> [Int: [[UInt8]]]
   {
     if let map = st.labelMaps[e] { return map }
-    var map: [String: [[UInt8]]] = [:]
-    for (_, line) in lines(st.references, in: start..<(start + text.utf8Count), of: text, start: start) {
-      if let key = ReferenceLines.definedKey(line) { map[key, default: []].append(line) }
+    var map: [Int: [[UInt8]]] = [:]
+    let i0 = st.references.firstIndex(startingAtLeast: start)
+    let i1 = st.references.firstIndex(startingAtLeast: start + text.utf8Count)
+    st.references.forEach(in: i0..<i1) { _, r, hash in
+      if hash != 0 {
+        map[hash, default: []].append(text.bytes((r.lowerBound - start)..<(r.upperBound - start)))
+      }
+      return true
     }
     st.labelMaps[e] = map
     return map
@@ -405,7 +558,7 @@ extension RotorDocument {
 
   /// The reference lines of `index` starting in `window` (document offsets), with their bytes in
   /// `text` (the element's old text, which starts at `start`).
-  static func lines(_ index: IntervalIndex<Void>, in window: Range<Int>, of text: TextRope, start: Int)
+  static func lines(_ index: IntervalIndex<Int>, in window: Range<Int>, of text: TextRope, start: Int)
     -> [(Range<Int>, [UInt8])]
   {
     var result: [(Range<Int>, [UInt8])] = []
@@ -421,7 +574,8 @@ extension RotorDocument {
 
 extension StructureIndexes {
   /// Replaces the entries starting in `window` (document offsets before the edit) with `entries`;
-  /// entries after it move by the change in length.
+  /// entries after it move by the change in length. Several replacements for one edit add up in
+  /// `change` (each kind's removed and added indices span them all).
   /// With `insertingElement`, `window` is empty and everything from it on moves.
   mutating func replace(
     _ window: Range<Int>, newCount: Int, with entries: StructureEntries, insertingElement: Bool = false,
@@ -439,11 +593,26 @@ extension StructureIndexes {
       let i1 = rotors[kind]!.firstIndex(startingAtLeast: window.upperBound)
       let added = entries.rotors[kind] ?? []
       rotors[kind]!.apply(edit: window, newCount: newCount, inserting: added) { r, _ in transform(r) }
-      change.rotors[kind.rawValue] = RotorChange(removed: i0..<i1, added: i0..<(i0 + added.count))
+      let next = RotorChange(removed: i0..<i1, added: i0..<(i0 + added.count))
+      change.rotors[kind.rawValue] = change.rotors[kind.rawValue].map { Self.merged($0, then: next) } ?? next
     }
     if format == .markdown {
       blocks.apply(edit: window, newCount: newCount, inserting: entries.blocks) { r, _ in transform(r) }
       references.apply(edit: window, newCount: newCount, inserting: entries.references) { r, _ in transform(r) }
+      usages.apply(edit: window, newCount: newCount, inserting: entries.usages) { r, _ in transform(r) }
     }
+  }
+
+  /// One change spanning `first` and then `second` (whose indices are those after `first`): the
+  /// indices between the two count as removed and added again.
+  static func merged(_ first: RotorChange, then second: RotorChange) -> RotorChange {
+    if first.rebuilt || second.rebuilt { return RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true) }
+    // The span that either touches, in indices after `first` (a change's removed and added
+    // indices start at the same place).
+    let low = Swift.min(first.added.lowerBound, second.removed.lowerBound)
+    let high = Swift.max(first.added.upperBound, second.removed.upperBound)
+    return RotorChange(
+      removed: low..<(high - first.added.count + first.removed.count),
+      added: low..<(high - second.removed.count + second.added.count))
   }
 }

@@ -24,7 +24,8 @@ public enum StructureScan {
     var found = StructureEntries()
     if kinds.contains(where: { $0 != .misspelled }) {
       for element in elements {
-        try RotorDocument<Int>.findStructure(in: bytes, range: element, format: format, shift: 0, into: &found)
+        try RotorDocument<Int>.findStructure(
+          in: bytes, range: element, format: format, shift: 0, forEdits: false, into: &found)
       }
       found.sort()
     }

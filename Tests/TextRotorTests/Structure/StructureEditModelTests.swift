@@ -69,42 +69,75 @@ import TextRotor
     let base = fixture.string(0..<fixture.count)
     var seeds = SeededRandom(seed: SeededRandom.seedFromEnvironment(default: format == .markdown ? 0x57AC : 0x7E47))
     for _ in 0..<TestScale.count(40) {
-      let seed = seeds.next()
-      var rng = SeededRandom(seed: seed)
-      let texts = [base] + (0..<Int(rng.next() % 3)).map { _ in Self.randomText(&rng, count: Int(rng.next() % 30)) }
-      let document = try RotorDocument(
-        elements: texts.enumerated().map { TextElement(id: $0.offset, text: $0.element) })
-      document.format = format
-      for kind in StructureRotor.allCases { _ = try document.rotor(kind) }
-      var nextID = texts.count
-      for step in 0..<25 {
-        let ids = document.elementIDs
-        var lastEdit = ""
-        let roll = rng.next() % 20
-        if roll == 0 && ids.count > 1 {
-          try document.remove(ids[Int(rng.next() % UInt64(ids.count))])
-        } else if roll == 1 {
-          try document.insert(
-            TextElement(id: nextID, text: Self.randomText(&rng, count: 8)), at: Int(rng.next() % UInt64(ids.count + 1)))
-          nextID += 1
-        } else if roll == 2 && ids.count > 1 {
-          _ = try document.move(ids[Int(rng.next() % UInt64(ids.count))], to: Int(rng.next() % UInt64(ids.count)))
-        } else {
-          let id = ids[Int(rng.next() % UInt64(ids.count))]
-          let text = try document.text(of: id)
-          let scalars = Array(text.unicodeScalars.indices) + [text.endIndex]
-          let a = scalars[Int(rng.next() % UInt64(scalars.count))]
-          let span = Int(rng.next() % 12)
-          let b = text.unicodeScalars.index(a, offsetBy: span, limitedBy: text.endIndex) ?? text.endIndex
-          let inserted = rng.next() % 3 == 0 ? "" : Self.randomText(&rng, count: 1 + Int(rng.next() % 2))
-          let before = text.utf8.distance(from: text.startIndex, to: a)
-          lastEdit =
-            "element \(id) bytes \(before)..<\(text.utf8.distance(from: text.startIndex, to: b)) \(String(text[a..<b]).debugDescription) -> \(inserted.debugDescription), context \(String(decoding: Array(text.utf8.dropFirst(Swift.max(0, before - 60)).prefix(140)), as: UTF8.self).debugDescription)"
-          try document.replace(a..<b, in: id, with: inserted)
-        }
-        try Self.check(document, format: format, seed: seed, step: step, lastEdit: lastEdit)
-      }
+      try Self.run(seed: seeds.next(), base: base, format: format)
     }
+  }
+
+  /// One random document and 25 random edits, checked after each.
+  static func run(seed: UInt64, base: String, format: DocumentFormat) throws {
+    var rng = SeededRandom(seed: seed)
+    let texts = [base] + (0..<Int(rng.next() % 3)).map { _ in Self.randomText(&rng, count: Int(rng.next() % 30)) }
+    let document = try RotorDocument(
+      elements: texts.enumerated().map { TextElement(id: $0.offset, text: $0.element) })
+    document.format = format
+    for kind in StructureRotor.allCases { _ = try document.rotor(kind) }
+    var nextID = texts.count
+    for step in 0..<25 {
+      let ids = document.elementIDs
+      var lastEdit = ""
+      let roll = rng.next() % 20
+      if roll == 0 && ids.count > 1 {
+        try document.remove(ids[Int(rng.next() % UInt64(ids.count))])
+      } else if roll == 1 {
+        try document.insert(
+          TextElement(id: nextID, text: Self.randomText(&rng, count: 8)), at: Int(rng.next() % UInt64(ids.count + 1)))
+        nextID += 1
+      } else if roll == 2 && ids.count > 1 {
+        _ = try document.move(ids[Int(rng.next() % UInt64(ids.count))], to: Int(rng.next() % UInt64(ids.count)))
+      } else {
+        let id = ids[Int(rng.next() % UInt64(ids.count))]
+        let text = try document.text(of: id)
+        let scalars = Array(text.unicodeScalars.indices) + [text.endIndex]
+        let a = scalars[Int(rng.next() % UInt64(scalars.count))]
+        let span = Int(rng.next() % 12)
+        let b = text.unicodeScalars.index(a, offsetBy: span, limitedBy: text.endIndex) ?? text.endIndex
+        let inserted = rng.next() % 3 == 0 ? "" : Self.randomText(&rng, count: 1 + Int(rng.next() % 2))
+        let before = text.utf8.distance(from: text.startIndex, to: a)
+        lastEdit =
+          "element \(id) bytes \(before)..<\(text.utf8.distance(from: text.startIndex, to: b)) \(String(text[a..<b]).debugDescription) -> \(inserted.debugDescription), context \(String(decoding: Array(text.utf8.dropFirst(Swift.max(0, before - 60)).prefix(140)), as: UTF8.self).debugDescription)"
+        var entries: [StructureRotor: [String]] = [:]
+        for kind in StructureRotor.allCases where kind != .misspelled { entries[kind] = try snapshot(document, kind) }
+        let change = try document.replace(a..<b, in: id, with: inserted)
+        // The change names the entries kept: those before its removed ones are as they were, and
+        // the counts add up.
+        for (kind, old) in entries {
+          guard let c = change.rotors[kind.rawValue], !c.rebuilt else { continue }
+          let new = try snapshot(document, kind)
+          #expect(
+            new.count == old.count - c.removed.count + c.added.count && c.removed.lowerBound == c.added.lowerBound
+              && Array(old.prefix(c.removed.lowerBound)) == Array(new.prefix(c.added.lowerBound)),
+            "seed \(seed), step \(step), \(kind): change \(c), \(old.count) -> \(new.count) entries")
+        }
+      }
+      try Self.check(document, format: format, seed: seed, step: step, lastEdit: lastEdit)
+    }
+  }
+
+  /// Runs of the random test that diverged from a rebuild (README's known limits, until fixed):
+  /// TEXTROTOR_SEED=132142152557369 and 212208729590236 (plain-text links of the line before an
+  /// edit, and of the window's last line, depend on whether the line after them is blank) and
+  /// 135363125750704 (an autolink in a link's text was looked for after the link, and found in a
+  /// later paragraph); found after them, TEXTROTOR_SEED=17495952257300 (a definition after an
+  /// unclosed fence in a list item, which cmark-gfm ends on the line after the item) and
+  /// 6678737317187 (an indented code block goes on after a blank line).
+  @Test(arguments: [
+    (UInt64(9_342_200_530_042_174_567), DocumentFormat.text), (10_319_496_316_939_862_749, .text),
+    (8_356_355_594_841_474_512, .markdown), (16_088_726_577_002_256_089, .markdown),
+    (10_455_665_919_315_582_160, .markdown),
+  ])
+  func divergedRuns(seed: UInt64, format: DocumentFormat) throws {
+    let fixture = try Fixtures.bytes("markdown/structure.md")
+    try Self.run(seed: seed, base: fixture.string(0..<fixture.count), format: format)
   }
 }
 
@@ -227,5 +260,63 @@ extension StructureEditModelTests {
     let p = text.utf8.count - "- tight\n- list\n+ other\n".utf8.count
     try document.replace(utf8Range: p..<(p + 7), in: 0, with: "\n")
     try Self.check(document, format: .markdown, seed: 0, step: 0, lastEdit: "- tight -> LF")
+  }
+}
+
+extension StructureEditModelTests {
+  static func edited(_ text: String, format: DocumentFormat, _ edit: Range<Int>, _ inserted: String) throws {
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = format
+    for kind in StructureRotor.allCases { _ = try document.rotor(kind) }
+    try document.replace(utf8Range: edit, in: 0, with: inserted)
+    try check(document, format: format, seed: 0, step: 0, lastEdit: "\(edit) -> \(inserted.debugDescription)")
+  }
+
+  /// Plain text: `www.` at a line's end is a link only when the next line has text (cmark-gfm reads
+  /// the line break as part of the domain), so an edit that blanks a line changes the links of the
+  /// line before it (TEXTROTOR_SEED=132142152557369), and an edit's last line needs the line after
+  /// it (TEXTROTOR_SEED=212208729590236: `https://com_` is no link before a line of text).
+  @Test func plainTextLinksDependOnTheNextLine() throws {
+    #expect(Linkifier.links(in: "see www.\nmore\n").map(\.url) == ["http://www"])
+    #expect(Linkifier.links(in: "see www.\n x\n").map(\.url) == ["http://www"])
+    #expect(Linkifier.links(in: "see www.\n \n").isEmpty)
+    #expect(Linkifier.links(in: "see https://com_\nLists\n").isEmpty)
+    #expect(Linkifier.links(in: "see https://com_\n").map(\.url) == ["https://com"])
+    // The `x` of the second line removed: the first line's link goes.
+    try Self.edited("see www.\n x\n", format: .text, 10..<11, "")
+    // The first line's `x` removed: `https://com_` stays no link, the next line has text.
+    try Self.edited("x see https://com_\nLists\n", format: .text, 0..<1, "")
+  }
+
+  /// TEXTROTOR_SEED=135363125750704: an autolink in a link's text (`[a <http://b.example> c](u)`)
+  /// was looked for after the link, and found in a later paragraph — a link there twice in a full
+  /// parse, once after an edit. It is in the link's text, and a search never leaves the top-level
+  /// block.
+  @Test func autolinkInsideALink() throws {
+    let text = "para [a <http://b.example> c](http://x.example).\n\nlater <http://b.example>\n"
+    let bytes = ByteStorage(text)
+    let links = try #require(
+      try StructureScan.entries([.links], in: bytes, elements: [0..<bytes.count], format: .markdown)[.links])
+    #expect(links.map(\.range) == [5..<47, 8..<26, 56..<74])
+    #expect(links.map(\.info.url) == ["http://x.example", "http://b.example", "http://b.example"])
+    try Self.edited(text, format: .markdown, 0..<4, "Para")
+  }
+}
+
+extension StructureEditModelTests {
+  /// TEXTROTOR_SEED=17495952257300: cmark-gfm ends an unclosed fence in a list item on the line
+  /// after the item, so the definition there was taken for code and its removal went unseen (the
+  /// link using it stayed).
+  @Test func definitionAfterAnUnclosedFenceInAListItem() throws {
+    let text = "A [ref] link.\n\n* ~~~~~~>\n\n[ref]: http://ref.example\n"
+    #expect(try Self.texts(text, .links) == ["[ref]"])
+    let colon = text.utf8.count - " http://ref.example\n".utf8.count
+    try Self.edited(text, format: .markdown, (colon - 3)..<colon, "_ ")
+  }
+
+  /// TEXTROTOR_SEED=6678737317187: an indented code block goes on after a blank line, so an edit
+  /// that makes the next block indented code joins them.
+  @Test func indentedCodeAfterABlankLine() throws {
+    try Self.edited("\t\u{E9}\n\n\u{E9}  <div>x\n", format: .markdown, 5..<10, "\t")
   }
 }
