@@ -373,9 +373,20 @@ extension ByteStorage {
     let parts = range.count >= 32 << 20 ? max(1, threads) : 1
     if parts == 1 { return countPart(range) }
     let size = (range.count + parts - 1) / parts
-    let pieces = (0..<parts).map { k in
-      (range.lowerBound + k * size)..<min(range.upperBound, range.lowerBound + (k + 1) * size)
-    }
+    // Parts start where a character does (a continuation byte is moved past, at most 3: a
+    // character split between two parts would be counted as two U+FFFD, and each part slowly).
+    let cuts =
+      [range.lowerBound]
+      + (1..<parts).map { k in
+        var cut = min(range.upperBound, range.lowerBound + k * size)
+        var moved = 0
+        while cut < range.upperBound && moved < 3 && self[cut] & 0xC0 == 0x80 {
+          cut += 1
+          moved += 1
+        }
+        return cut
+      } + [range.upperBound]
+    let pieces = (0..<parts).map { k in cuts[k]..<cuts[k + 1] }
     let results = CountResults(parts)
     DispatchQueue.concurrentPerform(iterations: parts) { k in
       results.set(k, self.countPart(pieces[k]))
@@ -409,12 +420,36 @@ extension ByteStorage {
     result.leadBytes = Int(c.leads)
     // The vectorised count is exact for well-formed UTF-8; ill-formed text is counted again byte
     // by byte, each maximal subpart as one U+FFFD.
-    if !knownWellFormed && firstInvalidUTF8(in: range) != nil {
+    if !knownWellFormed, let bad = firstInvalidUTF8(in: range) {
       result.isWellFormed = false
-      result.utf16Units = Int(
-        withUnsafeBytes { cicu_count_utf16_exact($0.baseAddress! + range.lowerBound, range.count) })
+      result.utf16Units = utf16UnitsOfIllFormed(range, firstInvalid: bad)
     }
     return result
+  }
+
+  /// The UTF-16 units of `range` (whose first ill-formed sequence starts at `firstInvalid`) as ICU
+  /// reads it, each maximal subpart of an ill-formed sequence one U+FFFD: the well-formed runs by
+  /// the vectorised count, the bytes from each ill-formed sequence to the first ASCII byte at
+  /// least 64 bytes on (an ASCII byte always starts a character, so the counts add up) one by one.
+  /// A stray invalid byte in a large file costs 64 bytes of the slow count, not the whole file.
+  private func utf16UnitsOfIllFormed(_ range: Range<Int>, firstInvalid: Int) -> Int {
+    let end = range.upperBound
+    var total = 0
+    var p = range.lowerBound
+    var bad: Int? = firstInvalid
+    withUnsafeBytes { (all: UnsafeBufferPointer<UInt8>) in
+      let base = all.baseAddress!
+      while let b = bad {
+        if b > p { total += Int(cicu_count_text(base + p, b - p).utf16Units) }
+        var e = Swift.min(end, b + 64)
+        while e < end && base[e] >= 0x80 { e += 1 }
+        total += Int(cicu_count_utf16_exact(base + b, e - b))
+        p = e
+        bad = p < end ? firstInvalidUTF8(in: p..<end) : nil
+      }
+      if p < end { total += Int(cicu_count_text(base + p, end - p).utf16Units) }
+    }
+    return total
   }
 }
 

@@ -20,6 +20,8 @@ public final class BreakRules: @unchecked Sendable {
   public let locale: String
   /// Categories per state row.
   @usableFromInline let categoryCount: Int
+  /// Rows of the state table (state 0 is the stop state, 1 the start state).
+  @usableFromInline let stateCount: Int
   /// The first dictionary category: a character of this category or above needs ICU.
   @usableFromInline let dictionaryStart: UInt16
   /// Whether every iteration starts with one step on the {bof} category (ICU's RBBI_BOF_REQUIRED:
@@ -133,6 +135,7 @@ public final class BreakRules: @unchecked Sendable {
     self.kind = kind
     self.locale = locale
     self.categoryCount = categories
+    self.stateCount = states
     self.dictionaryStart = UInt16(clamping: dictionary)
     self.bofRequired = bofRequired
     self.next = next

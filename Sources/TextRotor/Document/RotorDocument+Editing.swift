@@ -208,12 +208,11 @@ extension RotorDocument {
   /// became `inserted`; `text` is the new text), without re-segmenting the whole line:
   /// - lines and paragraphs, when the edit adds and removes no line break and its line stays
   ///   non-blank: the entry holding the edit only grows or shrinks;
-  /// - characters, words, sentences and line-break segments: re-segmented from an old boundary a
-  ///   little before the edit (two entries and 64 bytes back, after an ASCII byte, so that no
-  ///   dictionary run of Thai or CJK is entered midway) until a new boundary past the edit falls
-  ///   where an old one was (moved by the edit) after an ASCII byte: from there on, segmenting
-  ///   the same bytes from the same boundary gives the same boundaries as before.
-  /// Nil when neither applies within 1 MB of the edit: the caller re-segments the whole line.
+  /// - characters, words, sentences and line-break segments: re-segmented from an old boundary
+  ///   near the edit until the boundaries agree again (`boundaryUpdate`), or, in a long segment,
+  ///   from where the rule machine's state is known until its runs over the old and the new text
+  ///   agree (`resyncUpdate`).
+  /// Nil when none applies: the caller re-segments the whole line.
   /// Returns the old document range whose entries are replaced, the new entries, and their shift.
   func longLineUpdate(
     _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int,
@@ -259,59 +258,175 @@ extension RotorDocument {
       // Whether a line break reads as a space depends on the lines around it: the paragraph.
       return nil
     case .characters, .words, .sentences, .linebreaks:
-      let reach = 1 << 20
-      // Start: an old boundary at least two entries and 64 bytes before the edit, after an ASCII byte.
-      var j = Swift.min(index.firstIndex(startingAfter: s + a) - 3, index.firstIndex(startingAfter: s + a - 64) - 1)
-      var ws = 0
-      while j >= 0 {
-        let start = index[j].start
-        guard start > s else { break }
-        let w = start - s
-        guard a - w <= reach else { return nil }
-        if text.byte(at: w - 1) < 0x80 {
-          ws = w
-          break
-        }
-        j -= 1
+      if let found = try boundaryUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: n) {
+        return found
       }
-      guard a - ws <= reach else { return nil }
-      var span = 256
-      while true {
-        let we = Swift.min(length, a + n + span)
-        let (storage, r) = text.contiguous(ws..<we)
-        let store = try windowSegmenter.segment(storage, r, rotor: kind)
-        let shift = ws - r.lowerBound
-        if we == length { return ((s + ws)..<(s + length - delta), store, s + shift) }
-        // The first new boundary, well inside the window and past the edit, that is an old one.
-        var sync: Int? = nil
-        store.forEach { segment in
-          let boundary = segment.start + shift
-          if boundary > we - 64 { return false }
-          if boundary >= a + n + 32 && text.byte(at: boundary - 1) < 0x80 {
-            let old = s + boundary - delta
-            let k = index.firstIndex(startingAfter: old - 1)
-            if k < index.count && index[k].start == old {
-              sync = boundary
-              return false
-            }
+      // No old boundary near the edit, or none met again: a long segment (a sentence that is a
+      // whole minified JSON line). The rule machine finds where old and new runs agree.
+      guard let removed else { return nil }
+      return resyncUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
+    }
+  }
+
+  /// The update of `kind` (characters, words, sentences, line-break segments) for an edit inside
+  /// a long line: re-segmented from an old boundary a little before the edit (two entries and 64
+  /// bytes back, after an ASCII byte, so that no dictionary run of Thai or CJK is entered midway)
+  /// until a new boundary past the edit falls where an old one was (moved by the edit) after an
+  /// ASCII byte: from there on, segmenting the same bytes from the same boundary gives the same
+  /// boundaries as before. Nil when no such boundaries are within 64 KB of the edit.
+  func boundaryUpdate(
+    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int, inserted n: Int
+  ) throws(ICUError) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
+    let delta = n - (b - a)
+    let length = text.utf8Count
+    let reach = boundaryReach
+    // Start: an old boundary at least two entries and 64 bytes before the edit, after an ASCII byte.
+    var j = Swift.min(index.firstIndex(startingAfter: s + a) - 3, index.firstIndex(startingAfter: s + a - 64) - 1)
+    var ws = 0
+    while j >= 0 {
+      let start = index[j].start
+      guard start > s else { break }
+      let w = start - s
+      guard a - w <= reach else { return nil }
+      if text.byte(at: w - 1) < 0x80 {
+        ws = w
+        break
+      }
+      j -= 1
+    }
+    guard a - ws <= reach else { return nil }
+    var span = 256
+    while true {
+      let we = Swift.min(length, a + n + span)
+      let (storage, r) = text.contiguous(ws..<we)
+      let store = try windowSegmenter.segment(storage, r, rotor: kind)
+      let shift = ws - r.lowerBound
+      if we == length { return ((s + ws)..<(s + length - delta), store, s + shift) }
+      // The first new boundary, well inside the window and past the edit, that is an old one.
+      var sync: Int? = nil
+      store.forEach { segment in
+        let boundary = segment.start + shift
+        if boundary > we - 64 { return false }
+        if boundary >= a + n + 32 && text.byte(at: boundary - 1) < 0x80 {
+          let old = s + boundary - delta
+          let k = index.firstIndex(startingAfter: old - 1)
+          if k < index.count && index[k].start == old {
+            sync = boundary
+            return false
           }
+        }
+        return true
+      }
+      if let sync {
+        // The new entries before it.
+        var chunk = SegmentStore.Chunk(
+          origin: store.chunks.first?.origin ?? 0, layout: store.chunks.first?.layout ?? .general)
+        store.forEach { segment in
+          guard segment.start + shift < sync else { return false }
+          chunk.append(start: segment.start, end: segment.end, status: segment.status)
           return true
         }
-        if let sync {
-          // The new entries before it.
-          var chunk = SegmentStore.Chunk(
-            origin: store.chunks.first?.origin ?? 0, layout: store.chunks.first?.layout ?? .general)
-          store.forEach { segment in
-            guard segment.start + shift < sync else { return false }
-            chunk.append(start: segment.start, end: segment.end, status: segment.status)
-            return true
-          }
-          return ((s + ws)..<(s + sync - delta), SegmentStore(chunks: [chunk]), s + shift)
-        }
-        guard span < reach else { return nil }
-        span *= 4
+        return ((s + ws)..<(s + sync - delta), SegmentStore(chunks: [chunk]), s + shift)
       }
+      guard span < reach else { return nil }
+      span *= 4
     }
+  }
+
+  /// The update of `kind` for an edit inside a long segment, from ``RuleMachine/resync(old:new:editStart:oldEnd:newEnd:boundaries:startsText:endsText:span:)``
+  /// over the bytes around the edit (64 bytes, then 1 KB, then 64 KB on each side): the entries from
+  /// the one holding the point where the machine's state is known to the first old boundary past
+  /// the point where the runs over the old and the new text agree. Nil when the machine cannot
+  /// tell (a dictionary character, runs that do not agree within 64 KB).
+  func resyncUpdate(
+    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int,
+    inserted: [UInt8], removed: [UInt8]
+  ) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
+    guard let machine = windowSegmenter.machine(kind) else { return nil }
+    let n = inserted.count
+    let delta = n - (b - a)
+    let length = text.utf8Count
+    let oldLength = length - delta
+    for reach in [64, 1024, 65536] {
+      let w0 = Swift.max(0, a - reach)
+      let w1 = Swift.min(length, a + n + reach + 16)
+      let new = text.bytes(w0..<w1)
+      var old = Array(new[..<(a - w0)])
+      old.append(contentsOf: removed)
+      old.append(contentsOf: new[(a + n - w0)...])
+      // The old boundaries in w0...a.
+      var boundaries: [Int] = []
+      index.forEach(in: index.firstIndex(startingAfter: s + w0 - 1)..<index.firstIndex(startingAfter: s + a)) {
+        boundaries.append($0.start - s - w0)
+        return true
+      }
+      let found = old.withUnsafeBufferPointer { o in
+        new.withUnsafeBufferPointer { t in
+          machine.resync(
+            old: o, new: t, editStart: a - w0, oldEnd: b - w0, newEnd: a + n - w0, boundaries: boundaries,
+            startsText: w0 == 0, endsText: w1 == length, span: reach)
+        }
+      }
+      guard let r = found else { continue }
+      // The entries replaced: from the one holding the known point (at P) to the first old
+      // boundary past the meeting point (E), which the new text keeps, moved.
+      let known = s + w0 + r.start
+      let j = index.firstIndex(startingAfter: known) - 1
+      guard j >= 0, index[j].start >= s else { continue }
+      let p = index[j].start
+      let oldSync = s + w0 + r.oldSync
+      let k = index.firstIndex(startingAfter: oldSync)
+      let elementEnd = s + oldLength
+      let e = k < index.count && index[k].start < elementEnd ? index[k].start : elementEnd
+      guard k > j, e > oldSync || e == elementEnd else { continue }
+      // The old boundaries between: those the old run ended go; the others stay (moved past
+      // the edit), with their statuses; the new run's come in.
+      let ended = Set(r.oldBoundaries.map { s + w0 + $0 })
+      var boundariesAfter: [(Int, SegmentStatus)] = []
+      var previousStatus = index[j].status
+      var consistent = true
+      var endedSeen = 0
+      index.forEach(in: (j + 1)..<k) { entry in
+        defer { previousStatus = entry.status }
+        let v = entry.start
+        if ended.contains(v) {
+          endedSeen += 1
+          return true
+        }
+        if v < s + a {
+          boundariesAfter.append((v, previousStatus))
+        } else if v > s + a && v >= s + b {
+          boundariesAfter.append((v + delta, previousStatus))
+        } else {
+          consistent = false
+        }
+        return consistent
+      }
+      // The old run's boundaries are the index's (else the model is wrong: the caller re-segments).
+      guard consistent, endedSeen == ended.count else {
+        assertionFailure("resync: the old run's boundaries are not the index's")
+        continue
+      }
+      for (x, status) in zip(r.newBoundaries, r.newStatuses) {
+        boundariesAfter.append((s + w0 + x, SegmentStatus(icuStatus: status, of: kind)))
+      }
+      boundariesAfter.sort { $0.0 < $1.0 }
+      boundariesAfter.append((e + (e >= s + b ? delta : 0), previousStatus))
+      var chunk = SegmentStore.Chunk(origin: p)
+      var last = p
+      for (v, status) in boundariesAfter {
+        guard v > last else {
+          consistent = false
+          break
+        }
+        chunk.append(start: last, end: v, status: status)
+        last = v
+      }
+      guard consistent else { continue }
+      resynchronized += 1
+      return (p..<e, SegmentStore(chunks: [chunk]), 0)
+    }
+    return nil
   }
 
   /// The window (new offsets in the element) to re-segment for `kind` after the element's bytes

@@ -53,6 +53,11 @@ public final class RotorDocument<ID: Hashable> {
   /// Lines longer than this (in bytes, on a side of an edit) are not re-segmented whole after an
   /// edit (see `longLineUpdate`); settable for tests.
   var longLineThreshold = 16_384
+  /// How far from an edit in a long line an old boundary is looked for before the rule machine's
+  /// re-synchronization is tried (`boundaryUpdate`, `resyncUpdate`); settable for tests.
+  var boundaryReach = 1 << 16
+  /// Edits whose update of a rotor came from the rule machine's re-synchronization (for tests).
+  var resynchronized = 0
   /// Names of custom and computed rotors, in the order they were added.
   public private(set) var rotorNames: [String] = []
 

@@ -399,6 +399,16 @@ public enum SegmentStatus: UInt8, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// The status an entry of `rotor` keeps for ICU's rule status `icu`: the kind of a word, a hard
+  /// line break.
+  init(icuStatus icu: Int32, of rotor: SystemRotor) {
+    switch rotor {
+    case .words: self.init(icuWordStatus: Int(icu))
+    case .linebreaks: self = icu >= 100 ? .hardBreak : .none
+    default: self = .none
+    }
+  }
+
   /// Whether ICU tags the segment as a word (letters, numbers, kana or ideographs).
   @inline(__always) public var isWord: Bool { rawValue &- 1 < 4 }  // number, letter, kana, ideograph
 }

@@ -169,13 +169,14 @@ public struct Segmenter: Sendable {
   }
 
   static func run(
-    _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor, fastPaths: Bool = false
+    _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: WorkUnit, _ rotor: SystemRotor, fastPaths: Bool = false,
+    machine: RuleMachine? = nil
   ) throws(ICUError) -> SegmentStore.Chunk {
     // Prose sentences run ICU over a copy in which single line breaks are spaces (below).
     if fastPaths, rotor != .proseSentences, let kind = rotor.breakKind {
-      let rules = IteratorCache.shared.rules(kind, locale: iterator.locale)
+      let rules = machine?.rules ?? IteratorCache.shared.rules(kind, locale: iterator.locale)
       if rules != nil || FastPath.applies(to: rotor, locale: iterator.locale) {
-        return try FastPath.run(iterator, bytes, unit, rotor, rules: rules)
+        return try FastPath.run(iterator, bytes, unit, rotor, rules: rules, machine: machine)
       }
     }
     if fastPaths, rotor == .proseSentences, let rules = IteratorCache.shared.rules(.sentence, locale: iterator.locale) {
@@ -373,8 +374,19 @@ private final class ParallelResults: Sendable {
 final class WindowSegmenter {
   let segmenter: Segmenter
   private var iterators: [SystemRotor: BreakIterator] = [:]
+  private var machines: [SystemRotor: RuleMachine?] = [:]
 
   init(_ segmenter: Segmenter) { self.segmenter = segmenter }
+
+  /// The native rule machine of `rotor`, kept across edits; nil for prose sentences, for rules
+  /// ICU must run itself, and when the segmenter does not use fast paths.
+  func machine(_ rotor: SystemRotor) -> RuleMachine? {
+    guard segmenter.useFastPaths, rotor != .proseSentences, let kind = rotor.breakKind else { return nil }
+    if let known = machines[rotor] { return known }
+    let made = IteratorCache.shared.rules(kind, locale: segmenter.locale).map(RuleMachine.init)
+    machines[rotor] = made
+    return made
+  }
 
   /// `rotor`'s entries in `range` of `bytes` (one element's window).
   func segment(_ bytes: ByteStorage, _ range: Range<Int>, rotor: SystemRotor) throws(ICUError) -> SegmentStore {
@@ -390,7 +402,8 @@ final class WindowSegmenter {
     }
     var store = SegmentStore()
     for unit in segmenter.workUnits(bytes, elements: [range], paragraphs: rotor.spansLines) {
-      store.append(try Segmenter.run(iterator, bytes, unit, rotor, fastPaths: segmenter.useFastPaths))
+      store.append(
+        try Segmenter.run(iterator, bytes, unit, rotor, fastPaths: segmenter.useFastPaths, machine: machine(rotor)))
     }
     return store
   }

@@ -58,6 +58,45 @@ struct InvalidTextCountingTests {
     }
   }
 
+  @Test("UTF-16 counts of long well-formed text with a few ill-formed bytes equal String(decoding:as:)")
+  func sparseInvalidBytes() {
+    // The well-formed runs between the ill-formed bytes are counted by the vectorised kernel, the
+    // bytes around each ill-formed sequence one by one: the two must add up to the exact count.
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    let good = Self.pieces.filter { String(validating: $0, as: UTF8.self) != nil }
+    let bad = Self.pieces.filter { String(validating: $0, as: UTF8.self) == nil }
+    for _ in 0..<60 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 100...3000, using: &rng) {
+        bytes +=
+          Int.random(in: 0..<40, using: &rng) == 0 ? bad.randomElement(using: &rng)! : good.randomElement(using: &rng)!
+      }
+      let storage = ByteStorage(bytes)
+      for _ in 0..<4 {
+        let a = Int.random(in: 0...bytes.count, using: &rng)
+        let b = Int.random(in: a...bytes.count, using: &rng)
+        let text = String(decoding: bytes[a..<b], as: UTF8.self)
+        #expect(storage.textCounts(in: a..<b).utf16Units == text.utf16.count, "seed \(seed), \(a)..<\(b)")
+      }
+    }
+  }
+
+  @Test("counting on several threads does not split a character between two parts")
+  func parallelCountsKeepCharactersWhole() {
+    // 32 MB of "é" (C3 A9): halving it at an odd offset falls between C3 and A9. Each half was then
+    // ill-formed (a truncated sequence, a stray continuation byte): one UTF-16 unit too many, and
+    // both halves counted byte by byte.
+    let n = (1 << 24) + 1
+    var bytes = [UInt8](repeating: 0xA9, count: 2 * n)
+    for i in stride(from: 0, to: 2 * n, by: 2) { bytes[i] = 0xC3 }
+    let storage = ByteStorage(bytes)
+    let counts = storage.textCounts(in: 0..<(2 * n), threads: 2)
+    #expect(counts.utf16Units == n)
+    #expect(counts.isWellFormed)
+    #expect(counts.leadBytes == n)
+  }
+
   /// The offsets where a scalar (or a maximal subpart of an ill-formed sequence) starts.
   static func scalarBoundaries(_ bytes: [UInt8]) -> [Int] {
     var result = [0]

@@ -56,15 +56,16 @@ enum FastPath {
 
   /// Segments the spans of `unit` into one chunk: ASCII pieces natively (words and characters,
   /// where the locale allows), the rest with the native rule machine when `rules` is given, and
-  /// what the machine leaves to ICU with `iterator`.
+  /// what the machine leaves to ICU with `iterator`. A caller that segments often (an edit's
+  /// windows) passes a `machine` of `rules` to keep.
   static func run(
     _ iterator: BreakIterator, _ bytes: ByteStorage, _ unit: Segmenter.WorkUnit, _ rotor: SystemRotor,
-    rules: BreakRules?
+    rules: BreakRules?, machine: RuleMachine? = nil
   ) throws(ICUError) -> SegmentStore.Chunk {
     let layout = unit.layout(for: rotor)
     var islands = IslandSegmenter(
       iterator: iterator, bytes: bytes, rotor: rotor, counting: unit.counting, countsWords: unit.countsWords,
-      rules: rules)
+      rules: rules, machine: machine)
     if applies(to: rotor, locale: iterator.locale) {
       switch rotor {
       case .words: return try run(AsciiWordSegmenter.self, &islands, bytes, unit, layout)

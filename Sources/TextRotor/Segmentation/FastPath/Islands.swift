@@ -70,25 +70,21 @@ struct IslandSegmenter {
 
   init(
     iterator: BreakIterator, bytes: ByteStorage, rotor: SystemRotor, counting: Bool, countsWords: Bool = true,
-    rules: BreakRules?
+    rules: BreakRules?, machine: RuleMachine? = nil
   ) {
     self.iterator = iterator
     self.bytes = bytes
     self.rotor = rotor
     self.counting = counting
     self.countsWords = countsWords
-    self.machine = rules.map { RuleMachine($0) }
+    self.machine = machine ?? rules.map { RuleMachine($0) }
     // Statuses tell words apart, and hard line breaks in a stored index.
     self.withStatus = (rotor == .words && (!counting || countsWords)) || (rotor == .linebreaks && !counting)
   }
 
   /// The entry status of a segment whose ICU rule status is `icu`.
   @inline(__always) private func status(_ icu: Int32) -> SegmentStatus {
-    switch rotor {
-    case .words: SegmentStatus(icuWordStatus: Int(icu))
-    case .linebreaks: !counting && icu >= 100 ? .hardBreak : .none
-    default: .none
-    }
+    counting && rotor == .linebreaks ? .none : SegmentStatus(icuStatus: icu, of: rotor)
   }
 
   /// Segments `range` of `text` (the bytes' buffer) into `chunk`.

@@ -1,0 +1,286 @@
+/// Re-synchronization after an edit inside a long segment (a sentence that is a whole minified
+/// JSON line, a line-break segment that is a long base64 run): which boundaries the edit changed,
+/// found by running the machine over a few hundred bytes around the edit instead of from the start
+/// of the segment that holds it.
+///
+/// ICU's forward iteration is a sequence of passes: a pass starts at a boundary, runs the state
+/// table until the stop state (or a completed look-ahead rule) and ends the segment at its result;
+/// the next pass starts there and may read the same characters again. A boundary is decided by
+/// the pass that ends at it, which may read past it.
+///
+/// 1. *Where the state is known.* Before the edit the old and the new text are the same. Starting
+///    a little before the edit with every state possible (the passes under way there are unknown)
+///    and adding the start of a pass at every old boundary, the set of states the machine can be
+///    in is stepped character by character (a pass that stops leaves it) until it holds one
+///    state: from there on, whatever the history, the machine is in that state.
+/// 2. *Where the texts agree again.* From there the machine is run over the old and the new text,
+///    pass after pass, with what it cannot know (a result, a status, a look-ahead position set
+///    before step 1's point) marked unknown: needing one gives up. Past the edit, as soon as the
+///    run over the new text is at the same distance from the edit as the run over the old text
+///    was, in the same configuration (state, result, status, pass start and look-ahead positions
+///    equal before the edit, or moved by the edit's length after it), both runs go on the same:
+///    every later boundary is an old one, moved.
+///
+/// The boundaries each run ended before that moment are the only ones that differ.
+extension RuleMachine {
+  /// How the new boundaries around an edit meet the old ones: see the extension's documentation.
+  /// Offsets are in the buffers given to ``resync(old:new:editStart:oldEnd:newEnd:boundaries:startsText:endsText:span:)``.
+  public struct Resync: Sendable, Equatable {
+    /// Where step 1 found the state known (at or before the edit).
+    public var start: Int
+    /// The boundaries the run over the old text ended after `start`, before it met the new run.
+    public var oldBoundaries: [Int]
+    /// The boundaries the run over the new text ended after `start`, and their rule statuses.
+    public var newBoundaries: [Int]
+    public var newStatuses: [Int32]
+    /// Where the runs met: positions in the old and the new text, at the same distance past the edit.
+    public var oldSync: Int
+    public var newSync: Int
+  }
+
+  /// An unknown value of the machine's configuration (set before the state was known).
+  private static let unknown = Int.min
+  /// The state of a pass not begun yet (its {bof} step to take).
+  private static let pending = -1
+  /// The state after the last pass of a text that ends in the buffer.
+  private static let ended = -2
+
+  private struct Configuration: Equatable {
+    var state: Int
+    var result: Int
+    var statusState: Int  // -1: ICU's tag set 0
+    var start: Int
+    var slots: [Int]
+  }
+
+  /// The boundaries that an edit changed, from a run over `old` and `new`: the same bytes before
+  /// `editStart`, `old[editStart..<oldEnd]` replaced by `new[editStart..<newEnd]`, the same bytes
+  /// after. `boundaries` are the old boundaries in `0...editStart` (sorted); `startsText` whether
+  /// the buffers start where the text does, `endsText` whether they end where it does (else their
+  /// last 4 bytes are only read as the continuation of a character). Past the edit the runs look
+  /// for their meeting point at most `span` bytes. Nil when the machine meets a character of a
+  /// dictionary category, needs a value it cannot know, or the runs do not meet: the caller then
+  /// re-segments from an old boundary.
+  public func resync(
+    old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, editStart a: Int, oldEnd: Int, newEnd: Int,
+    boundaries: [Int], startsText: Bool, endsText: Bool, span: Int
+  ) -> Resync? {
+    guard let (start, known) = knownState(old, before: a, boundaries: boundaries, startsText: startsText) else {
+      return nil
+    }
+    let slotCount = rules.lookAheadSlots
+    var first = Configuration(
+      state: known, result: Self.unknown, statusState: Self.unknown, start: Self.unknown,
+      slots: Array(repeating: Self.unknown, count: slotCount))
+    if known == Self.pending { first.start = start }
+    let delta = (newEnd - a) - (oldEnd - a)
+    // Whether an old and a new value (a position) are the same, before the edit or moved by it.
+    func same(_ o: Int, _ n: Int) -> Bool {
+      if o == Self.unknown || n == Self.unknown { return o == n }
+      if o < a { return o == n }
+      return o >= oldEnd && o > a && n == o + delta
+    }
+    func agree(_ o: Configuration, _ n: Configuration) -> Bool {
+      guard o.state == n.state, o.statusState == n.statusState, same(o.result, n.result), same(o.start, n.start)
+      else { return false }
+      for i in 0..<slotCount where !same(o.slots[i], n.slots[i]) { return false }
+      return true
+    }
+    // The old run, recorded past the edit (the last visit of each position, with how many
+    // boundaries it had ended before).
+    let limit = span
+    var records: [(Configuration, Int)?] = Array(repeating: nil, count: limit + 1)
+    var oldEnds: [Int] = []
+    var ignored: [Int32] = []
+    guard
+      run(
+        old, first, at: start, endsText: endsText, ends: &oldEnds, statuses: &ignored,
+        visit: { p, c, k in
+          guard p >= oldEnd else { return false }
+          let d = p - oldEnd
+          if d > limit { return true }
+          records[d] = (c, k)
+          return c.state == Self.ended
+        })
+    else { return nil }
+    var newEnds: [Int] = []
+    var newStatuses: [Int32] = []
+    var met: (Int, Int)? = nil
+    guard
+      run(
+        new, first, at: start, endsText: endsText, ends: &newEnds, statuses: &newStatuses,
+        visit: { p, c, k in
+          guard p >= newEnd else { return false }
+          let d = p - newEnd
+          if d > limit { return true }
+          if let (o, count) = records[d], agree(o, c) {
+            met = (d, count)
+            return true
+          }
+          return c.state == Self.ended
+        })
+    else { return nil }
+    // The new run stopped where it met the old one: every boundary it ended came before.
+    guard let (d, count) = met else { return nil }
+    return Resync(
+      start: start, oldBoundaries: Array(oldEnds[..<count]), newBoundaries: newEnds, newStatuses: newStatuses,
+      oldSync: oldEnd + d, newSync: newEnd + d)
+  }
+
+  /// Step 1: a position at or before `a` from which the machine's run is known, and its state
+  /// there (``pending``: a pass starts there, its result, status and start known).
+  ///
+  /// The set of states the machine's current pass can be in is stepped from the window's start,
+  /// where every state is possible (a pass of unknown history) unless the text starts there; a
+  /// pass starts at each old boundary; a pass that stops leaves the set. Each state remembers the
+  /// oldest boundary at which a pass that may be in it started. At `a`, when no pass of unknown
+  /// history is left, every pass that started before the oldest remembered boundary stopped
+  /// before the edit (its boundary is the same in both texts): the run is known from that
+  /// boundary on. Else, the last position where the set held one state (every pass there in that
+  /// state, whatever its history; its result and status unknown until it moves them).
+  private func knownState(_ text: UnsafeBufferPointer<UInt8>, before a: Int, boundaries: [Int], startsText: Bool)
+    -> (Int, Int)?
+  {
+    let states = rules.stateCount
+    let begin = bofRequired ? Int(table[1 * categories + 2]) : 1
+    // Members: a state and the oldest boundary where a pass in it may have started (-1: unknown).
+    var set: [Int] = startsText ? [Self.pending] : Array(1..<states)
+    var born: [Int] = startsText ? [0] : Array(repeating: -1, count: states - 1)
+    var b = 0
+    while b < boundaries.count && boundaries[b] < 0 { b += 1 }
+    if !startsText && b < boundaries.count && boundaries[b] == 0 {
+      set.append(Self.pending)
+      born.append(0)
+    }
+    var slot = [Int](repeating: -1, count: states)
+    var next: [Int] = []
+    var nextBorn: [Int] = []
+    next.reserveCapacity(states + 1)
+    nextBorn.reserveCapacity(states + 1)
+    var collapsed: (Int, Int)? = nil
+    var p = 0
+    guard let base = text.baseAddress else { return nil }
+    while p < a {
+      if set.count == 1 { collapsed = (p, set[0]) }
+      let (c, length) = Self.decode(base, p, text.count)
+      guard p + length <= a else { return nil }
+      let k = c < 0x10000 ? bmp[Int(c)] : rules.category(c)
+      if k >= dictionaryStart { return nil }
+      next.removeAll(keepingCapacity: true)
+      nextBorn.removeAll(keepingCapacity: true)
+      for (s, from) in zip(set, born) {
+        let t = Int(table[(s == Self.pending ? begin : s) * categories + Int(k)])
+        guard t != 0 else { continue }
+        if slot[t] < 0 {
+          slot[t] = next.count
+          next.append(t)
+          nextBorn.append(from)
+        } else {
+          nextBorn[slot[t]] = Swift.min(nextBorn[slot[t]], from)
+        }
+      }
+      for t in next { slot[t] = -1 }
+      p += length
+      while b < boundaries.count && boundaries[b] < p { b += 1 }
+      if b < boundaries.count && boundaries[b] == p {
+        next.append(Self.pending)
+        nextBorn.append(p)
+      }
+      swap(&set, &next)
+      swap(&born, &nextBorn)
+    }
+    if set.count == 1 { collapsed = (p, set[0]) }
+    if let oldest = born.min(), oldest >= 0 { return (oldest, Self.pending) }
+    return collapsed
+  }
+
+  /// Runs the machine pass after pass over `text` from `configuration` at `position`, as
+  /// ``next(_:from:end:)`` does, appending the boundaries it ends to `ends` and `statuses`; calls
+  /// `visit` (position, configuration, boundaries so far) before each character, and at the end
+  /// of the text; stops when `visit` returns true. False when a value it needs is unknown, a
+  /// character is of a dictionary category, or the buffer ends before the text does.
+  private func run(
+    _ text: UnsafeBufferPointer<UInt8>, _ configuration: Configuration, at position: Int, endsText: Bool,
+    ends: inout [Int], statuses: inout [Int32], visit: (Int, Configuration, Int) -> Bool
+  ) -> Bool {
+    guard let base = text.baseAddress else { return false }
+    let end = text.count
+    let usable = endsText ? end : end - 4
+    var c = configuration
+    var p = position
+    // Ends the segment at `e` and begins the next pass there.
+    func boundary(_ e: Int, _ status: Int32) {
+      ends.append(e)
+      statuses.append(status)
+      p = e
+      c.state = Self.pending
+    }
+    while true {
+      if c.state == Self.pending {
+        if endsText && p >= end {
+          c.state = Self.ended
+          _ = visit(p, c, ends.count)
+          return true
+        }
+        guard p < usable else { return false }
+        c.state = 1
+        c.result = p
+        c.statusState = -1
+        c.start = p
+        if bofRequired {
+          c.state = Int(table[1 * categories + 2])
+          let after = p + Self.decode(base, p, end).1
+          let accept = Int(accepting[c.state])
+          if accept == 1 {
+            c.statusState = c.state
+          } else if accept > 1 {
+            let v = c.slots[accept]
+            if v == Self.unknown { return false }
+            if v >= 0 {
+              boundary(v, status[c.state])
+              continue
+            }
+          }
+          let rule = Int(lookAhead[c.state])
+          if rule > 1 { c.slots[rule] = after }
+        }
+      }
+      if visit(p, c, ends.count) { return true }
+      let atEnd = p >= end
+      if !atEnd {
+        guard p < usable else { return false }
+        let (ch, length) = Self.decode(base, p, end)
+        let k = ch < 0x10000 ? bmp[Int(ch)] : rules.category(ch)
+        if k >= dictionaryStart { return false }
+        p += length
+        c.state = Int(table[c.state * categories + Int(k)])
+      } else {
+        guard endsText else { return false }
+        c.state = Int(table[c.state * categories + 1])  // RBBI_END: one step on {eof}
+      }
+      let accept = Int(accepting[c.state])
+      if accept == 1 {
+        c.result = p
+        c.statusState = c.state
+      } else if accept > 1 {
+        let v = c.slots[accept]
+        if v == Self.unknown { return false }
+        if v >= 0 {
+          boundary(v, status[c.state])
+          continue
+        }
+      }
+      let rule = Int(lookAhead[c.state])
+      if rule > 1 { c.slots[rule] = p }
+      if c.state != 0 && !atEnd { continue }
+      // The pass is over: its segment ends at the result (one character on when it did not move).
+      if c.result == Self.unknown { return false }
+      if c.result == c.start {
+        boundary(c.start + Self.decode(base, c.start, end).1, defaultStatus)
+      } else {
+        if c.statusState == Self.unknown { return false }
+        boundary(c.result, c.statusState >= 0 ? status[c.statusState] : defaultStatus)
+      }
+    }
+  }
+}
