@@ -215,6 +215,27 @@ extension RuleMachine {
       p = e
       c.state = Self.pending
     }
+    // What ICU does on entering `c.state` at `position` (after a step): an accepting state moves
+    // the result (not on the {bof} step) and the status; a completed look-ahead rule ends the
+    // segment where its '/' was; a look-ahead rule's '/' is recorded. Nil when a value it needs
+    // is unknown; true when the segment ended.
+    func enter(at position: Int, movingResult: Bool) -> Bool? {
+      let accept = Int(accepting[c.state])
+      if accept == 1 {
+        if movingResult { c.result = position }
+        c.statusState = c.state
+      } else if accept > 1 {
+        let v = c.slots[accept]
+        if v == Self.unknown { return nil }
+        if v >= 0 {
+          boundary(v, status[c.state])
+          return true
+        }
+      }
+      let rule = Int(lookAhead[c.state])
+      if rule > 1 { c.slots[rule] = position }
+      return false
+    }
     while true {
       if c.state == Self.pending {
         if endsText && p >= end {
@@ -229,20 +250,8 @@ extension RuleMachine {
         c.start = p
         if bofRequired {
           c.state = Int(table[1 * categories + 2])
-          let after = p + Self.decode(base, p, end).1
-          let accept = Int(accepting[c.state])
-          if accept == 1 {
-            c.statusState = c.state
-          } else if accept > 1 {
-            let v = c.slots[accept]
-            if v == Self.unknown { return false }
-            if v >= 0 {
-              boundary(v, status[c.state])
-              continue
-            }
-          }
-          let rule = Int(lookAhead[c.state])
-          if rule > 1 { c.slots[rule] = after }
+          guard let ended = enter(at: p + Self.decode(base, p, end).1, movingResult: false) else { return false }
+          if ended { continue }
         }
       }
       if visit(p, c, ends.count) { return true }
@@ -258,20 +267,8 @@ extension RuleMachine {
         guard endsText else { return false }
         c.state = Int(table[c.state * categories + 1])  // RBBI_END: one step on {eof}
       }
-      let accept = Int(accepting[c.state])
-      if accept == 1 {
-        c.result = p
-        c.statusState = c.state
-      } else if accept > 1 {
-        let v = c.slots[accept]
-        if v == Self.unknown { return false }
-        if v >= 0 {
-          boundary(v, status[c.state])
-          continue
-        }
-      }
-      let rule = Int(lookAhead[c.state])
-      if rule > 1 { c.slots[rule] = p }
+      guard let ended = enter(at: p, movingResult: true) else { return false }
+      if ended { continue }
       if c.state != 0 && !atEnd { continue }
       // The pass is over: its segment ends at the result (one character on when it did not move).
       if c.result == Self.unknown { return false }
