@@ -9,6 +9,9 @@
 #include <unicode/ucptrie.h>
 #include <unicode/uloc.h>
 #include <unicode/ucasemap.h>
+#include <unicode/udata.h>
+#include <unicode/ures.h>
+#include <unicode/uscript.h>
 #include <unicode/uregex.h>
 #include <unicode/ustring.h>
 #include <unicode/utext.h>
@@ -136,7 +139,88 @@ cicu_trie *cicu_trie_open(const void *data, int32_t length, int32_t *status) {
 void cicu_trie_close(cicu_trie *trie) { ucptrie_close((UCPTrie *)trie); }
 uint32_t cicu_trie_get(const cicu_trie *trie, int32_t c) { return ucptrie_get((const UCPTrie *)trie, c); }
 void cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count) {
-  for (int32_t c = 0; c < count; c++) table[c] = (uint16_t)ucptrie_get((const UCPTrie *)trie, c);
+  // Range by range (a few thousand in the BMP), not code point by code point.
+  UChar32 c = 0;
+  while (c < count) {
+    uint32_t value = 0;
+    UChar32 end = ucptrie_getRange((const UCPTrie *)trie, c, UCPMAP_RANGE_NORMAL, 0, NULL, NULL, &value);
+    if (end < c) {  // not expected: one code point at a time
+      end = c;
+      value = ucptrie_get((const UCPTrie *)trie, c);
+    }
+    if (end >= count) end = count - 1;
+    for (UChar32 x = c; x <= end; x++) table[x] = (uint16_t)value;
+    c = end + 1;
+  }
+}
+
+// Whether ICU's break-iterator data has a dictionary or an LSTM model for `script` (the tables
+// ICU's ICULanguageBreakFactory reads, keyed by the script's short name).
+static int script_has_break_data(UScriptCode script) {
+  const char *name = uscript_getShortName(script);
+  if (!name) return 1;
+  UErrorCode s = U_ZERO_ERROR;
+  UResourceBundle *root = ures_open(U_ICUDATA_NAME U_TREE_SEPARATOR_STRING "brkitr", "", &s);
+  if (U_FAILURE(s)) {
+    ures_close(root);
+    return 1;  // unknown: assume it has
+  }
+  int found = 0;
+  const char *tables[] = {"dictionaries", "lstm"};
+  for (int t = 0; t < 2 && !found; t++) {
+    UErrorCode ts = U_ZERO_ERROR;
+    UResourceBundle *table = ures_getByKey(root, tables[t], NULL, &ts);
+    if (U_SUCCESS(ts)) {
+      UErrorCode ks = U_ZERO_ERROR;
+      UResourceBundle *entry = ures_getByKey(table, name, NULL, &ks);
+      if (U_SUCCESS(ks)) found = 1;
+      ures_close(entry);
+    } else if (ts != U_MISSING_RESOURCE_ERROR) {
+      found = 1;  // unreadable: assume it has
+    }
+    ures_close(table);
+  }
+  ures_close(root);
+  return found;
+}
+
+static int unhandled_character(UChar32 c, int8_t *scripts) {
+  // The characters ICU's Chinese/Japanese engine claims beside its scripts (dictbe.cpp).
+  if (c == 0x30FC || c == 0xFF70 || c == 0xFF9E || c == 0xFF9F) return 0;
+  UErrorCode s = U_ZERO_ERROR;
+  UScriptCode script = uscript_getScript(c, &s);
+  if (U_FAILURE(s) || script < 0 || script >= USCRIPT_CODE_LIMIT || script >= 1024) return 0;
+  switch (script) {
+  case USCRIPT_COMMON: case USCRIPT_INHERITED: case USCRIPT_THAI: case USCRIPT_LAO: case USCRIPT_MYANMAR:
+  case USCRIPT_KHMER: case USCRIPT_HAN: case USCRIPT_HIRAGANA: case USCRIPT_KATAKANA:
+    return 0;
+  default:
+    break;
+  }
+  if (scripts[script] < 0) scripts[script] = script_has_break_data(script) ? 0 : 1;
+  return scripts[script];
+}
+
+void cicu_trie_unhandled_categories(const cicu_trie *trie, int32_t start, int32_t count, uint8_t *unhandled) {
+  if (count <= start) return;
+  memset(unhandled, 1, (size_t)(count - start));
+  int8_t scripts[1024];
+  memset(scripts, -1, sizeof scripts);
+  UChar32 c = 0;
+  while (c <= 0x10FFFF) {
+    uint32_t value = 0;
+    UChar32 end = ucptrie_getRange((const UCPTrie *)trie, c, UCPMAP_RANGE_NORMAL, 0, NULL, NULL, &value);
+    if (end < c) break;
+    if ((int32_t)value >= start && (int32_t)value < count && unhandled[value - start]) {
+      for (UChar32 x = c; x <= end; x++) {
+        if (!unhandled_character(x, scripts)) {
+          unhandled[value - start] = 0;
+          break;
+        }
+      }
+    }
+    c = end + 1;
+  }
 }
 
 int32_t cicu_ubrk_nextBatch(cicu_break_iterator *iterator, int32_t *boundaries, int32_t *statuses, int32_t capacity) {

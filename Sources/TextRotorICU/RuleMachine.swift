@@ -9,8 +9,11 @@ import Glibc
 /// ``RuleMachine`` runs these tables over UTF-8 exactly as ICU's `RuleBasedBreakIterator::handleNext`
 /// does over its UText (ill-formed UTF-8 read as U+FFFD, as ICU's UTF-8 text reads it), so its
 /// boundaries and rule statuses are ICU's; it declines (returns nil) where ICU would do more than
-/// run the table: characters of a dictionary category (Thai, Lao, Khmer, Burmese, Chinese and
-/// Japanese words, Southeast Asian line breaks). Those spans go to ICU itself.
+/// run the table: characters of a dictionary category that one of ICU's language break engines
+/// handles (Thai, Lao, Khmer, Burmese, Chinese and Japanese words, Southeast Asian line breaks).
+/// Those spans go to ICU itself. Hangul syllables are of a dictionary category of the word rules,
+/// but ICU 72 has no Korean dictionary, so ICU keeps its rules' segments there, and so does the
+/// machine (see `init`).
 ///
 /// Only ICU's RBBI data format 6 (ICU 68 and later) is read; any other format, or an iterator that
 /// is not rule-based (a locale whose sentence iterator filters abbreviations), gives no tables
@@ -22,7 +25,8 @@ public final class BreakRules: @unchecked Sendable {
   @usableFromInline let categoryCount: Int
   /// Rows of the state table (state 0 is the stop state, 1 the start state).
   @usableFromInline let stateCount: Int
-  /// The first dictionary category: a character of this category or above needs ICU.
+  /// The first dictionary category that an ICU engine handles (after the renumbering of `init`): a
+  /// character of this category or above needs ICU.
   @usableFromInline let dictionaryStart: UInt16
   /// Whether every iteration starts with one step on the {bof} category (ICU's RBBI_BOF_REQUIRED:
   /// ICU takes that step at the start of each `next`, not only at the start of the text).
@@ -60,6 +64,8 @@ public final class BreakRules: @unchecked Sendable {
   @usableFromInline let firstRow: UnsafeMutablePointer<Int32>
   /// ... and its rule status.
   @usableFromInline let firstStatus: UnsafeMutablePointer<Int32>
+  /// ICU's category numbers (the trie's values) to the machine's (see `init`).
+  @usableFromInline let permutation: UnsafeMutablePointer<UInt16>
   /// ICU's binary rules, which the trie reads in place.
   private var data: UnsafeMutableRawPointer?
 
@@ -123,20 +129,46 @@ public final class BreakRules: @unchecked Sendable {
     let bmp = UnsafeMutablePointer<UInt16>.allocate(capacity: 0x10000)
     cicu_trie_fill(trie, bmp, 0x10000)
     for c in 0..<0x10000 where Int(bmp[c]) >= categories { valid = false }
+    let permutation = UnsafeMutablePointer<UInt16>.allocate(capacity: categories)
     guard valid else {
       next.deallocate()
       accepting.deallocate()
       lookAhead.deallocate()
       status.deallocate()
       bmp.deallocate()
+      permutation.deallocate()
       cicu_trie_close(trie)
       return nil
     }
+    // Dictionary categories whose characters no ICU language break engine handles (Hangul in
+    // ICU 72: no Korean dictionary) are renumbered below the first dictionary category, so the
+    // machine runs over them: ICU's rules' segments stand there (see
+    // `cicu_trie_unhandled_categories`). Columns of the table and the categories of characters
+    // are renumbered alike.
+    var dictionaryStart = min(dictionary, categories)
+    for k in 0..<categories { permutation[k] = UInt16(k) }
+    if dictionaryStart < categories {
+      var unhandled = [UInt8](repeating: 0, count: categories - dictionaryStart)
+      cicu_trie_unhandled_categories(trie, Int32(dictionaryStart), Int32(categories), &unhandled)
+      let moved = (dictionaryStart..<categories).filter { unhandled[$0 - dictionaryStart] != 0 }
+      let kept = (dictionaryStart..<categories).filter { unhandled[$0 - dictionaryStart] == 0 }
+      for (n, k) in (moved + kept).enumerated() { permutation[k] = UInt16(dictionaryStart + n) }
+      dictionaryStart += moved.count
+      if !moved.isEmpty {
+        var copy = [UInt16](repeating: 0, count: categories)
+        for state in 0..<states {
+          for k in 0..<categories { copy[Int(permutation[k])] = next[state * categories + k] }
+          for k in 0..<categories { next[state * categories + k] = copy[k] }
+        }
+        for c in 0..<0x10000 { bmp[c] = permutation[Int(bmp[c])] }
+      }
+    }
+    self.permutation = permutation
     self.kind = kind
     self.locale = locale
     self.categoryCount = categories
     self.stateCount = states
-    self.dictionaryStart = UInt16(clamping: dictionary)
+    self.dictionaryStart = UInt16(clamping: dictionaryStart)
     self.bofRequired = bofRequired
     self.next = next
     self.accepting = accepting
@@ -157,14 +189,14 @@ public final class BreakRules: @unchecked Sendable {
     }
     self.asciiNext = asciiNext
     self.flags = stateFlags
-    self.asciiLoop = (0..<128).allSatisfy { Int(bmp[$0]) < dictionary }
+    self.asciiLoop = (0..<128).allSatisfy { Int(bmp[$0]) < dictionaryStart }
     // The pair step needs a plain start: the {bof} step (when required) into a state with
     // nothing to do, and a stop state that records nothing.
     let firstState = UnsafeMutablePointer<UInt16>.allocate(capacity: categories)
     firstState.initialize(repeating: 0xFFFF, count: categories)
     let begin = bofRequired ? next[1 * categories + 2] : 1
     if stateFlags[0] == 4 && stateFlags[Int(begin)] & 6 == 0 && begin != 0 {
-      for category in 3..<min(categories, dictionary) {
+      for category in 3..<dictionaryStart {
         let state = next[Int(begin) * categories + category]
         if state != 0 && stateFlags[Int(state)] == 1 { firstState[category] = state }
       }
@@ -192,6 +224,7 @@ public final class BreakRules: @unchecked Sendable {
     firstState.deallocate()
     firstRow.deallocate()
     firstStatus.deallocate()
+    permutation.deallocate()
     cicu_trie_close(trie)
     free(data)
   }
@@ -236,7 +269,9 @@ public final class BreakRules: @unchecked Sendable {
 
   /// The category of code point `c`.
   @inlinable @inline(__always) func category(_ c: UInt32) -> UInt16 {
-    c < 0x10000 ? bmp[Int(c)] : UInt16(truncatingIfNeeded: cicu_trie_get(trie, Int32(bitPattern: c)))
+    if c < 0x10000 { return bmp[Int(c)] }
+    let k = Int(cicu_trie_get(trie, Int32(bitPattern: c)))
+    return k < categoryCount ? permutation[k] : UInt16(categoryCount - 1)
   }
 }
 
@@ -302,9 +337,13 @@ public final class RuleMachine {
     let statuses = self.statuses
     let firstRow = rules.firstRow
     let firstStatus = rules.firstStatus
+    let extendsPairs = rules.kind != .sentence
     let bmp = self.bmp
     let table = self.table
     let dictionaryStart = Int(self.dictionaryStart)
+    let flags = self.flags
+    let status = self.status
+    let categories = self.categories
     // The category and length of the character at `position` when the pair step read it already.
     var category = -1
     var length = 0
@@ -322,14 +361,64 @@ public final class RuleMachine {
           let (b, lengthB) = Self.decodeShort(text, position &+ length, end)
           if lengthB != 0 {
             let k = Int(bmp[b])
-            if k < dictionaryStart && table[row &+ k] == 0 {
-              position &+= length
-              ends[n] = position
-              statuses[n] = firstStatus[category]
-              n &+= 1
-              category = k
-              length = lengthB
-              continue
+            if k < dictionaryStart {
+              var t = Int(table[row &+ k])
+              if t == 0 {
+                position &+= length
+                ends[n] = position
+                statuses[n] = firstStatus[category]
+                n &+= 1
+                category = k
+                length = lengthB
+                continue
+              }
+              // A longer segment (a word, a line-break segment): the machine goes on from the
+              // state after the first character here, while its states have nothing to do but
+              // accept, and the segment ends where it stops (ICU's result: the last accepting
+              // position). Anything else (a look-ahead state, the end of the text, a 4-byte,
+              // ill-formed or dictionary character) leaves the segment to the general step.
+              // Rule sets with short segments (words, line-break segments, graphemes; not
+              // sentences, whose long segments the general step's loops read faster).
+              var f = flags[t]
+              if extendsPairs && f & 6 == 0 {
+                var p = position &+ length
+                var last = p
+                var lastStatus = firstStatus[category]
+                var c = b
+                var l = lengthB
+                var kk = k
+                while true {
+                  p &+= l
+                  if f != 0 {
+                    last = p
+                    lastStatus = status[t]
+                  }
+                  let state = t
+                  (c, l) = Self.decodeShort(text, p, end)
+                  if l == 0 { break }
+                  kk = Int(bmp[c])
+                  if kk >= dictionaryStart { break }
+                  t = Int(table[state &* categories &+ kk])
+                  f = flags[t]
+                  if f & 6 != 0 { break }
+                }
+                if l != 0 && kk < dictionaryStart && t == 0 {
+                  ends[n] = last
+                  statuses[n] = lastStatus
+                  n &+= 1
+                  position = last
+                  // The character that stopped the machine starts the next segment when the
+                  // segment ends just before it.
+                  if last == p {
+                    category = kk
+                    length = l
+                  } else {
+                    category = -1
+                  }
+                  continue
+                }
+                // Else the general step reads the segment again from its start.
+              }
             }
           }
         }
@@ -437,7 +526,7 @@ public final class RuleMachine {
       let dictionaryStart = self.dictionaryStart
       let asciiNext = self.asciiNext
       let asciiLoop = self.asciiLoop
-      scan: while true {
+      scan: do {
         if asciiLoop {
           while position < end {
             let b = text[position]
@@ -456,41 +545,51 @@ public final class RuleMachine {
             }
           }
         }
-        guard position < end else { break }
-        let b = text[position]
-        let c: Int
-        let length: Int
-        if b < 0xE0 {
-          guard b >= 0xC2, position &+ 1 < end else { break }
-          let b1 = text[position &+ 1]
-          guard b1 & 0xC0 == 0x80 else { break }
-          c = Int(b & 0x1F) << 6 | Int(b1 & 0x3F)
-          length = 2
-        } else if b < 0xF0 {
-          guard position &+ 2 < end else { break }
-          let b1 = text[position &+ 1]
-          let b2 = text[position &+ 2]
-          guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { break }
-          c = Int(b & 0x0F) << 12 | Int(b1 & 0x3F) << 6 | Int(b2 & 0x3F)
-          // E0 needs A0...BF after it (no overlong form), ED 80...9F (no surrogate).
-          guard c >= 0x800, c & 0xF800 != 0xD800 else { break }
-          length = 3
-        } else {
-          break  // ASCII (when the ASCII loop may not run), or 4 bytes: the general step
-        }
-        let k = bmp[c]
-        if k >= dictionaryStart { break }
-        let t = Int(next[state &* categories &+ Int(k)])
-        let f = flags[t]
-        if f & 6 != 0 {
-          if f & 4 != 0 { state = 0 }
-          break
-        }
-        state = t
-        position &+= length
-        if f != 0 {
-          result = position
-          statusState = t
+        // Mixed text: ASCII (when the ASCII loop may run) and well-formed 2- and 3-byte sequences
+        // of no dictionary category, in one loop with one tail, so that a run of non-ASCII words
+        // with spaces and punctuation between them stays here.
+        while position < end {
+          let b = text[position]
+          let t: Int
+          let length: Int
+          if b < 0x80 {
+            guard asciiLoop else { break }
+            t = Int(asciiNext[state &* 128 &+ Int(b)])
+            length = 1
+          } else if b < 0xE0 {
+            guard b >= 0xC2, position &+ 1 < end else { break }
+            let b1 = text[position &+ 1]
+            guard b1 & 0xC0 == 0x80 else { break }
+            let k = bmp[Int(b & 0x1F) << 6 | Int(b1 & 0x3F)]
+            if k >= dictionaryStart { break }
+            t = Int(next[state &* categories &+ Int(k)])
+            length = 2
+          } else if b < 0xF0 {
+            guard position &+ 2 < end else { break }
+            let b1 = text[position &+ 1]
+            let b2 = text[position &+ 2]
+            guard b1 & 0xC0 == 0x80, b2 & 0xC0 == 0x80 else { break }
+            let c = Int(b & 0x0F) << 12 | Int(b1 & 0x3F) << 6 | Int(b2 & 0x3F)
+            // E0 needs A0...BF after it (no overlong form), ED 80...9F (no surrogate).
+            guard c >= 0x800, c & 0xF800 != 0xD800 else { break }
+            let k = bmp[c]
+            if k >= dictionaryStart { break }
+            t = Int(next[state &* categories &+ Int(k)])
+            length = 3
+          } else {
+            break  // 4 bytes or ill-formed: the general step
+          }
+          let f = flags[t]
+          if f & 6 != 0 {
+            if f & 4 != 0 { state = 0 }
+            break
+          }
+          state = t
+          position &+= length
+          if f != 0 {
+            result = position
+            statusState = t
+          }
         }
       }
       if state == 0 { break }

@@ -109,7 +109,18 @@ public enum TextScan {
     guard !range.isEmpty, let base = text.baseAddress else { return (0, 0) }
     var segments: Int64 = 0
     var words: Int64 = 0
-    cicu_ascii_words_count(base + range.lowerBound, Int64(range.count), &segments, &words)
+    cicu_ascii_words_count(
+      base + range.lowerBound, Int64(range.count), Int64(text.count - range.lowerBound), &segments, &words)
     return (Int(segments), Int(words))
+  }
+
+  /// The first safe point of ICU's root word rules after `offset` (a position in `text`) and before
+  /// `end`, or `end`: after LF, VT or FF, after CR not followed by LF, or between a space and an
+  /// ASCII byte other than a space (`AsciiWordSegmenter`'s safe points); 32 positions at a time
+  /// (`cicu_word_safe_point_after`, AVX2 where the CPU has it).
+  public static func wordSafePoint(_ text: UnsafeBufferPointer<UInt8>, after offset: Int, end: Int) -> Int {
+    precondition(offset >= 0 && end <= text.count)
+    guard offset + 1 < end, let base = text.baseAddress else { return end }
+    return Int(cicu_word_safe_point_after(base, Int64(offset), Int64(end)))
   }
 }

@@ -67,7 +67,11 @@ struct SegmentCommand: ExitStatusCommand {
 
   @OptionGroup var text: TextOptions
 
-  @Option(name: .long, help: "Threads to segment with (default: all cores).")
+  @Option(
+    name: .long,
+    help:
+      "Threads to read and segment with (default: every core). A file is cut after hard line breaks, where every rule set breaks, and the pieces are segmented at once; the entries are the same whatever the number."
+  )
   var threads: Int = Segmenter.availableCores
 
   @OptionGroup var output: OutputOptions
@@ -98,7 +102,7 @@ struct SegmentCommand: ExitStatusCommand {
         stream, name: name, rotor: rotor, elements: elements, segmenter: segmenter, wordsOnly: wordsOnly,
         output: output, several: several)
     }
-    return Inputs(paths: files).run(streamed: streamed) { name, bytes in
+    return Inputs(paths: files, threads: threads).run(streamed: streamed) { name, bytes in
       let elementRanges = elements.ranges(in: bytes)
       let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
       segmenter.progress = bar?.callback
@@ -162,7 +166,7 @@ struct SegmentCommand: ExitStatusCommand {
       }
     }
     let segmenter = Segmenter(locale: text.locale, threads: threads)
-    return Inputs(paths: files).run { name, bytes in
+    return Inputs(paths: files, threads: threads).run { name, bytes in
       let elementRanges = text.elements.ranges(in: bytes)
       let found =
         try StructureScan.entries(

@@ -22,6 +22,16 @@ struct TextRotorCommand: ParsableCommand {
         StandardOutput.shared.flush()
         Glibc.exit(status)
       }
+      // `segment` parsed alone: the parser then reflects on its own options only, not on every
+      // command's (most of a short run's start). Anything it does not accept (help, a usage
+      // error) goes through the whole parser below, which prints what it always prints.
+      if arguments.first == "segment",
+        var segment = (try? SegmentCommand.parseAsRoot(Array(arguments.dropFirst()))) as? SegmentCommand
+      {
+        status = segment.runWithStatus()
+        StandardOutput.shared.flush()
+        Glibc.exit(status)
+      }
       var command = try parseAsRoot(arguments)
       if var exiting = command as? any ExitStatusCommand {
         status = exiting.runWithStatus()

@@ -868,8 +868,11 @@ __attribute__((target("avx2"))) static inline cicu_ascii_classes cicu_ascii_clas
 }
 #endif
 
-/// Segments and words (as above) of the ASCII text p[0..<n].
-static inline void cicu_ascii_words_count(const uint8_t *p, int64_t n, int64_t *segments, int64_t *words) {
+/// Segments and words (as above) of the ASCII text p[0..<n]. `readable` (>= n) bytes may be read
+/// from p: a last block shorter than 64 bytes is classified 64 bytes at a time too when they are
+/// readable, its classes past n cleared (short ranges between non-ASCII text are common).
+static inline void cicu_ascii_words_count(const uint8_t *p, int64_t n, int64_t readable, int64_t *segments,
+                                          int64_t *words) {
   int64_t total = 0, wordTotal = 0;
   // The previous block's last byte: its classes, and whether a middle character there joined.
   uint64_t pWord = 0, pSpace = 0, pCR = 0, pLetter = 0, pDigit = 0, pMid = 0;
@@ -880,8 +883,14 @@ static inline void cicu_ascii_words_count(const uint8_t *p, int64_t n, int64_t *
     int count = n - i >= 64 ? 64 : (int)(n - i);
     cicu_ascii_classes c;
 #if defined(__x86_64__)
-    if (avx2 && count == 64) c = cicu_ascii_classify_avx2(p + i);
-    else
+    if (avx2 && count == 64) {
+      c = cicu_ascii_classify_avx2(p + i);
+    } else if (avx2 && i + 64 <= readable) {
+      c = cicu_ascii_classify_avx2(p + i);
+      uint64_t keep = ((uint64_t)1 << count) - 1;
+      c.letter &= keep, c.digit &= keep, c.word &= keep, c.underscore &= keep, c.space &= keep;
+      c.cr &= keep, c.lf &= keep, c.midLetter &= keep, c.midNumber &= keep;
+    } else
 #endif
       c = cicu_ascii_classify_portable(p + i, count);
     // The byte after the block (letter or digit), for the middle rules.
@@ -913,6 +922,47 @@ static inline void cicu_ascii_words_count(const uint8_t *p, int64_t n, int64_t *
   }
   *segments = total;
   *words = wordTotal;
+}
+
+/// Whether offset q (0 < q) is a safe point of ICU's root word rules: after LF, VT or FF, after CR
+/// not followed by LF, or between a space and an ASCII byte other than a space (the ASCII word
+/// segmenter's definition, AsciiWordSegmenter.swift).
+static inline int cicu_word_safe_at(const uint8_t *h, int64_t q) {
+  uint8_t p = h[q - 1], c = h[q];
+  return p == 0x0A || p == 0x0B || p == 0x0C || (p == 0x0D && c != 0x0A) || (p == 0x20 && c < 0x80 && c != 0x20);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline int64_t cicu_word_safe_point_avx2(const uint8_t *h, int64_t q, int64_t end) {
+  const __m256i lf = _mm256_set1_epi8(0x0A), vt = _mm256_set1_epi8(0x0B), ff = _mm256_set1_epi8(0x0C);
+  const __m256i cr = _mm256_set1_epi8(0x0D), sp = _mm256_set1_epi8(0x20), minus1 = _mm256_set1_epi8(-1);
+  while (q + 32 <= end) {
+    __m256i p = _mm256_loadu_si256((const __m256i *)(h + q - 1));
+    __m256i c = _mm256_loadu_si256((const __m256i *)(h + q));
+    __m256i line = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(p, lf), _mm256_cmpeq_epi8(p, vt)),
+                                   _mm256_cmpeq_epi8(p, ff));
+    line = _mm256_or_si256(line, _mm256_andnot_si256(_mm256_cmpeq_epi8(c, lf), _mm256_cmpeq_epi8(p, cr)));
+    __m256i ascii = _mm256_cmpgt_epi8(c, minus1);  // c < 0x80
+    __m256i space = _mm256_andnot_si256(_mm256_cmpeq_epi8(c, sp), _mm256_and_si256(_mm256_cmpeq_epi8(p, sp), ascii));
+    uint32_t m = (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(line, space));
+    if (m) return q + __builtin_ctz(m);
+    q += 32;
+  }
+  return q;
+}
+#endif
+
+/// The first word safe point (cicu_word_safe_at) in offset + 1 ..< end, or end; 32 offsets at a
+/// time with AVX2.
+static inline int64_t cicu_word_safe_point_after(const uint8_t *h, int64_t offset, int64_t end) {
+  int64_t q = offset + 1;
+#if defined(__x86_64__)
+  if (cicu_has_avx2()) q = cicu_word_safe_point_avx2(h, q, end);
+#endif
+  for (; q < end; q++) {
+    if (cicu_word_safe_at(h, q)) return q;
+  }
+  return end;
 }
 
 // MARK: GNU extensions that Glibc's Swift module does not declare without _GNU_SOURCE

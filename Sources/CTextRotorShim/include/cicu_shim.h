@@ -98,6 +98,16 @@ void cicu_trie_close(cicu_trie *trie);
 uint32_t cicu_trie_get(const cicu_trie *trie, int32_t c);
 /// `table[c] = ucptrie_get(trie, c)` for every `c` in `0..<count`.
 void cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count);
+/// For each category `k` in `start..<count` (the rules' dictionary categories), `unhandled[k - start]`
+/// is set to 1 when no character of that category can be given a boundary by one of ICU's language
+/// break engines, else 0. ICU asks an engine for the characters of a dictionary category in a
+/// segment; one with no engine (its script has no dictionary or LSTM model in ICU's data, as
+/// Hangul has none in ICU 72) goes to ICU's "unhandled" engine, which finds no boundary: the rules'
+/// segment stands, so the native machine may run over such characters. Conservative: a category
+/// with any character of a script ICU builds engines for (Thai, Lao, Myanmar, Khmer, Han,
+/// Hiragana, Katakana), of Common or Inherited script, or of a script with a dictionary or model
+/// in the data, is not unhandled.
+void cicu_trie_unhandled_categories(const cicu_trie *trie, int32_t start, int32_t count, uint8_t *unhandled);
 
 // MARK: regular expressions
 

@@ -41,6 +41,9 @@ public struct RotorEntry<ID: Hashable> {
     self.init(label: label, id: id, namespace: namespace, textRange: textRange, prepare: prepare)
   }
 
+  // Inlined into the rotors' loops that make entries, so that the generic metadata it needs is
+  // looked up once per loop, not once per entry (a viewport makes thousands).
+  @inline(__always)
   init(
     label: String?, id: ID?, namespace: RotorNamespace?, textRange: Range<String.Index>?,
     prepare: @escaping @Sendable () -> Void, textLabel: String? = nil

@@ -12,10 +12,13 @@ struct Inputs {
   let paths: [String]
   /// Whether to scan each whole file for invalid UTF-8 (and warn where it starts).
   var validateUTF8 = true
+  /// Threads the scan for invalid UTF-8 uses (a command's `--threads`).
+  var threads = Segmenter.availableCores
 
-  init(paths: [String], validateUTF8: Bool = true) {
+  init(paths: [String], validateUTF8: Bool = true, threads: Int = Segmenter.availableCores) {
     self.paths = paths
     self.validateUTF8 = validateUTF8
+    self.threads = threads
   }
 
   /// The name a path is shown as: standard input is `<stdin>`, as ripgrep shows it.
@@ -40,7 +43,7 @@ struct Inputs {
           continue
         }
         let bytes = try ByteStorage.contentsOf(path: path)
-        if validateUTF8 { Self.warnIfInvalidUTF8(bytes, name: name) }
+        if validateUTF8 { Self.warnIfInvalidUTF8(bytes, name: name, threads: threads) }
         if try body(name, bytes) == .found { found = true }
         if bytes.shrankWhileReading {
           StandardOutput.shared.flush()
@@ -62,8 +65,8 @@ struct Inputs {
   }
 
   /// Invalid UTF-8 is read as U+FFFD (offsets stay the file's); say where it starts.
-  static func warnIfInvalidUTF8(_ bytes: ByteStorage, name: String) {
-    if let bad = TextFacts.firstInvalidUTF8(bytes) {
+  static func warnIfInvalidUTF8(_ bytes: ByteStorage, name: String, threads: Int = Segmenter.availableCores) {
+    if let bad = TextFacts.firstInvalidUTF8(bytes, threads: threads) {
       StandardOutput.error(
         "\(name): invalid UTF-8 at byte \(bad) (0x\(String(bytes[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD"
       )

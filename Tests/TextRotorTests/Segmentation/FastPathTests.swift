@@ -246,6 +246,56 @@ import TextRotorICU
     #expect(IteratorCache.shared.rules(.sentence, locale: "en@ss=standard") == nil)
   }
 
+  /// Hangul syllables are of a dictionary category of ICU's word rules, but ICU has no Korean
+  /// dictionary (ICU 72), so ICU's own segments there are its rules' and the machine runs over
+  /// them; Han, kana and Thai, which ICU's dictionaries segment, still go to ICU. (The identity
+  /// with ICU over Korean text is proven by the tests above: "한국어" is one of the random pieces,
+  /// the syllables are in the property alphabet, the multilingual corpus has Korean.)
+  @Test func hangulRunsNatively() throws {
+    let rules = try #require(IteratorCache.shared.rules(.word, locale: ""))
+    let machine = RuleMachine(rules)
+    func first(_ text: String) -> Int? {
+      let bytes = Array(text.utf8)
+      return bytes.withUnsafeBufferPointer { machine.next($0.baseAddress!, from: 0, end: bytes.count)?.end }
+    }
+    #expect(first("한국어 텍스트") == "한국어".utf8.count)
+    #expect(first("中文") == nil)
+    #expect(first("ひらがな") == nil)
+    #expect(first("ภาษาไทย") == nil)
+    // Line breaks and sentences have no Hangul dictionary category to begin with.
+    let text = Array("안녕하세요. 반갑습니다! 한국어 문장입니다.".utf8)
+    for rotor in Self.rotors {
+      try Self.compare(text, [0..<text.count], rotor, locale: "ko", context: "Korean sentences")
+    }
+  }
+
+  /// The vectorised search for the next word safe point (32 offsets at a time) finds what the
+  /// byte-by-byte definition finds, from every offset of random texts over the bytes that matter.
+  @Test func wordSafePointsMatchTheDefinition() {
+    var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
+    let seed = rng.seed
+    let bytes: [UInt8] = [0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x20, 0x20, 0x41, 0x2E, 0xD0, 0xBF, 0xE4, 0x80, 0xFF]
+    var mismatches = 0
+    for round in 0..<TestScale.count(300) where mismatches < 5 {
+      // Mostly one byte repeated, so that safe points are sometimes far apart (past 32 bytes).
+      let n = Int.random(in: 1...200, using: &rng)
+      let common = bytes.randomElement(using: &rng)!
+      let text = (0..<n).map { _ in Int.random(in: 0..<4, using: &rng) == 0 ? bytes.randomElement(using: &rng)! : common
+      }
+      text.withUnsafeBufferPointer { buffer in
+        for offset in 0..<n {
+          let end = Int.random(in: offset...n, using: &rng)
+          let fast = AsciiWordSegmenter.nextSafePoint(buffer, after: offset, end: end)
+          let slow = AsciiWordSegmenter.nextSafePointReference(buffer, after: offset, end: end)
+          if fast != slow {
+            mismatches += 1
+            Issue.record("round \(round), offset \(offset), end \(end): \(fast) vs \(slow) (TEXTROTOR_SEED=\(seed))")
+          }
+        }
+      }
+    }
+  }
+
   /// Every enabled locale, on shorter exhaustive strings.
   @Test(arguments: locales)
   func exhaustivePerLocale(locale: String) throws {

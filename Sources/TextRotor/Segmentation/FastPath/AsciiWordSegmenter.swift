@@ -63,6 +63,12 @@ enum AsciiWordSegmenter: AsciiSegmenter {
   }
 
   static func nextSafePoint(_ text: UnsafeBufferPointer<UInt8>, after offset: Int, end: Int) -> Int {
+    // The same test 32 offsets at a time: a line of non-ASCII words has no safe point but its end.
+    TextScan.wordSafePoint(text, after: offset, end: end)
+  }
+
+  /// The scalar definition of ``nextSafePoint(_:after:end:)``, for the tests.
+  static func nextSafePointReference(_ text: UnsafeBufferPointer<UInt8>, after offset: Int, end: Int) -> Int {
     var q = offset + 1
     while q < end {
       let previous = text[q - 1]
