@@ -47,6 +47,10 @@ struct FindCommand: ExitStatusCommand {
       graphemes).
       - A lone CR ends a line, as LSP counts lines.
       - A file found in a directory with a NUL byte in its first 64 KiB is skipped whole.
+      - -s wins over -i and -S in any order (in rg the last of them wins); -v cannot be combined \
+      with -A/-B/-C, -o, --vimgrep or --json; --sort takes only path (the order textrotor always \
+      prints in) or none. --count counts matches (rg's --count-matches); -c counts lines with a \
+      match, as rg's -c.
 
       A match may run at most --time-limit steps of ICU's engine (about milliseconds); a pattern \
       that backtracks catastrophically, like (a+)+$, then fails with an error (exit status 2) \
@@ -101,6 +105,9 @@ struct FindCommand: ExitStatusCommand {
 
   @Flag(name: [.customLong("count"), .customLong("count-matches")], help: "Print the number of matches per file.")
   var count = false
+
+  @Flag(name: .customShort("c"), help: "Print the number of lines with a match per file (rg's -c).")
+  var countLines = false
 
   @Flag(name: [.customShort("l"), .long], help: "Print only the paths of files with a match.")
   var filesWithMatches = false
@@ -159,6 +166,51 @@ struct FindCommand: ExitStatusCommand {
   @Option(name: .long, help: "What a column counts: utf-8, utf-16, utf-32 or grapheme.")
   var positionEncoding: PositionEncoding = .utf8
 
+  @Option(
+    name: .customLong("color"), help: "When to colour the output: auto (on a terminal), never, always, ansi.")
+  var color: ColorChoice = .auto
+
+  @Option(name: .customLong("colour"), help: .hidden)
+  var colour: ColorChoice?
+
+  @Flag(name: [.customShort("H"), .long], help: "Print the path with each match, even for one file.")
+  var withFilename = false
+
+  @Flag(name: [.customShort("I"), .long], help: "Never print paths, even for several files.")
+  var noFilename = false
+
+  @Flag(name: [.customShort("s"), .long], help: "Match case (overrides -i and -S).")
+  var caseSensitive = false
+
+  @Flag(name: [.customShort("x"), .long], help: "Only matches that are a whole line.")
+  var lineRegexp = false
+
+  @Flag(name: [.customShort("v"), .long], help: "Print the lines without a match (counts count them).")
+  var invertMatch = false
+
+  @Flag(name: .long, help: "Print only the paths of files without a match.")
+  var filesWithoutMatch = false
+
+  @Flag(
+    name: [.customShort("0"), .long],
+    help: "Follow each printed path with a NUL byte (for xargs -0) instead of a newline or ':'.")
+  var null = false
+
+  @Flag(
+    name: .customShort("u"),
+    help: "Search more: -u as --no-ignore, -uu also hidden files (--hidden), -uuu also binary files (--text).")
+  var unrestricted: Int
+
+  @Option(
+    name: [.customShort("f"), .customLong("file")], parsing: .singleValue,
+    help: ArgumentHelp("Read patterns from FILE, one a line (- is standard input); repeatable.", valueName: "file"))
+  var patternFiles: [String] = []
+
+  @Option(
+    name: .long,
+    help: "Order of files: path (the only order textrotor prints in) or none; accepted for rg's scripts.")
+  var sort: SortChoice?
+
   @Argument(
     help: ArgumentHelp("The pattern (when no -e is given), then files and directories; - is standard input."))
   var arguments: [String] = []
@@ -176,13 +228,17 @@ struct FindCommand: ExitStatusCommand {
       afterContext: afterContext, beforeContext: beforeContext, context: context, maxCount: maxCount,
       lineNumber: lineNumber, noLineNumber: noLineNumber, column: column, noColumn: noColumn, heading: heading,
       noHeading: noHeading, includeZero: includeZero, threads: threads, debug: debug,
-      positionEncoding: positionEncoding, arguments: arguments)
+      positionEncoding: positionEncoding, color: colour ?? color, withFilename: withFilename,
+      noFilename: noFilename, caseSensitive: caseSensitive, lineRegexp: lineRegexp, invertMatch: invertMatch,
+      filesWithoutMatch: filesWithoutMatch, countLines: countLines, null: null, unrestricted: unrestricted,
+      patternFiles: patternFiles,
+      sort: sort, arguments: arguments)
   }
 
   mutating func runWithStatus() -> Int32 { options.run() }
 
   /// Short options of `find` that take a value.
-  static let shortOptionsWithValue: Set<Character> = ["e", "g", "A", "B", "C", "m", "j"]
+  static let shortOptionsWithValue: Set<Character> = ["e", "g", "A", "B", "C", "m", "j", "f"]
 
   /// ripgrep's users write `-C2`, `-m1`, `-efoo` and `-iC2`: for `find`, splits a value attached
   /// to a short option into its own argument (`-C2` → `-C 2`), which the parser requires.
@@ -352,3 +408,6 @@ struct FindRun: Sendable {
     }
   }
 }
+
+extension ColorChoice: ExpressibleByArgument {}
+extension SortChoice: ExpressibleByArgument {}

@@ -37,19 +37,42 @@ struct FindOptions: Equatable, Sendable {
   var threads: Int? = nil
   var debug = false
   var positionEncoding: PositionEncoding = .utf8
+  var color: ColorChoice = .auto
+  var withFilename = false
+  var noFilename = false
+  var caseSensitive = false
+  var lineRegexp = false
+  var invertMatch = false
+  var filesWithoutMatch = false
+  var countLines = false
+  var null = false
+  var unrestricted = 0
+  var patternFiles: [String] = []
+  var sort: SortChoice? = nil
   var arguments: [String] = []
 
   /// What is wrong with the options (``FindCommand/validate()`` throws it), or nil.
   var problem: String? {
     if timeLimit < 1 { return "--time-limit must be at least 1." }
-    if patterns.isEmpty && arguments.isEmpty { return "Missing expected argument 'PATTERN'." }
-    let modes = [count, filesWithMatches, onlyMatching, quiet, vimgrep, json].filter { $0 }.count
-    if modes > 1 { return "--count, -l, -o, -q, --vimgrep and --json cannot be used together." }
+    if patterns.isEmpty && patternFiles.isEmpty && arguments.isEmpty { return "Missing expected argument 'PATTERN'." }
+    let modes = [count, countLines, filesWithMatches, filesWithoutMatch, onlyMatching, quiet, vimgrep, json]
+      .filter { $0 }.count
+    if modes > 1 {
+      return "--count, -c, -l, --files-without-match, -o, -q, --vimgrep and --json cannot be used together."
+    }
+    if withFilename && noFilename { return "-H and -I cannot be used together." }
+    if invertMatch && (afterContext != nil || beforeContext != nil || context != nil) {
+      return "-v cannot be used with -A, -B or -C (not supported yet)."
+    }
+    if invertMatch && (onlyMatching || vimgrep || json) {
+      return "-v cannot be used with -o, --vimgrep or --json (an inverted match has no match to show)."
+    }
     for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context), ("-m", maxCount)] {
       if let value, value < 0 { return "\(name) must not be negative." }
     }
     if let threads, threads < 1 { return "-j must be at least 1." }
     if ignoreCase && smartCase { return "-i and -S cannot be used together." }
+    if unrestricted > 3 { return "-u may be given at most 3 times (-uuu)." }
     return nil
   }
 
@@ -67,6 +90,13 @@ struct FindOptions: Equatable, Sendable {
     case UInt8(ascii: "q"): \.quiet
     case UInt8(ascii: "n"): \.lineNumber
     case UInt8(ascii: "N"): \.noLineNumber
+    case UInt8(ascii: "H"): \.withFilename
+    case UInt8(ascii: "I"): \.noFilename
+    case UInt8(ascii: "s"): \.caseSensitive
+    case UInt8(ascii: "x"): \.lineRegexp
+    case UInt8(ascii: "v"): \.invertMatch
+    case UInt8(ascii: "0"): \.null
+    case UInt8(ascii: "c"): \.countLines
     default: nil
     }
   }
@@ -96,6 +126,13 @@ struct FindOptions: Equatable, Sendable {
     case "no-heading": \.noHeading
     case "include-zero": \.includeZero
     case "debug": \.debug
+    case "with-filename": \.withFilename
+    case "no-filename": \.noFilename
+    case "case-sensitive": \.caseSensitive
+    case "line-regexp": \.lineRegexp
+    case "invert-match": \.invertMatch
+    case "files-without-match": \.filesWithoutMatch
+    case "null": \.null
     default: nil
     }
   }
@@ -177,6 +214,12 @@ struct FindOptions: Equatable, Sendable {
           }
           options.positionEncoding = e
           continue
+        case "color", "colour":
+          guard seen.insert(\FindOptions.color).inserted, let v = value(), let c = ColorChoice(rawValue: v) else {
+            return nil
+          }
+          options.color = c
+          continue
         default: break
         }
         guard let option = intOptions(argument), seen.insert(option).inserted, let v = value(),
@@ -227,12 +270,49 @@ struct FindOptions: Equatable, Sendable {
     return ([args[0]], Array(args.dropFirst()))
   }
 
+  /// The patterns of `-f FILE` (one a line; `-` is standard input), or the reason they cannot be read.
+  private func patternsFromFiles() -> Result<[String], FileError> {
+    var result: [String] = []
+    for path in patternFiles {
+      do {
+        let storage = try ByteStorage.contentsOf(path: path)
+        var bytes = storage.copyBytes(0..<storage.count)
+        if bytes.isEmpty { continue }
+        if bytes.last == 0x0A { bytes.removeLast() }
+        // By bytes: "\r\n" is one Character, which a split on "\n" would not cut.
+        result += bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+          String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+        }
+      } catch {
+        return .failure(error)
+      }
+    }
+    return .success(result)
+  }
+
   /// Searches as the options say; returns grep's exit status.
   func run() -> Int32 {
-    let (texts, givenPaths) = patternsAndPaths
+    var (texts, givenPaths) = patternsAndPaths
+    if !patternFiles.isEmpty {
+      switch patternsFromFiles() {
+      case .success(let more): texts += more
+      case .failure(let error):
+        StandardOutput.error(error.description)
+        return 2
+      }
+      // `-f` alone: every argument is a path (rg: no pattern argument when -e or -f gives one).
+      if patterns.isEmpty {
+        texts.removeFirst()
+        givenPaths = arguments
+      }
+      if texts.isEmpty { return 1 }  // an empty pattern file matches nothing, as in rg
+    }
     let syntax: Pattern.Syntax = regex ? .regex : .literal
-    let caseless = ignoreCase || (smartCase && texts.allSatisfy { Pattern.isAllLowercase($0, syntax: syntax) })
-    let pattern = Pattern.anyOf(texts, syntax: syntax, ignoreCase: caseless, wholeWord: word, timeLimit: timeLimit)
+    let caseless =
+      !caseSensitive
+      && (ignoreCase || (smartCase && texts.allSatisfy { Pattern.isAllLowercase($0, syntax: syntax) }))
+    let pattern = Pattern.anyOf(
+      texts, syntax: syntax, ignoreCase: caseless, wholeWord: word, wholeLine: lineRegexp, timeLimit: timeLimit)
     let matcher: PatternMatcher
     do {
       matcher = try PatternMatcher(pattern)
@@ -254,12 +334,13 @@ struct FindOptions: Equatable, Sendable {
       }
     }
     var walkOptions = FileWalker.Options()
-    walkOptions.hidden = hidden
-    walkOptions.respectIgnoreFiles = !noIgnore
+    walkOptions.hidden = hidden || unrestricted >= 2
+    walkOptions.respectIgnoreFiles = !noIgnore && unrestricted < 1
     walkOptions.globs = glob
     let walker = FileWalker(options: walkOptions)
     let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
-    var format = makeFormat(showPath: roots.count > 1 || directories.contains(true))
+    var format = makeFormat(
+      showPath: withFilename || (!noFilename && (roots.count > 1 || directories.contains(true))))
     let threads = max(self.threads ?? Segmenter.availableCores, 1)
     if roots.count == 1 && !directories.contains(true) { format.countThreads = threads }
     let run = FindRun(pattern: pattern, format: format)
@@ -298,10 +379,13 @@ struct FindOptions: Equatable, Sendable {
 
   private func makeFormat(showPath: Bool) -> FindFormat {
     var format = FindFormat()
-    if count {
+    if count || countLines {
       format.mode = .count
+      format.countLines = countLines
     } else if filesWithMatches {
       format.mode = .filesWithMatches
+    } else if filesWithoutMatch {
+      format.mode = .filesWithoutMatch
     } else if onlyMatching {
       format.mode = .onlyMatching
     } else if quiet {
@@ -318,10 +402,33 @@ struct FindOptions: Equatable, Sendable {
     format.before = beforeContext ?? context ?? 0
     format.after = afterContext ?? context ?? 0
     format.maxCount = maxCount
-    format.color = StandardOutput.useColor
+    switch color {
+    case .never: format.color = false
+    case .always, .ansi: format.color = true
+    case .auto: format.color = StandardOutput.useColor
+    }
+    format.invert = invertMatch
+    format.nullAfterPath = null
     format.encoding = positionEncoding
     format.includeZeroCounts = includeZero || !showPath
-    format.searchBinary = text
+    format.searchBinary = text || unrestricted >= 3
     return format
   }
+}
+
+/// When `find` colours its output (`--color`, as rg's).
+enum ColorChoice: String, CaseIterable, Sendable {
+  /// On a terminal, unless NO_COLOR is set.
+  case auto
+  case never
+  case always
+  /// As `always` (rg's name for its ANSI escapes).
+  case ansi
+}
+
+/// How `find` orders files (`--sort`, as rg's; only `path` and `none`: files are always printed in
+/// the order given and a directory's files sorted by path, which is rg's `--sort path`).
+enum SortChoice: String, CaseIterable, Sendable {
+  case path
+  case none
 }

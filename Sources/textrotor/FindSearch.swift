@@ -13,6 +13,8 @@ struct FindFormat: Sendable {
     case count
     /// The path of each file with a match (`-l`).
     case filesWithMatches
+    /// The path of each file without a match (`--files-without-match`).
+    case filesWithoutMatch
     /// Nothing: the exit status says whether something matched (`-q`).
     case quiet
     /// ripgrep's JSON messages.
@@ -33,6 +35,12 @@ struct FindFormat: Sendable {
   var searchBinary = false
   /// Threads that may count one file's slices at once (when one file is searched).
   var countThreads = 1
+  /// `-v`: the lines without a match are the ones printed, counted and looked for.
+  var invert = false
+  /// `-c`: `.count` counts the lines with a match, not the matches.
+  var countLines = false
+  /// `--null`: a NUL byte after each printed path, instead of a newline or ':'.
+  var nullAfterPath = false
 
   var hasContext: Bool { (before > 0 || after > 0) && (mode == .lines || mode == .json) }
 }
@@ -206,7 +214,11 @@ struct FileScan {
     }
     let mode: FindFormat.Mode =
       binaryOffset != nil && [.lines, .onlyMatching, .vimgrep].contains(format.mode) ? .quiet : format.mode
-    if mode == .count && format.maxCount == nil {
+    if format.invert {
+      try scanInverted(bytes, range: range, base: base, lineBase: lineBase, mode: mode)
+      return
+    }
+    if mode == .count && format.maxCount == nil && !format.countLines {
       let n = try matcher.count(in: bytes, range: range, threads: format.countThreads)
       matchCount += n
       if n > 0 { found = true }
@@ -218,7 +230,7 @@ struct FileScan {
       self.matchedLines += 1
       self.matchCount += line.matches.count
       switch mode {
-      case .quiet, .filesWithMatches:
+      case .quiet, .filesWithMatches, .filesWithoutMatch:
         self.stopped = true
         return false
       case .count: break
@@ -254,6 +266,49 @@ struct FileScan {
     }
   }
 
+  /// `-v`: the lines of `range` without a match (the gaps between the lines with one) are what is
+  /// printed, counted (`--count` counts lines) and looked for (`-l`, `-q`, `-m`).
+  private mutating func scanInverted(
+    _ bytes: ByteStorage, range: Range<Int>, base: Int, lineBase: Int, mode: FindFormat.Mode
+  ) throws(ICUError) {
+    var cursor = PositionCursor(bytes, encoding: format.encoding)
+    var position = range.lowerBound
+    // Returns false once the search may stop.
+    func gap(upTo end: Int) -> Bool {
+      guard position < end else { return true }
+      var number = lineBase + cursor.locate(position).line
+      for line in LineScanner(bytes, range: position..<end) {
+        found = true
+        matchedLines += 1
+        matchCount += 1
+        switch mode {
+        case .quiet, .filesWithMatches, .filesWithoutMatch:
+          stopped = true
+          return false
+        case .lines:
+          appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
+          appendText(bytes, line.content, highlight: [])
+          out.append(0x0A)
+          drain(force: false)
+        default: break
+        }
+        number += 1
+        if let max = format.maxCount, matchedLines >= max {
+          stopped = true
+          return false
+        }
+      }
+      return true
+    }
+    var going = true
+    try matcher.forEachMatchedLine(in: bytes, range: range) { line in
+      going = gap(upTo: line.content.lowerBound)
+      position = line.next
+      return going
+    }
+    if going { _ = gap(upTo: range.upperBound) }
+  }
+
   /// The output of the file, once searched.
   mutating func finish() -> FileResult {
     var result = FileResult()
@@ -263,12 +318,19 @@ struct FileScan {
     case .count:
       if found || format.includeZeroCounts {
         if format.showPath { appendPath(separator: 0x3A) }
-        out.append(contentsOf: Array("\(matchCount)\n".utf8))
+        out.append(contentsOf: Array("\(format.countLines ? matchedLines : matchCount)\n".utf8))
       }
     case .filesWithMatches:
       if found {
         appendPath(separator: nil)
-        out.append(0x0A)
+        if !format.nullAfterPath { out.append(0x0A) }
+      }
+    case .filesWithoutMatch:
+      // What is reported is the file without a match: it is what "found" means for the exit status.
+      result.found = !found && errors.isEmpty
+      if result.found {
+        appendPath(separator: nil)
+        if !format.nullAfterPath { out.append(0x0A) }
       }
     case .lines, .onlyMatching, .vimgrep:
       if let offset = binaryOffset, found {
@@ -311,7 +373,11 @@ struct FileScan {
 
   private mutating func appendPath(separator: UInt8?) {
     field(name.utf8, color: Self.magenta)
-    if let separator { out.append(separator) }
+    if format.nullAfterPath {
+      out.append(0)
+    } else if let separator {
+      out.append(separator)
+    }
   }
 
   private var headed = false
@@ -320,7 +386,7 @@ struct FileScan {
     guard format.heading && format.showPath && !headed else { return }
     headed = true
     appendPath(separator: nil)
-    out.append(0x0A)
+    if !format.nullAfterPath { out.append(0x0A) }
   }
 
   /// `PATH:LINE:COLUMN:` (each part as the options ask) before a line; `separator` is `:` for a

@@ -32,6 +32,9 @@ import Testing
     ["find", "-g", "*.swift", "-g", "!*.md", "--hidden", "--no-ignore", "x", "."],
     ["find", "--time-limit", "10", "-S", "--vimgrep", "x"],
     ["find", "-l", "-j", "2", "--debug", "x"],
+    ["find", "--color", "never", "-H", "x", "f"],
+    ["find", "--colour=always", "-sxv", "--null", "x"],
+    ["find", "--files-without-match", "-I", "--line-regexp", "x", "a", "b"],
   ])
   func everydayLinesTakeTheFastPathWithTheParsersOptions(_ arguments: [String]) throws {
     let options = try #require(fast(arguments), "the fast path declined \(arguments)")
@@ -62,15 +65,18 @@ import Testing
       "--no-ignore", "--count", "--count-matches", "--files-with-matches", "--only-matching", "--quiet",
       "--vimgrep", "--json", "--line-number", "--no-line-number", "--column", "--no-column", "--heading",
       "--no-heading", "--include-zero", "--debug", "--bogus", "--help", "-h", "--", "-", "--regex=true",
+      "-H", "-I", "-s", "-v", "-0", "-xv", "-Hs", "--with-filename", "--no-filename", "--case-sensitive",
+      "--line-regexp", "--invert-match", "--files-without-match", "--null", "-u", "-uu", "-c", "-cv",
     ]
     let valued = [
       "-e", "--pattern", "-g", "--glob", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-m",
-      "--max-count", "-j", "--threads", "--time-limit", "--position-encoding",
+      "--max-count", "-j", "--threads", "--time-limit", "--position-encoding", "--color", "--colour", "-f",
+      "--sort",
     ]
     let values = [
       "0", "1", "3", "007", "+2", "-1", "x", "", "utf-8", "utf-16", "utf-32", "grapheme", "bogus",
       "99999999999999999999",
-      "*.swift", "!*.md", "a b", "-e", "--count",
+      "*.swift", "!*.md", "a b", "-e", "--count", "never", "always", "auto", "ansi", "path",
     ]
     let words = [
       "Linux", "файл", "x", "", "help", "doc.txt", ".", "a=b", "--pattern=x", "-C2", "-m1", "-efoo", "-5",

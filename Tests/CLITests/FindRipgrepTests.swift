@@ -50,6 +50,24 @@ struct FindRipgrepTests {
       (["--regex", #"\w+ing\b"#], ["-n", "--column", #"\w+ing\b"#]),
       (["--count", "e"], ["-F", "--count-matches", "e"]),
       (["-l", "Linux"], ["-F", "-l", "Linux"]),
+      // rg's other everyday options.
+      (["-v", "the"], ["-F", "-v", "-n", "--column", "the"]),
+      (["-v", "--count", "e"], ["-F", "-v", "--count", "e"]),
+      (["-c", "the"], ["-F", "-c", "the"]),
+      (["-v", "-c", "e"], ["-F", "-v", "-c", "e"]),
+      (["-v", "-m", "4", "e"], ["-F", "-v", "-m4", "-n", "e"]),
+      (["-v", "-l", "e"], ["-F", "-v", "-l", "e"]),
+      (["-x", ""], ["-F", "-x", "-n", "--column", ""]),
+      (["-x", "-i", "LINUX"], ["-F", "-x", "-i", "-n", "--column", "LINUX"]),
+      (["--files-without-match", "Linux"], ["-F", "--files-without-match", "Linux"]),
+      (["-H", "Linux"], ["-F", "-H", "-n", "--column", "Linux"]),
+      (["-I", "Linux"], ["-F", "-I", "-n", "--column", "Linux"]),
+      (["-l", "--null", "the"], ["-F", "-l", "--null", "the"]),
+      (["--null", "Linux"], ["-F", "--null", "-n", "--column", "Linux"]),
+      (["-i", "-s", "the"], ["-F", "-i", "-s", "-n", "--column", "the"]),
+      (["--color", "always", "-o", "Linux"], ["-F", "--color", "always", "-o", "-n", "--column", "Linux"]),
+      (["--colour=never", "Linux"], ["-F", "--colour=never", "-n", "--column", "Linux"]),
+      (["--sort", "path", "Linux"], ["-F", "-n", "--column", "Linux"]),
     ])
   func sameAsRipgrep(_ ours: [String], _ theirs: [String]) throws {
     let all = try Self.allCorpora()
@@ -88,6 +106,10 @@ struct FindRipgrepTests {
       (["-g", "*.swift", "-l", "target"], ["-g", "*.swift", "-l", "target"]),
       (["-g", "!src", "-l", "target"], ["-g", "!src", "-l", "target"]),
       (["--json", "target"], ["--json", "target"]),
+      (["-u", "-l", "target"], ["-u", "-l", "target"]),
+      (["-uu", "-l", "target"], ["-uu", "-l", "target"]),
+      (["-uuu", "-l", "target"], ["-uuu", "-l", "target"]),
+      (["--files-without-match", "-uu", "the"], ["--files-without-match", "-uu", "the"]),
     ] {
       let mine = try CLI.run(["find"] + ours + [root])
       let expected = try Self.rg(["-F"] + theirs + [root])
@@ -158,6 +180,26 @@ struct FindRipgrepTests {
     #expect(
       peakKB > 0 && peakKB < 64 * 1024 + CLI.sanitizerMemorySlackKB,
       "resident memory \(peakKB) kB after 1.5 s of /dev/zero")
+  }
+
+  @Test("-f FILE: patterns one a line (CRLF too, - for standard input), with -e, as rg reads them")
+  func patternFiles() throws {
+    let text = try CLI.temporaryFile(Array("alpha Linux\nbeta\n\ngamma\nBETA\n".utf8))
+    let patterns = try CLI.temporaryFile(Array("Linux\r\nbeta\n".utf8))
+    let empty = try CLI.temporaryFile([])
+    defer { for f in [text, patterns, empty] { try? FileManager.default.removeItem(atPath: f) } }
+    for args in [["-f", patterns], ["-e", "gamma", "-f", patterns], ["-i", "-f", patterns], ["-f", empty]] {
+      let mine = try CLI.run(["find"] + args + [text])
+      let expected = try Self.rg(["-F", "-n", "--column"] + args + [text])
+      #expect(mine.stdout == expected, "\(args)")
+      #expect(mine.status == (expected.isEmpty ? 1 : 0), "\(args): \(mine.stderr)")
+    }
+    let piped = try CLI.run(["find", "-f", "-", text], stdin: Data("beta\n".utf8))
+    #expect(piped.lines == ["2:1:beta"])
+    let missing = try CLI.run(["find", "-f", "/nonexistent/patterns", text])
+    #expect(missing.status == 2 && missing.stderr.contains("/nonexistent/patterns"))
+    let conflict = try CLI.run(["find", "-v", "-C", "1", "x", text])
+    #expect(conflict.status == 2 && conflict.stderr.contains("-v"))
   }
 
   @Test("rg's option spellings: -C2, -m1, -iw, -efoo, --count-matches, -- before a pattern starting with -")

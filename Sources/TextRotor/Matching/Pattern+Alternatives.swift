@@ -4,15 +4,20 @@ extension Pattern {
   /// One pattern matching any of `patterns` (leftmost first, the earlier pattern winning at the
   /// same position, as ripgrep's `-e A -e B`): a regex alternation of the literals (quoted) or
   /// regexes (each in a group). One pattern is returned as is.
+  ///
+  /// With `wholeLine` (ripgrep's `-x`), a match must be a whole line: the alternation between `^`
+  /// and `$` (which match at every line's start and end).
   public static func anyOf(
-    _ texts: [String], syntax: Syntax, ignoreCase: Bool = false, wholeWord: Bool = false, timeLimit: Int = 3000
+    _ texts: [String], syntax: Syntax, ignoreCase: Bool = false, wholeWord: Bool = false, wholeLine: Bool = false,
+    timeLimit: Int = 3000
   ) -> Pattern {
-    if texts.count == 1 {
+    if texts.count == 1 && !wholeLine {
       return Pattern(texts[0], syntax: syntax, ignoreCase: ignoreCase, wholeWord: wholeWord, timeLimit: timeLimit)
     }
     let parts = texts.map { syntax == .literal ? RegularExpression.escapedLiteral($0) : "(?:\($0))" }
-    return Pattern(
-      parts.joined(separator: "|"), syntax: .regex, ignoreCase: ignoreCase, wholeWord: wholeWord, timeLimit: timeLimit)
+    var source = parts.joined(separator: "|")
+    if wholeLine { source = "^(?:" + source + ")$" }
+    return Pattern(source, syntax: .regex, ignoreCase: ignoreCase, wholeWord: wholeWord, timeLimit: timeLimit)
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and

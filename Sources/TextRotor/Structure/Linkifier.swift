@@ -17,34 +17,77 @@ import TextRotorICU
 ///
 /// Links never span a line break. Offsets are UTF-8 byte offsets.
 public enum Linkifier {
-  /// The links in `range` of `bytes`, in order: their ranges and URLs.
+  /// The links in `range` of `bytes`, in order: their ranges and URLs. Only a line holding `://`,
+  /// `www.` or `@` can hold one: those are found first (memmem, memchr), and only their lines are
+  /// read (as ``linksLineByLine(in:range:)`` reads every line).
   public static func links(in bytes: ByteStorage, range: Range<Int>) -> [(range: Range<Int>, url: String)] {
+    var result: [(range: Range<Int>, url: String)] = []
+    let end = range.upperBound
+    // The next occurrence of each at or after `p` (nil: none left), searched again once passed.
+    var nextURL: Int? = range.lowerBound - 1
+    var nextWWW: Int? = range.lowerBound - 1
+    var nextAt: Int? = range.lowerBound - 1
+    var nextCR: Int? = range.lowerBound - 1
+    var p = range.lowerBound
+    while p < end {
+      if let q = nextURL, q < p { nextURL = bytes.firstIndex(of: Self.schemeSeparator, in: p..<end) }
+      if let q = nextWWW, q < p { nextWWW = bytes.firstIndex(of: Self.wwwDot, in: p..<end) }
+      if let q = nextAt, q < p { nextAt = bytes.firstIndex(of: 0x40, in: p..<end) }
+      let hit = Swift.min(nextURL ?? .max, nextWWW ?? .max, nextAt ?? .max)
+      if hit == .max { break }
+      // The line holding it: back to the last line break after `p` (a line start), on to the
+      // next LF or CR.
+      var start = hit
+      while start > p && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
+      if let q = nextCR, q < start { nextCR = bytes.firstIndex(of: 0x0D, in: start..<end) }
+      var lineEnd = bytes.firstIndex(of: 0x0A, in: hit..<end) ?? end
+      if let cr = nextCR, cr < lineEnd { lineEnd = cr }
+      readLine(bytes, start..<lineEnd, in: range, into: &result)
+      p = lineEnd + 1
+    }
+    return result
+  }
+
+  static let schemeSeparator: [UInt8] = Array("://".utf8)
+  static let wwwDot: [UInt8] = Array("www.".utf8)
+
+  /// The same, reading every line (what ``links(in:range:)`` must equal; for tests).
+  static func linksLineByLine(in bytes: ByteStorage, range: Range<Int>) -> [(range: Range<Int>, url: String)] {
     var result: [(range: Range<Int>, url: String)] = []
     var start = range.lowerBound
     while start < range.upperBound {
       var end = start
       while end < range.upperBound && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
-      if end > start {
-        // What a domain may be checked against, as in cmark-gfm's paragraph text: the line without
-        // its trailing spaces, and the line break after it when more text follows.
-        var trimmed = end
-        while trimmed > start && (bytes[trimmed - 1] == 0x20 || bytes[trimmed - 1] == 0x09) { trimmed -= 1 }
-        var next =
-          end < range.upperBound && bytes[end] == 0x0D && end + 1 < range.upperBound && bytes[end + 1] == 0x0A
-          ? end + 2 : end + 1
-        var more = false
-        while next < range.upperBound && bytes[next] != 0x0A && bytes[next] != 0x0D {
-          if bytes[next] != 0x20 && bytes[next] != 0x09 {
-            more = true
-            break
-          }
-          next += 1
-        }
-        line(bytes, start..<end, domainEnd: more ? Swift.min(trimmed + 1, end + 1) : trimmed, into: &result)
-      }
+      readLine(bytes, start..<end, in: range, into: &result)
       start = end + 1
     }
     return result
+  }
+
+  /// The links of the line `start..<end` (without its line break) of `range`.
+  private static func readLine(
+    _ bytes: ByteStorage, _ lineRange: Range<Int>, in range: Range<Int>,
+    into result: inout [(range: Range<Int>, url: String)]
+  ) {
+    let start = lineRange.lowerBound
+    let end = lineRange.upperBound
+    guard end > start else { return }
+    // What a domain may be checked against, as in cmark-gfm's paragraph text: the line without
+    // its trailing spaces, and the line break after it when more text follows.
+    var trimmed = end
+    while trimmed > start && (bytes[trimmed - 1] == 0x20 || bytes[trimmed - 1] == 0x09) { trimmed -= 1 }
+    var next =
+      end < range.upperBound && bytes[end] == 0x0D && end + 1 < range.upperBound && bytes[end + 1] == 0x0A
+      ? end + 2 : end + 1
+    var more = false
+    while next < range.upperBound && bytes[next] != 0x0A && bytes[next] != 0x0D {
+      if bytes[next] != 0x20 && bytes[next] != 0x09 {
+        more = true
+        break
+      }
+      next += 1
+    }
+    line(bytes, start..<end, domainEnd: more ? Swift.min(trimmed + 1, end + 1) : trimmed, into: &result)
   }
 
   /// The links of a string (offsets into its UTF-8).

@@ -147,12 +147,14 @@ enum ReferenceLines {
   }
 
   /// The key of a link label as CommonMark matches labels (case-insensitively, white space
-  /// collapsed): lowercased, without white space, `ß` as `ss`. Labels that CommonMark would tell
+  /// collapsed): case-folded, without white space. Labels that CommonMark would tell
   /// apart may share a key (a window is then parsed after one definition too many, harmlessly).
   static func key(_ label: some Collection<UInt8>) -> String {
+    // Upper- then lowercased: close to Unicode's case folding, which CommonMark uses (`ς` and `σ`
+    // are one key, `ß` is `ss`).
     var key = ""
-    for c in String(decoding: label, as: UTF8.self).lowercased() where !c.isWhitespace {
-      if c == "ß" || c == "ẞ" { key += "ss" } else { key.append(c) }
+    for c in String(decoding: label, as: UTF8.self).uppercased().lowercased() where !c.isWhitespace {
+      key.append(c)
     }
     return key
   }

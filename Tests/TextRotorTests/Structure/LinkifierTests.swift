@@ -1,5 +1,6 @@
 import Testing
-import TextRotor
+
+@testable import TextRotor
 
 /// Plain-text links against cmark-gfm's own autolink extension: on random lines with no Markdown
 /// syntax (no `* _ ~ [ ] < > \` & |`, no block markers), GFM's rules must find the same links, with
@@ -70,5 +71,26 @@ import TextRotor
       linked += ours.isEmpty ? 0 : 1
     }
     #expect(linked > TestScale.count(3000) / 10)
+  }
+
+  /// The candidate scan (only the lines holding `://`, `www.` or `@` are read) equals reading every
+  /// line, on random texts of many lines (LF, CR, CR LF, blank lines, trailing spaces) and random
+  /// ranges of them. The seed is printed on failure (TEXTROTOR_SEED replays it).
+  @Test func candidateScanEqualsEveryLine() {
+    let seed = SeededRandom.seedFromEnvironment(default: 0x11AC)
+    var rng = SeededRandom(seed: seed)
+    let pieces = Self.tokens + ["\n", "\n", "\r", "\r\n", "\n\n", "  \n", "\t\n", "www", "://", "@", "w", "ww"]
+    for round in 0..<TestScale.count(400) {
+      var text = ""
+      for _ in 0..<Int(rng.next() % 80) { text += pieces[Int(rng.next() % UInt64(pieces.count))] }
+      let bytes = ByteStorage(text)
+      let a = Int(rng.next() % UInt64(bytes.count + 1))
+      let b = a + Int(rng.next() % UInt64(bytes.count - a + 1))
+      for range in [0..<bytes.count, a..<b] {
+        let fast = Linkifier.links(in: bytes, range: range).map { "\($0.range) \($0.url)" }
+        let slow = Linkifier.linksLineByLine(in: bytes, range: range).map { "\($0.range) \($0.url)" }
+        #expect(fast == slow, "seed \(seed), round \(round), \(range) of \(text.debugDescription)")
+      }
+    }
   }
 }

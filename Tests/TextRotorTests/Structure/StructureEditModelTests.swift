@@ -320,3 +320,13 @@ extension StructureEditModelTests {
     try Self.edited("\t\u{E9}\n\n\u{E9}  <div>x\n", format: .markdown, 5..<10, "\t")
   }
 }
+
+extension StructureEditModelTests {
+  /// Labels match case-folded (`[ς]` uses `[Σ]: /url`, as in cmark-gfm): a window holding `[ς]`
+  /// is parsed after that definition (lowercasing alone gave `ς` and `σ` different keys).
+  @Test func labelsMatchCaseFolded() throws {
+    let text = "[\u{3C2}] link\n\nOne.\n\nTwo.\n\n[\u{3A3}]: /url\n"
+    #expect(try Self.texts(text, .links) == ["[\u{3C2}]"])
+    try Self.edited(text, format: .markdown, 4..<8, "word")
+  }
+}
