@@ -78,6 +78,43 @@ struct BadInputTests {
     #expect(printed.last == "40001:1:alpha")
   }
 
+  /// Item 8 as reported: `find --json` on a mapped file truncated while it is searched printed the
+  /// zeroed pages as one huge line. Deterministic: `find` prints as it searches one file and blocks
+  /// on its full standard output pipe until the test, having truncated the file, reads on.
+  @Test("item 8 for find: a file truncated while it is searched stops at its new end", .timeLimit(.minutes(5)))
+  func truncatedWhileSearched() throws {
+    let line = "abc a def\n"  // 10 bytes, one match
+    // 2 MB: over 1 MiB, so the file is mapped (smaller files are read whole at once).
+    let f = try Self.file(String(repeating: line, count: 200_000))
+    defer { Self.remove(f) }
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["find", "--json", "def", f]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // The first output comes when 64 KiB of it is ready; the pipe (64 KiB) then holds the process.
+    let first = out.fileHandleForReading.readData(ofLength: 1)
+    #expect(first.count == 1)
+    let newSize = 10 * 60_000 + 4  // inside line 60,001
+    #expect(truncate(f, off_t(newSize)) == 0)
+    let (rest, errData) = readToEnd(out, err)
+    process.waitUntilExit()
+    let output = String(decoding: first + rest, as: UTF8.self)
+    let stderr = String(decoding: errData, as: UTF8.self)
+    #expect(process.terminationStatus == 2)
+    #expect(stderr.contains("the file shrank while it was being read"), "\(stderr)")
+    #expect(!output.contains("\\u0000") && !output.contains("\0"))
+    let messages = try output.split(separator: "\n").map { try CLI.jsonObject(String($0)) }
+    let matches = messages.filter { $0["type"] as? String == "match" }
+    #expect(matches.count == 60_000, "\(matches.count) matches")
+    let last = matches.last?["data"] as? [String: Any]
+    #expect(last?["line_number"] as? Int == 60_000)
+    #expect(messages.last?["type"] as? String == "summary")
+  }
+
   @Test("item 6: empty regex matches as ripgrep's")
   func emptyRegexMatches() throws {
     let f = try Self.file("bab\n")
