@@ -225,8 +225,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   /// The entries overlapping the text from `start` to `end` (a viewport), in document order.
   // Specialized for the common ids: unspecialized, each entry made costs generic metadata lookups
   // and value-witness calls (a viewport of 1,700 words took 2.4 times the instructions).
-  @_specialize(exported: true, where ID == Int)
-  @_specialize(exported: true, where ID == String)
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func entries(from start: TextPosition<ID>, to end: TextPosition<ID>) -> [RotorEntry<ID>] {
     let found = indices(from: start, to: end)
     // A system rotor's entries of a viewport are consecutive: decode them in one pass instead of
@@ -273,8 +273,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   }
 
   /// The entries overlapping `range` of the text of `element`, in document order.
-  @_specialize(exported: true, where ID == Int)
-  @_specialize(exported: true, where ID == String)
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func entries(overlapping range: Range<String.Index>, in element: ID) -> [RotorEntry<ID>] {
     entries(
       from: TextPosition(element: element, index: range.lowerBound),
