@@ -103,6 +103,7 @@ extension RotorDocument {
     let delta = n - range.count
     var change = DocumentChange(
       element: table.id(of: item), editedRange: range, insertedCount: n, generation: generation)
+    change.rotors.reserveCapacity(heldRotorCount)
 
     // The bytes around the edit: line and paragraph cuts are found by scanning them, and the
     // windows to re-segment are slices of them (the rope is asked only past them).
@@ -191,6 +192,11 @@ extension RotorDocument {
       return moved..<moved
     }
     return change
+  }
+
+  /// The rotors an edit reports on, at most (a change's dictionary is sized once).
+  var heldRotorCount: Int {
+    systemIndexes.count + customRotors.count + computedRotors.count + (structure != nil ? 16 : 0) + 1
   }
 
   /// Whether the edit of `a..<b` lies in a long line: no LF or CR within ``longLineThreshold``
@@ -493,6 +499,7 @@ extension RotorDocument {
     let span = item.summary.text.utf8
     let length = text.utf8Count
     var change = DocumentChange(element: id, editedRange: 0..<0, insertedCount: length, generation: generation)
+    change.rotors.reserveCapacity(heldRotorCount)
     let shifted: (Range<Int>) -> Range<Int> = { r in
       r.lowerBound >= x ? (r.lowerBound + span)..<(r.upperBound + span) : r
     }
@@ -556,6 +563,7 @@ extension RotorDocument {
     let old = s..<next
     var change = DocumentChange(
       element: table.id(of: item), editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
+    change.rotors.reserveCapacity(heldRotorCount)
     for kind in Array(systemIndexes.keys) {
       let removed = systemIndexes[kind]!.replace(
         startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0)

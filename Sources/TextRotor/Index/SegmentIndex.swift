@@ -86,7 +86,8 @@ struct SegmentIndex: Sendable {
   init(_ stores: [(SegmentStore, delta: Int)], width: Int) {
     var pieces: [SegmentPiece] = []
     Self.appendPieces(of: stores, from: 0, to: width, into: &pieces)
-    tree = SumTree(Self.normalized(pieces))
+    Self.normalize(&pieces)
+    tree = SumTree(pieces)
   }
 
   /// The entries of `store` moved by `delta`, over `width` bytes.
@@ -201,7 +202,9 @@ struct SegmentIndex: Sendable {
     let (p1, before1) = old.isEmpty ? (p0, before0) : piece(holding: old.upperBound)
     let first = tree[p0]
     let last = tree[p1]
+    // One buffer for the new pieces, gaps folded and entries normalised in place.
     var pieces: [SegmentPiece] = []
+    pieces.reserveCapacity(store.chunks.count + 3)
     let head = first.prefix(upTo: old.lowerBound - before0.bytes)
     if head.width > 0 { pieces.append(head) }
     let newEnd = old.upperBound + delta
@@ -209,7 +212,8 @@ struct SegmentIndex: Sendable {
     let tail = last.suffix(from: Swift.min(old.upperBound - before1.bytes, last.width))
     if tail.width > 0 || p1 == tree.count - 1 && tail.count > 0 { pieces.append(tail) }
     // A window with no entries leaves a gap piece: fold it into a neighbour's span.
-    pieces = Self.normalized(Self.foldGaps(pieces))
+    Self.foldGaps(&pieces)
+    Self.normalize(&pieces)
     tree.replaceSubrange(p0..<(p1 + 1), with: pieces)
     return (before0.count + head.count)..<(before1.count + last.count - tail.count)
   }
@@ -218,20 +222,26 @@ struct SegmentIndex: Sendable {
   /// as an empty element's empty line at the end of a window, takes one byte from the next piece;
   /// entries sharing a start across two chunks are re-encoded into one), so that the piece holding
   /// an offset is the only one to search.
-  private static func normalized(_ pieces: [SegmentPiece]) -> [SegmentPiece] {
-    var result: [SegmentPiece] = []
-    result.reserveCapacity(pieces.count)
-    for var piece in pieces {
-      guard var last = result.last, last.count > 0, last.segment(at: last.count - 1).start >= last.width else {
-        result.append(piece)
+  private static func normalize(_ pieces: inout [SegmentPiece]) {
+    // In place: `pieces[..<w]` is the result so far (never longer than the pieces read).
+    var w = 0
+    for r in pieces.indices {
+      var piece = pieces[r]
+      guard w > 0, case let last = pieces[w - 1], last.count > 0, last.segment(at: last.count - 1).start >= last.width
+      else {
+        pieces[w] = piece
+        w += 1
         continue
       }
       if piece.count == 0 || piece.segment(at: 0).start > 0 {
-        last = SegmentPiece(box: last.box, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + 1)
+        pieces[w - 1] = SegmentPiece(
+          box: last.box, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + 1)
         piece = SegmentPiece(
           box: piece.box, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart + 1, width: piece.width - 1)
-        result[result.count - 1] = last
-        if piece.width > 0 || piece.count > 0 { result.append(piece) }
+        if piece.width > 0 || piece.count > 0 {
+          pieces[w] = piece
+          w += 1
+        }
         continue
       }
       // A shared start: one chunk for both.
@@ -243,39 +253,46 @@ struct SegmentIndex: Sendable {
           chunk.append(start: s.start + shift, end: s.end + shift, status: s.status)
         }
       }
-      result[result.count - 1] = SegmentPiece(
-        chunk: chunk, lo: 0, hi: chunk.count, rawStart: 0, width: last.width + piece.width)
+      pieces[w - 1] = SegmentPiece(chunk: chunk, lo: 0, hi: chunk.count, rawStart: 0, width: last.width + piece.width)
     }
-    return result
+    pieces.removeSubrange(w...)
   }
 
-  /// Merges empty pieces into the piece before them (or, at the start, the one after).
-  private static func foldGaps(_ pieces: [SegmentPiece]) -> [SegmentPiece] {
-    var result: [SegmentPiece] = []
+  /// Merges empty pieces into the piece before them (or, at the start, the one after), in place.
+  private static func foldGaps(_ pieces: inout [SegmentPiece]) {
+    var w = 0
     var pending = 0
-    for piece in pieces {
+    for r in pieces.indices {
+      let piece = pieces[r]
       if piece.count == 0 {
-        if let last = result.popLast() {
-          result.append(
-            SegmentPiece(
-              chunk: last.chunk, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + piece.width))
+        if w > 0 {
+          let last = pieces[w - 1]
+          pieces[w - 1] = SegmentPiece(
+            box: last.box, lo: last.lo, hi: last.hi, rawStart: last.rawStart, width: last.width + piece.width)
         } else {
           pending += piece.width
         }
         continue
       }
       if pending > 0 {
-        result.append(
-          SegmentPiece(
-            chunk: piece.chunk, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart - pending,
-            width: piece.width + pending))
+        pieces[w] = SegmentPiece(
+          box: piece.box, lo: piece.lo, hi: piece.hi, rawStart: piece.rawStart - pending, width: piece.width + pending)
         pending = 0
       } else {
-        result.append(piece)
+        pieces[w] = piece
       }
+      w += 1
     }
-    if pending > 0 || result.isEmpty { result.append(.gap(pending)) }
-    return result
+    if pending > 0 || w == 0 {
+      // Every piece was a gap (there is at least one): one gap of their width.
+      if w < pieces.count {
+        pieces[w] = .gap(pending)
+      } else {
+        pieces.append(.gap(pending))
+      }
+      w += 1
+    }
+    pieces.removeSubrange(w...)
   }
 
   /// All entries, in order.

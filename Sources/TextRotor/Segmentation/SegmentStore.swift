@@ -42,10 +42,11 @@ public struct SegmentStore: Sendable {
     static let blockSize = 64
     public let layout: Layout
     fileprivate(set) var encoded: [UInt8] = []
-    /// Per block of 64 entries: the end of the entry before the block (the first entry's base).
-    fileprivate(set) var blockBases: [Int] = []
-    /// Per block: where its first entry starts in `encoded`.
-    fileprivate(set) var blockBytes: [Int] = []
+    /// Per block of 64 entries after the first, two values side by side: the end of the entry
+    /// before the block (the block's base), and where its first entry starts in `encoded`. The
+    /// first block's are implied (`origin` and 0), so a chunk of at most 64 entries (an edit's
+    /// window) allocates one buffer, not three.
+    fileprivate(set) var blocks: [Int] = []
     public fileprivate(set) var count = 0
     /// Entries whose status ``SegmentStatus/isWord``.
     public fileprivate(set) var wordCount = 0
@@ -79,9 +80,9 @@ public struct SegmentStore: Sendable {
 
     @inline(never)
     mutating func appendEncoded(start: Int, end: Int, status: SegmentStatus) {
-      if count % Self.blockSize == 0 {
-        blockBases.append(lastEnd)
-        blockBytes.append(encoded.count)
+      if count % Self.blockSize == 0 && count > 0 {
+        blocks.append(lastEnd)
+        blocks.append(encoded.count)
       }
       let length = UInt64(end - start)
       switch layout {
@@ -131,9 +132,9 @@ public struct SegmentStore: Sendable {
       encoded.reserveCapacity(encoded.count + remaining)
       while remaining > 0 {
         let inBlock = count % Self.blockSize
-        if inBlock == 0 {
-          blockBases.append(lastEnd)
-          blockBytes.append(encoded.count)
+        if inBlock == 0 && count > 0 {
+          blocks.append(lastEnd)
+          blocks.append(encoded.count)
         }
         let take = Swift.min(remaining, Self.blockSize - inBlock)
         encoded.append(contentsOf: repeatElement(head, count: take))
@@ -141,6 +142,17 @@ public struct SegmentStore: Sendable {
         lastEnd += take
         remaining -= take
       }
+    }
+
+    /// The base of block `b` (the end of the entry before it) and where it starts in `encoded`.
+    @inline(__always) func block(_ b: Int) -> (base: Int, cursor: Int) {
+      b == 0 ? (origin, 0) : (blocks[2 * b - 2], blocks[2 * b - 1])
+    }
+
+    /// Reserves room for the entries of about `bytes` bytes of text (at most 4 KB ahead: a
+    /// window's chunk then grows its buffer once, a large chunk doubles as usual).
+    mutating func reserveCapacity(forTextBytes bytes: Int) {
+      if layout != .counting { encoded.reserveCapacity(Swift.min(bytes, 4096) + 8) }
     }
 
     @inline(__always) static func putVarint(_ value: UInt64, into bytes: inout [UInt8]) {
@@ -184,9 +196,8 @@ public struct SegmentStore: Sendable {
     func forEach(from: Int, to: Int, _ body: (Segment) throws -> Bool) rethrows -> Bool {
       guard from < to else { return true }
       let block = from / Self.blockSize
-      var position = blockBases[block]
+      var (position, cursor) = self.block(block)
       var index = block * Self.blockSize
-      var cursor = blockBytes[block]
       return try encoded.withUnsafeBufferPointer { bytes in
         while index < to {
           let (length, rawStatus) = Self.decodeEntry(bytes, layout, &cursor, &position)
@@ -205,8 +216,7 @@ public struct SegmentStore: Sendable {
     func segment(at i: Int) -> Segment {
       precondition(i >= 0 && i < count, "entry \(i) outside 0..<\(count)")
       let block = i / Self.blockSize
-      var position = blockBases[block]
-      var cursor = blockBytes[block]
+      var (position, cursor) = self.block(block)
       let layout = self.layout
       return encoded.withUnsafeBufferPointer { bytes in
         var index = block * Self.blockSize
@@ -238,19 +248,19 @@ public struct SegmentStore: Sendable {
     /// block's varints decoded in a tight loop.
     private func firstIndex(_ offset: Int, byEnd: Bool) -> Int {
       guard count > 0 else { return 0 }
+      // Blocks 1... (block 0's base, `origin`, is at most every offset asked for).
       var lo = 0
-      var hi = blockBases.count
-      blockBases.withUnsafeBufferPointer { bases in
+      var hi = blocks.count / 2
+      blocks.withUnsafeBufferPointer { blocks in
         while lo < hi {
           let mid = (lo + hi) / 2
-          if bases[mid] > offset { hi = mid } else { lo = mid + 1 }
+          if blocks[2 * mid] > offset { hi = mid } else { lo = mid + 1 }
         }
       }
-      let block = max(lo - 1, 0)
+      let block = lo
       let stop = min(count, (block + 1) * Self.blockSize)
       var index = block * Self.blockSize
-      var position = blockBases[block]
-      var cursor = blockBytes[block]
+      var (position, cursor) = self.block(block)
       let layout = self.layout
       return encoded.withUnsafeBufferPointer { bytes in
         while index < stop {
@@ -264,23 +274,28 @@ public struct SegmentStore: Sendable {
     }
 
     /// Bytes of memory this chunk holds (its buffers' capacities).
-    var memoryBytes: Int { encoded.capacity + (blockBases.capacity + blockBytes.capacity) * 8 }
+    var memoryBytes: Int { encoded.capacity + blocks.capacity * 8 }
 
     /// Drops the spare capacity of the buffers (`Array(array)` would share the old buffer, so copy
-    /// through a buffer pointer) when it is worth it.
+    /// through a buffer pointer) when it is worth it: more than 1 KB and a sixteenth spare (a
+    /// window's small chunk keeps its buffer).
     mutating func shrink() {
       func exact<T>(_ a: inout [T]) {
-        if a.capacity > a.count + a.count / 16 + 16 { a = a.withUnsafeBufferPointer { Array($0) } }
+        let spare = (a.capacity - a.count) * MemoryLayout<T>.stride
+        if spare > 1024 && spare > a.count * MemoryLayout<T>.stride / 16 {
+          a = a.withUnsafeBufferPointer { Array($0) }
+        }
       }
       exact(&encoded)
-      exact(&blockBases)
-      exact(&blockBytes)
+      exact(&blocks)
     }
   }
 
   public private(set) var chunks: [Chunk] = []
-  /// `entryOffsets[i]` = entries before chunk `i`; one more element than `chunks`.
-  private var entryOffsets: [Int] = [0]
+  /// `entryOffsets[i]` = entries before chunk `i`, kept once there are two chunks (a store of one
+  /// chunk, an edit's window, allocates nothing for it).
+  private var entryOffsets: [Int] = []
+  public private(set) var count = 0
 
   public init() {}
 
@@ -293,11 +308,14 @@ public struct SegmentStore: Sendable {
     guard chunk.count > 0 else { return }
     var chunk = chunk
     chunk.shrink()
+    if chunks.count == 1 { entryOffsets = [0] }
+    if !chunks.isEmpty { entryOffsets.append(count) }
     chunks.append(chunk)
-    entryOffsets.append(entryOffsets.last! + chunk.count)
+    count += chunk.count
   }
 
-  public var count: Int { entryOffsets.last! }
+  /// Entries before chunk `c`.
+  private func entriesBefore(_ c: Int) -> Int { c == 0 ? 0 : entryOffsets[c] }
 
   /// Entries tagged as words (letters, numbers, kana, ideographs).
   public var wordCount: Int { chunks.reduce(0) { $0 + $1.wordCount } }
@@ -313,7 +331,7 @@ public struct SegmentStore: Sendable {
       let mid = (lo + hi + 1) / 2
       if entryOffsets[mid] <= i { lo = mid } else { hi = mid - 1 }
     }
-    return (lo, i - entryOffsets[lo])
+    return (lo, i - entriesBefore(lo))
   }
 
   public subscript(i: Int) -> Segment {
@@ -370,7 +388,7 @@ public struct SegmentStore: Sendable {
     var c = lo
     while c < chunks.count {
       let k = inChunk(chunks[c])
-      if k < chunks[c].count { return entryOffsets[c] + k }
+      if k < chunks[c].count { return entriesBefore(c) + k }
       c += 1
     }
     return count

@@ -183,6 +183,7 @@ public struct Segmenter: Sendable {
       return try proseSentences(iterator, bytes, unit, rules: rules)
     }
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: unit.layout(for: rotor))
+    chunk.reserveCapacity(forTextBytes: unit.byteCount)
     // Counting needs a status only to count words; line-break segments keep theirs when stored.
     let withStatus =
       (rotor == .words && (!unit.counting || unit.countsWords)) || (rotor == .linebreaks && !unit.counting)

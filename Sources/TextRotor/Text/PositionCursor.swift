@@ -56,9 +56,12 @@ public struct PositionCursor {
     let crBeforeLF = bytes[target - 1] == 0x0D && target < bytes.count && bytes[target] == 0x0A
     if crBeforeLF { breaks -= 1 }
     guard breaks > 0 else { return counts.utf16Units }
+    // A CR matters only after the last LF (before it, the LF's line starts later): searching the
+    // whole range for a CR in a file without any would read all of it again, on one core.
     let lf = bytes.lastIndex(of: 0x0A, in: offset..<target)
-    var cr = bytes.lastIndex(of: 0x0D, in: offset..<target)
-    if crBeforeLF, let c = cr, c == target - 1 { cr = bytes.lastIndex(of: 0x0D, in: offset..<c) }
+    let crFloor = lf ?? offset
+    var cr = bytes.lastIndex(of: 0x0D, in: crFloor..<target)
+    if crBeforeLF, let c = cr, c == target - 1 { cr = bytes.lastIndex(of: 0x0D, in: crFloor..<c) }
     let start = Swift.max(lf.map { $0 + 1 } ?? 0, cr.map { $0 + 1 } ?? 0)
     line += breaks - 1
     newLine(at: start)

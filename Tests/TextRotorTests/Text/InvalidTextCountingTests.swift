@@ -97,6 +97,56 @@ struct InvalidTextCountingTests {
     #expect(counts.leadBytes == n)
   }
 
+  @Test("large ranges, validated and counted block by block, equal the exact counts at every block edge")
+  func blockwiseCountsEqualExact() {
+    // Ranges over two blocks are validated and counted a block at a time (cut where a character
+    // starts): multi-byte characters, CR LF pairs and ill-formed bytes placed on the cuts must
+    // count as in one piece.
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    let block = ByteStorage.countBlock
+    let good = Self.pieces.filter { String(validating: $0, as: UTF8.self) != nil }
+    let bad = Self.pieces.filter { String(validating: $0, as: UTF8.self) == nil }
+    let edges: [[UInt8]] = [[0x0D, 0x0A], [0xF0, 0x9F, 0x98, 0x80], [0xE4, 0xB8, 0xAD], [0xC3, 0xA9]]
+    for round in 0..<12 {
+      // Well-formed text with a piece laid over each of the first two block edges of ranges that
+      // start at `a` (a CR LF pair or a character cut in two there), and, in odd rounds, an
+      // ill-formed piece in the third block.
+      let a = Int.random(in: 0...64, using: &rng)
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(3 * block + 64)
+      func fill(to target: Int) {
+        while bytes.count < target - 32 { bytes += good.randomElement(using: &rng)! }
+        while bytes.count < target { bytes.append(0x61) }
+      }
+      for k in 1...2 {
+        let piece = edges[(round + k) % edges.count]
+        fill(to: a + k * block - 1 - (round / 4) % (piece.count - 1))
+        bytes += piece
+      }
+      if round % 2 == 1 {
+        fill(to: a + 2 * block + Int.random(in: 0..<(block / 2), using: &rng))
+        bytes += bad.randomElement(using: &rng)!
+      }
+      fill(to: a + 3 * block)
+      let storage = ByteStorage(bytes)
+      for _ in 0..<3 {
+        let b = bytes.count - Int.random(in: 0...64, using: &rng)
+        let slice = Array(bytes[a..<b])
+        let text = String(decoding: slice, as: UTF8.self)
+        let counts = storage.textCounts(in: a..<b)
+        let lineFeeds = slice.count { $0 == 0x0A }
+        let crs = slice.count { $0 == 0x0D }
+        let pairs = zip(slice, slice.dropFirst()).count { $0 == 0x0D && $1 == 0x0A }
+        #expect(counts.utf16Units == text.utf16.count, "seed \(seed), round \(round), \(a)..<\(b)")
+        #expect(
+          counts.lineFeeds == lineFeeds && counts.carriageReturns == crs && counts.crlfPairs == pairs,
+          "seed \(seed), round \(round), \(a)..<\(b)")
+        #expect(counts.isWellFormed == (String(validating: slice, as: UTF8.self) != nil), "seed \(seed)")
+      }
+    }
+  }
+
   /// The offsets where a scalar (or a maximal subpart of an ill-formed sequence) starts.
   static func scalarBoundaries(_ bytes: [UInt8]) -> [Int] {
     var result = [0]

@@ -27,21 +27,31 @@ enum FastPath {
   }
 
   static func supports(locale: String) -> Bool {
-    var subtags: [Substring] = []
-    for part in locale.split(separator: "_", omittingEmptySubsequences: false) {
-      subtags.append(contentsOf: part.split(separator: "-", omittingEmptySubsequences: false))
+    // Walked in place (it is asked on every edit's window: no arrays of subtags).
+    let utf8 = locale.utf8
+    var start = utf8.startIndex
+    var first = true
+    while true {
+      var end = start
+      while end != utf8.endIndex && utf8[end] != UInt8(ascii: "_") && utf8[end] != UInt8(ascii: "-") {
+        end = utf8.index(after: end)
+      }
+      let subtag = locale[start..<end]
+      if first {
+        guard languages.contains(subtag.lowercased()) else { return false }
+        first = false
+      } else {
+        // Scripts (Latn, 4 letters) and regions (US, 2 letters; 419, 3 digits) only.
+        let n = subtag.utf8.count
+        let isScript = n == 4 && subtag.utf8.allSatisfy(isLetter)
+        let isRegion =
+          (n == 2 && subtag.utf8.allSatisfy(isLetter))
+          || (n == 3 && subtag.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
+        guard isScript || isRegion else { return false }
+      }
+      guard end != utf8.endIndex else { return true }
+      start = utf8.index(after: end)
     }
-    let language = subtags.first.map { $0.lowercased() } ?? ""
-    guard languages.contains(language) else { return false }
-    for subtag in subtags.dropFirst() {
-      // Scripts (Latn, 4 letters) and regions (US, 2 letters; 419, 3 digits) only.
-      let isScript = subtag.count == 4 && subtag.utf8.allSatisfy(isLetter)
-      let isRegion =
-        (subtag.count == 2 && subtag.utf8.allSatisfy(isLetter))
-        || (subtag.count == 3 && subtag.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 })
-      guard isScript || isRegion else { return false }
-    }
-    return true
   }
 
   private static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
@@ -73,6 +83,7 @@ enum FastPath {
       }
     }
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: layout)
+    chunk.reserveCapacity(forTextBytes: unit.byteCount)
     try bytes.withUnsafeBytes { (text: UnsafeBufferPointer<UInt8>) throws(ICUError) in
       for span in unit.spans { try islands.segment(text, span, into: &chunk) }
     }
@@ -84,6 +95,7 @@ enum FastPath {
     _ layout: SegmentStore.Chunk.Layout
   ) throws(ICUError) -> SegmentStore.Chunk {
     var chunk = SegmentStore.Chunk(origin: unit.spans[0].lowerBound, layout: layout)
+    chunk.reserveCapacity(forTextBytes: unit.byteCount)
     try bytes.withUnsafeBytes { (text: UnsafeBufferPointer<UInt8>) throws(ICUError) in
       for span in unit.spans {
         var position = span.lowerBound
