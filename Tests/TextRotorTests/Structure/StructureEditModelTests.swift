@@ -330,3 +330,47 @@ extension StructureEditModelTests {
     try Self.edited(text, format: .markdown, 4..<8, "word")
   }
 }
+
+extension StructureEditModelTests {
+  /// Long top-level lists (a changelog's shape): an edit inside one parses only the items around
+  /// it (`itemWindow`), and the list's own entry (its end, its item count) is set from them.
+  static func listText(_ rng: inout SeededRandom) -> String {
+    var s = "# Changes\n\n"
+    for list in 0..<3 {
+      let marker = ["- ", "* ", "1. "][list]
+      for item in 0..<(6 + Int(rng.next() % 6)) {
+        s += marker + "item \(item) *with* [a link](http://a.example) and **strong** text\n"
+        switch rng.next() % 6 {
+        case 0: s += "  continued on a second line www.c.example\n"
+        case 1: s += "\n  A second paragraph [ref].\n\n"
+        case 2: s += "  - nested *one*\n  - nested two\n"
+        case 3: s += "\n      indented code\n\n"
+        case 4: s += "  ```\n  fenced\n  ```\n"
+        default: break
+        }
+      }
+      s += "\nBetween the lists.\n\n"
+    }
+    return s + "[ref]: http://ref.example\n"
+  }
+
+  @Test func randomEditsInLongLists() throws {
+    var seeds = SeededRandom(seed: SeededRandom.seedFromEnvironment(default: 0x1157))
+    for _ in 0..<TestScale.count(40) {
+      var rng = SeededRandom(seed: seeds.next())
+      try Self.run(seed: rng.next(), base: Self.listText(&rng), format: .markdown)
+    }
+  }
+
+  /// An edit in a list item that joins it to the item before, ends the list or starts another
+  /// one: the window of items does not parse as one list, and the whole list is parsed.
+  @Test func editsThatChangeTheList() throws {
+    let text = "- one\n- two *x*\n- three\n- four\n\nAfter.\n"
+    try Self.edited(text, format: .markdown, 6..<8, "")  // "two" joins "one"
+    try Self.edited(text, format: .markdown, 6..<7, "*")  // "* two": a new list
+    try Self.edited(text, format: .markdown, 15..<16, "\n\nEnd.\n\n")  // the list ends there
+    try Self.edited(text, format: .markdown, 23..<23, "\n- new")  // one item more
+    try Self.edited(text, format: .markdown, 28..<29, "")  // in the last item
+    try Self.edited(text, format: .markdown, 24..<30, "")  // the last item goes
+  }
+}
