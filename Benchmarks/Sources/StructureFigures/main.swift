@@ -89,6 +89,9 @@ print(
 print(
   "| the same, thread CPU time (p50 / p99 / max) | \(show(cpuTimes[cpuTimes.count / 2])) / \(show(cpuTimes[cpuTimes.count * 99 / 100])) / \(show(cpuTimes.last!)) |"
 )
+print(
+  "| edits over 1 ms (wall / thread CPU) | \(times.filter { $0 > 1_000_000 }.count) / \(cpuTimes.filter { $0 > 1_000_000 }.count) of \(times.count) |"
+)
 for edit in slow.sorted(by: { $0.cpu > $1.cpu }).prefix(slowest) {
   print("slow: \(edit.insert ? "insert" : "delete") at \(edit.offset): \(show(edit.wall)) wall, \(show(edit.cpu)) CPU")
 }

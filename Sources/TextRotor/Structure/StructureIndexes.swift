@@ -350,7 +350,8 @@ extension RotorDocument {
             change: &change)
           if !changed.isEmpty {
             try reparseUsages(
-              &st, element: e, start: s, text: new, keys: changed, edit: range.lowerBound, change: &change)
+              &st, element: e, start: s, text: new, keys: changed, edit: range.lowerBound, from: window.lowerBound,
+              change: &change)
           }
         } else {
           st.labelMaps[e] = nil
@@ -620,7 +621,7 @@ extension RotorDocument {
   /// Definitions change only inlines (links, and the emphasis around them), never blocks.
   func reparseUsages(
     _ st: inout StructureIndexes, element e: Int, start s: Int, text: TextRope, keys: Set<Int>, edit: Int,
-    change: inout DocumentChange<ID>
+    from: Int, change: inout DocumentChange<ID>
   ) throws(StructureError) {
     let length = text.utf8Count
     if st.labelMaps[e] != nil {
@@ -633,6 +634,20 @@ extension RotorDocument {
       }
       for key in keys { st.labelMaps[e]![key] = lines[key] }
     }
+    // Labels defined first before the edit's window (`from`), by a valid definition, keep their
+    // definition (CommonMark uses a label's first one): their usages are unchanged.
+    var keys = keys
+    var firstLines: [Int: Range<Int>] = [:]
+    let r0 = st.references.firstIndex(startingAtLeast: s)
+    let r1 = st.references.firstIndex(startingAtLeast: s + from)
+    st.references.forEach(in: r0..<r1) { _, r, hash in
+      if keys.contains(hash) && firstLines[hash] == nil { firstLines[hash] = r }
+      return firstLines.count < keys.count
+    }
+    for (key, line) in firstLines where Self.isDefinition(text.bytes((line.lowerBound - s)..<(line.upperBound - s))) {
+      keys.remove(key)
+    }
+    if keys.isEmpty { return }
     var targets = [edit]
     let u0 = st.usages.firstIndex(startingAtLeast: s)
     let u1 = st.usages.firstIndex(startingAtLeast: s + length)
@@ -656,6 +671,19 @@ extension RotorDocument {
         (s + window.lowerBound)..<(s + window.upperBound), newCount: window.count, with: entries, change: &change)
       parsed = Swift.max(window.upperBound, p + 1)
     }
+  }
+
+  /// Whether a definition line (`[label]: destination`, with its next line when the destination
+  /// is there) defines its label when read alone: it is followed by a use of the label.
+  static func isDefinition(_ line: [UInt8]) -> Bool {
+    guard line.first == 0x5B else { return false }
+    var k = 1
+    while k < line.count && line[k] != 0x5D { k += line[k] == 0x5C ? 2 : 1 }
+    guard k < line.count else { return false }
+    let use = line.count + 2
+    let text = line + [0x0A, 0x0A] + line[0...k] + [0x0A]
+    let nodes = try? MarkdownParser.parse(ByteStorage(text), range: 0..<text.count)
+    return nodes?.contains { $0.kind == .link && $0.range.lowerBound == use } ?? false
   }
 
   /// Element `e`'s definition lines by label key hash (its text before the edit is `text`, at

@@ -374,3 +374,44 @@ extension StructureEditModelTests {
     try Self.edited(text, format: .markdown, 24..<30, "")  // the last item goes
   }
 }
+
+extension StructureEditModelTests {
+  /// TEXTROTOR_SEED=12336323824499 (seed 6408994840859374888, step 9): on a lazy continuation line
+  /// of a block quote, cmark-gfm's columns count the line's indentation (after the `>` markers it
+  /// found), which the column correction stripped: the emphasis was 5 bytes late, in a full parse too.
+  @Test func lazyContinuationLineOfABlockQuote() throws {
+    #expect(try Self.texts("> para\n     continued *x*\n", .emphasis) == ["*x*"])
+    #expect(try Self.texts("> > para\n>     continued *x*\n", .emphasis) == ["*x*"])
+    #expect(try Self.texts("> para\n> continued *x*\n\n> para\ncontinued *y*\n", .emphasis) == ["*x*", "*y*"])
+    try Self.edited("> para\n     continued *x*\n\nNext.\n", format: .markdown, 28..<28, "word")
+  }
+
+  @Test(arguments: [(UInt64(6_408_994_840_859_374_888), DocumentFormat.markdown)])
+  func lazyContinuationRun(seed: UInt64, format: DocumentFormat) throws {
+    let fixture = try Fixtures.bytes("markdown/structure.md")
+    try Self.run(seed: seed, base: fixture.string(0..<fixture.count), format: format)
+  }
+}
+
+extension StructureEditModelTests {
+  /// A label's first valid definition is the one that holds: an edit to a later one parses no block
+  /// that uses the label again (its links keep their URL); one to the first, or after a first
+  /// line that is no definition, does.
+  @Test func editsToALaterDefinition() throws {
+    let text = "Use [a] here.\n\n[a]: /one\n\nMore [a].\n\n[a]: /two\n"
+    let later = text.utf8.count - 4
+    try Self.edited(text, format: .markdown, later..<later, "x")
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    _ = try document.rotor(.links)
+    try document.replace(utf8Range: later..<later, in: 0, with: "x")
+    #expect(try Self.links(document).count == 2)
+    #expect(
+      try document.rotor(.links).indices.map { try document.rotor(.links).structureInfo(at: $0)!.url } == [
+        "/one", "/one",
+      ])
+    try Self.edited(text, format: .markdown, 21..<21, "x")  // the first one
+    let invalid = "Use [a] here.\n\n[a]: <x\n\nMore [a].\n\n[a]: /two\n"
+    try Self.edited(invalid, format: .markdown, invalid.utf8.count - 4..<invalid.utf8.count - 4, "x")
+  }
+}
