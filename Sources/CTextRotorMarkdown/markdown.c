@@ -135,15 +135,27 @@ static void ctr_md_backslash_lines(const ctr_md_context *c, ctr_md_leaf *leaf, i
   }
 }
 
-/// Where line `line`'s text starts after leading spaces and `quotes` block-quote markers.
+/// Where line `line`'s text starts after leading spaces and `quotes` block-quote markers. On a
+/// lazy continuation line (fewer markers than `quotes`), cmark-gfm's columns count the spaces after
+/// the markers it found (each with one space after it): the text starts there.
 static int64_t ctr_md_stripped_start(const ctr_md_context *c, int32_t line, int32_t quotes) {
   int64_t p = ctr_md_line_start(c, line);
   int64_t e = ctr_md_line_end(c, line);
   const char *t = c->text;
+  int64_t lineStart = p;
   while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
-  for (int32_t q = 0; q < quotes && p < e && t[p] == '>'; q++) {
+  int32_t q = 0;
+  for (; q < quotes && p < e && t[p] == '>'; q++) {
     p++;
     while (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
+  }
+  if (q < quotes) {
+    p = lineStart;
+    for (int32_t k = 0; k < q; k++) {
+      while (p < e && t[p] == ' ') p++;
+      p++;  // the '>'
+      if (p < e && (t[p] == ' ' || t[p] == '\t')) p++;
+    }
   }
   return p;
 }

@@ -49,11 +49,17 @@ public final class BlockReader {
   /// the block may end (given the bytes buffered and whether the input has ended; nil: nowhere
   /// yet). Reads on while `cut` finds no place, until `maximum` bytes are buffered: then throws
   /// ``FileError/Reason/tooLong``. Returns nil at the end of the input.
+  ///
+  /// `whenIdle`: the reading also stops, short of `blockSize`, once the writer of a pipe has sent
+  /// nothing more for now (after at least one read), so that what is certain of a slow input is
+  /// handed out at once (`tail -f log | textrotor segment --by word -`); the block still ends where
+  /// `cut` says, and without a place to cut the reading goes on.
   public func nextBlock(
-    blockSize: Int = 8 << 20, maximum: Int = 64 << 20, cut: (ByteStorage, _ atEnd: Bool) -> Int?
+    blockSize: Int = 8 << 20, maximum: Int = 64 << 20, whenIdle: Bool = false,
+    cut: (ByteStorage, _ atEnd: Bool) -> Int?
   ) throws(FileError) -> ByteStorage? {
     while true {
-      try fill(buffered + blockSize)
+      try fill(buffered + blockSize, whenIdle: whenIdle)
       if buffered == 0 && atEnd { return nil }
       let storage = ByteStorage(copying: UnsafeRawBufferPointer(start: buffer, count: buffered))
       if atEnd {
@@ -73,7 +79,9 @@ public final class BlockReader {
     }
   }
 
-  private func fill(_ target: Int) throws(FileError) {
+  /// Reads until `target` bytes are buffered or the input ends; with `whenIdle`, also stops after a
+  /// read once no more bytes are waiting.
+  private func fill(_ target: Int, whenIdle: Bool) throws(FileError) {
     if target > capacity {
       capacity = max(target, capacity * 2)
       buffer = realloc(buffer, capacity)!
@@ -87,7 +95,19 @@ public final class BlockReader {
         throw FileError(path: path, errno: errno)
       } else {
         buffered += n
+        if whenIdle && !hasBytesWaiting { return }
       }
+    }
+  }
+
+  /// Whether a read would return at once (bytes are waiting, or the input has ended): false while
+  /// the writer of a pipe has sent nothing more yet.
+  private var hasBytesWaiting: Bool {
+    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    while true {
+      let n = poll(&descriptor, 1, 0)
+      if n < 0 && errno == EINTR { continue }
+      return n != 0
     }
   }
 }

@@ -28,6 +28,9 @@ public final class BreakRules: @unchecked Sendable {
   /// The first dictionary category that an ICU engine handles (after the renumbering of `init`): a
   /// character of this category or above needs ICU.
   @usableFromInline let dictionaryStart: UInt16
+  /// ICU's own first dictionary category (before the renumbering): categories from here up to
+  /// ``dictionaryStart`` are those no ICU engine handles (Hangul in ICU 72).
+  @usableFromInline let icuDictionaryStart: UInt16
   /// Whether every iteration starts with one step on the {bof} category (ICU's RBBI_BOF_REQUIRED:
   /// ICU takes that step at the start of each `next`, not only at the start of the text).
   @usableFromInline let bofRequired: Bool
@@ -169,6 +172,7 @@ public final class BreakRules: @unchecked Sendable {
     self.categoryCount = categories
     self.stateCount = states
     self.dictionaryStart = UInt16(clamping: dictionaryStart)
+    self.icuDictionaryStart = UInt16(clamping: min(dictionary, categories))
     self.bofRequired = bofRequired
     self.next = next
     self.accepting = accepting
@@ -317,7 +321,17 @@ public final class RuleMachine {
     positions.deallocate()
     ends.deallocate()
     statuses.deallocate()
+    dictionaryEnds?.deallocate()
+    if let cjk { cicu_cjk_close(cjk) }
   }
+
+  /// ICU's Chinese/Japanese dictionary engine run natively (see `RuleMachine+Dictionary.swift`),
+  /// opened at first use; nil when not used.
+  var cjk: OpaquePointer?
+  var cjkOpened = false
+  /// The boundaries found by the last ``dictionarySegment(_:from:end:)``.
+  public internal(set) var dictionaryEnds: UnsafeMutablePointer<Int>?
+  var dictionaryCapacity = 0
 
   /// Boundaries per ``run(_:from:end:)``.
   public static let batchCapacity = 1024
@@ -497,6 +511,28 @@ public final class RuleMachine {
   /// looking for it (ICU's dictionaries segment those). `start < end`.
   @inlinable @inline(__always)
   public func next(_ text: UnsafePointer<UInt8>, from start: Int, end: Int) -> (end: Int, status: Int32)? {
+    guard let found = step(text, from: start, end: end, throughDictionary: false) else { return nil }
+    return (found.end, found.status)
+  }
+
+  /// ICU's next boundary after the boundary `start` as ``next(_:from:end:)`` finds it, but with
+  /// characters of a dictionary category run through the table as ICU's `handleNext` does, and
+  /// whether the machine read one (then ICU's dictionary engines may divide the segment: see
+  /// ``dictionarySegment(_:from:end:)``).
+  @inline(never)
+  public func nextThroughDictionary(_ text: UnsafePointer<UInt8>, from start: Int, end: Int) -> (
+    end: Int, status: Int32, dictionary: Bool
+  ) {
+    step(text, from: start, end: end, throughDictionary: true)!
+  }
+
+  /// ICU's handleNext: nil when it reads a character of a dictionary category and
+  /// `throughDictionary` is false.
+  @inlinable @inline(__always)
+  func step(_ text: UnsafePointer<UInt8>, from start: Int, end: Int, throughDictionary: Bool) -> (
+    end: Int, status: Int32, dictionary: Bool
+  )? {
+    var sawDictionary = false
     let next = table
     let categories = self.categories
     // ICU's handleNext. `position` is the UText's native index: just after the last character
@@ -514,7 +550,7 @@ public final class RuleMachine {
       if accept == 1 {
         statusState = state
       } else if accept > 1, positions[Int(accept)] >= 0 {
-        return (positions[Int(accept)], status[state])
+        return (positions[Int(accept)], status[state], false)
       }
       if lookAhead[state] > 1 { positions[Int(lookAhead[state])] = after }
     }
@@ -598,7 +634,10 @@ public final class RuleMachine {
       if !atEOF {
         let (c, length) = Self.decode(text, position, end)
         let k: UInt16 = c < 0x10000 ? bmp[Int(c)] : rules.category(c)
-        if k >= dictionaryStart { return nil }
+        if k >= dictionaryStart {
+          if !throughDictionary { return nil }
+          sawDictionary = true
+        }
         category = Int(k)
         position += length
       } else {
@@ -610,12 +649,12 @@ public final class RuleMachine {
         result = position
         statusState = state
       } else if accept > 1, positions[Int(accept)] >= 0 {
-        return (positions[Int(accept)], status[state])
+        return (positions[Int(accept)], status[state], sawDictionary)
       }
       if lookAhead[state] > 1 { positions[Int(lookAhead[state])] = position }
       if atEOF { break }
     }
-    if result == start { return (start + Self.decode(text, start, end).1, defaultStatus) }
-    return (result, statusState >= 0 ? status[statusState] : defaultStatus)
+    if result == start { return (start + Self.decode(text, start, end).1, defaultStatus, sawDictionary) }
+    return (result, statusState >= 0 ? status[statusState] : defaultStatus, sawDictionary)
   }
 }

@@ -202,6 +202,7 @@ struct SegmentCommand: ExitStatusCommand {
   /// Standard input, a FIFO or a device: segmented block by block, each block ending at a line
   /// break (after a blank line when paragraphs are involved), which every segmenter treats as a
   /// boundary, so the entries are those of the whole input; memory stays bounded by the blocks.
+  /// A block ends early when the writer pauses: its entries are printed at once.
   static func segmentStream(
     _ stream: BlockReader, name: String, rotor: SystemRotor, elements kind: ElementKind, segmenter: Segmenter,
     wordsOnly: Bool, output: OutputOptions, several: Bool
@@ -212,8 +213,10 @@ struct SegmentCommand: ExitStatusCommand {
     var count = 0
     var warned = false
     var first = true
+    // What is certain is printed as soon as the writer pauses (a block then ends early, still at
+    // a line break); a count is printed at the end only, so it reads whole blocks.
     while let block = try stream.nextBlock(
-      blockSize: Self.streamBlockSize,
+      blockSize: Self.streamBlockSize, whenIdle: !output.count,
       cut: { bytes, _ in
         paragraphs ? Self.lastParagraphCut(bytes) : Self.lastLineCut(bytes)
       })
@@ -254,6 +257,7 @@ struct SegmentCommand: ExitStatusCommand {
       base.line += counts.lineBreaks
       base.utf16 += counts.utf16Units
       if kind != .whole { base.element += elementRanges.count }
+      if !output.count { StandardOutput.shared.flush() }
     }
     _ = printer
     if output.count { StandardOutput.shared.write(several ? "\(name):\(count)\n" : "\(count)\n") }

@@ -351,6 +351,109 @@ struct BadInputTests {
     #expect(lines.last == "99986:12:line 99984 needle")
   }
 
+  /// `segment` read 8 MiB of a stream (or to its end) before it printed anything:
+  /// `(echo 'Hello world.'; sleep 5; echo more) | textrotor segment --by word -` showed nothing for
+  /// 5 s. It prints the entries that are certain (up to the last line break, or the last blank line
+  /// for paragraphs) as soon as the writer pauses, and they are those of the whole input.
+  @Test(
+    "item 7: segment prints what is certain of a pipe that stays open",
+    .timeLimit(.minutes(5)),
+    arguments: [
+      ("word", "Hello world.\n", "more\n", 5), ("paragraph", "One.\n\nTwo\n", "x\n\nThree\n", 1),
+      ("sentence", "One. Two\r\n\r\n", "three.\n", 3), ("line", "a\n\nb c", "\n", 2),
+    ])
+  func segmentPrintsWhileThePipeIsOpen(unit: String, first: String, rest: String, certain: Int) throws {
+    let f = try Self.file(first + rest)
+    defer { Self.remove(f) }
+    let whole = try CLI.run(["segment", "--by", unit, f])
+    #expect(whole.status == 0)
+    #expect(whole.lines.count > certain, "\(unit): \(whole.lines)")
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["segment", "--by", unit, "-"]
+    let input = Pipe()
+    let out = Pipe()
+    process.standardInput = input
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+      try? input.fileHandleForWriting.close()
+      process.waitUntilExit()
+    }
+    input.fileHandleForWriting.write(Data(first.utf8))
+    // The certain entries, read while the pipe stays open (60 s at most).
+    var printed = Data()
+    var descriptor = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    let deadline = Date().addingTimeInterval(60)
+    while printed.count(where: { $0 == 0x0A }) < certain && Date() < deadline {
+      if poll(&descriptor, 1, 100) == 1 { printed.append(out.fileHandleForReading.availableData) }
+    }
+    let early = String(decoding: printed, as: UTF8.self).split(separator: "\n").map(String.init)
+    #expect(early == Array(whole.lines.prefix(certain)), "\(unit): printed before the writer closed: \(early)")
+    input.fileHandleForWriting.write(Data(rest.utf8))
+    try input.fileHandleForWriting.close()
+    printed.append(out.fileHandleForReading.readDataToEndOfFile())
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(String(decoding: printed, as: UTF8.self) == whole.stdout, "\(unit)")
+  }
+
+  /// A stream written in random pieces with pauses between them (so `segment` cuts its blocks where
+  /// the writer paused, at any byte) prints what it prints for the file. The seed is printed on
+  /// failure (TEXTROTOR_SEED replays it).
+  @Test(
+    "item 7: segment of a stream written with pauses equals the file",
+    .timeLimit(.minutes(5)),
+    arguments: [
+      ["--by", "word", "--json"], ["--by", "paragraph", "--json"], ["--by", "sentence", "--prose"],
+      ["--by", "line", "--elements", "lines"], ["--by", "grapheme", "--elements", "paragraphs", "--json"],
+    ])
+  func pausedStreamEqualsFile(mode: [String]) throws {
+    let seed: UInt64 = {
+      if let text = getenv("TEXTROTOR_SEED"), let value = UInt64(String(cString: text)) { return value }
+      return UInt64.random(in: 1...UInt64.max)
+    }()
+    var state = seed
+    /// A number in 0..<n (SplitMix64).
+    func random(_ n: Int) -> Int {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Int((z ^ (z >> 31)) % UInt64(n))
+    }
+    for corpus in ["wrapped-prose.txt", "crlf.txt", "cr.txt", "emoji.txt", "invalid-utf8.bin"] {
+      let path = CLI.corpus(corpus)
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      let file = try CLI.run(["segment"] + mode + [path])
+      let process = Process()
+      process.executableURL = CLI.executable
+      process.arguments = ["segment"] + mode + ["-"]
+      let input = Pipe()
+      let out = Pipe()
+      process.standardInput = input
+      process.standardOutput = out
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      // The output is small (under the pipe's 64 KiB): it waits in the pipe until the end.
+      var at = 0
+      while at < data.count {
+        let n = min(data.count - at, 1 + random(120))
+        input.fileHandleForWriting.write(data[at..<(at + n)])
+        at += n
+        usleep(UInt32(2000 + random(3000)))
+      }
+      try input.fileHandleForWriting.close()
+      let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == file.status, "seed \(seed): \(corpus) \(mode)")
+      #expect(
+        printed.replacingOccurrences(of: "\"<stdin>\"", with: "\"\(path)\"") == file.stdout,
+        "seed \(seed): \(corpus) \(mode)")
+    }
+  }
+
   /// `find` kept a file's whole output in memory before printing it: a stream or a file with
   /// many matching lines needed memory in proportion to what it printed.
   @Test(

@@ -5,7 +5,8 @@
 // Opens the Markdown file (default: Corpora/generated/markdown-100mb.md from Corpora/generate) as
 // ONE element with format .markdown, builds every structure rotor (timed), then makes one-character
 // edits (insert a letter, delete it again) at pseudo-random places (fixed seed) and prints the p50,
-// p99 and maximum time per edit, which brings every structure rotor up to date.
+// p99 and maximum time per edit, which brings every structure rotor up to date (wall and thread CPU
+// time: on a busy machine the difference is preemption). `--slow N` lists the N slowest edits.
 import Glibc
 import TextRotor
 
@@ -15,12 +16,25 @@ func now() -> UInt64 {
   return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }
 
+/// The calling thread's CPU time: with the wall time, it tells work from preemption on a busy machine.
+func cpuNow() -> UInt64 {
+  var t = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+  return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+
 func show(_ ns: UInt64) -> String {
   ns >= 1_000_000 ? "\(Double(ns / 10_000) / 100) ms" : "\(Double(ns / 100) / 10) µs"
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var edits = 2000
+// `--slow N`: also list the N slowest edits (offset, wall and CPU time), to see where they are.
+var slowest = 0
+if let i = arguments.firstIndex(of: "--slow"), i + 1 < arguments.count {
+  slowest = Int(arguments[i + 1]) ?? 0
+  arguments.removeSubrange(i...(i + 1))
+}
 if let i = arguments.firstIndex(of: "--edits"), i + 1 < arguments.count {
   edits = Int(arguments[i + 1]) ?? edits
   arguments.removeSubrange(i...(i + 1))
@@ -50,19 +64,34 @@ struct Rng {
 }
 var rng = Rng(state: 0x5EED)
 var times: [UInt64] = []
+var cpuTimes: [UInt64] = []
+var slow: [(wall: UInt64, cpu: UInt64, offset: Int, insert: Bool)] = []
 let length = try document.utf8Count(of: 0)
 for _ in 0..<edits {
   // A place on a character boundary, in the middle of some line.
   var p = rng.next(below: length)
   while (try? document.position(in: 0, utf8Offset: p)) == nil { p -= 1 }
-  started = now()
-  try document.replace(utf8Range: p..<p, in: 0, with: "x")
-  times.append(now() - started)
-  started = now()
-  try document.replace(utf8Range: p..<(p + 1), in: 0, with: "")
-  times.append(now() - started)
+  for insert in [true, false] {
+    started = now()
+    let cpu = cpuNow()
+    try document.replace(utf8Range: insert ? p..<p : p..<(p + 1), in: 0, with: insert ? "x" : "")
+    let wall = now() - started
+    times.append(wall)
+    cpuTimes.append(cpuNow() - cpu)
+    if slowest > 0 { slow.append((wall, cpuTimes.last!, p, insert)) }
+  }
 }
 times.sort()
+cpuTimes.sort()
 print(
   "| one-character edit, every structure rotor updated (p50 / p99 / max of \(times.count)) | \(show(times[times.count / 2])) / \(show(times[times.count * 99 / 100])) / \(show(times.last!)) |"
 )
+print(
+  "| the same, thread CPU time (p50 / p99 / max) | \(show(cpuTimes[cpuTimes.count / 2])) / \(show(cpuTimes[cpuTimes.count * 99 / 100])) / \(show(cpuTimes.last!)) |"
+)
+print(
+  "| edits over 1 ms (wall / thread CPU) | \(times.filter { $0 > 1_000_000 }.count) / \(cpuTimes.filter { $0 > 1_000_000 }.count) of \(times.count) |"
+)
+for edit in slow.sorted(by: { $0.cpu > $1.cpu }).prefix(slowest) {
+  print("slow: \(edit.insert ? "insert" : "delete") at \(edit.offset): \(show(edit.wall)) wall, \(show(edit.cpu)) CPU")
+}

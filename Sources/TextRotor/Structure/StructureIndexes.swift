@@ -16,6 +16,9 @@ struct StructureIndexes: Sendable {
   /// Bracketed texts that may use a link label (Markdown), valued by the hash of their key: where
   /// a changed definition can change links.
   var usages: IntervalIndex<Int>
+  /// The items of top-level lists (Markdown): an edit inside a long list parses only the items
+  /// around it (see ``RotorDocument/itemWindow(_:element:start:old:new:range:inserted:)``).
+  var units: IntervalIndex<Int32>
   /// Per element index, its definition lines by label key hash: what a window is parsed after.
   /// Built on first use; kept up to date when an edit changes definitions; dropped when elements
   /// are inserted or removed.
@@ -28,6 +31,10 @@ struct StructureEntries {
   var blocks: [(Range<Int>, Int32)] = []
   var references: [(Range<Int>, Int)] = []
   var usages: [(Range<Int>, Int)] = []
+  var units: [(Range<Int>, Int32)] = []
+  /// After an edit parsed only some items of a top-level list: the list's entry (in the lists
+  /// rotor and the blocks), which starts before the window, with its new range and item count.
+  var list: (range: Range<Int>, payload: StructurePayload)? = nil
 
   /// Adds cmark-gfm's nodes (offsets relative to the parsed text) moved by `shift`; with `bytes`,
   /// also the reference lines that no code or HTML block holds and the bracketed texts of
@@ -93,6 +100,9 @@ struct StructureEntries {
       let range = (node.range.lowerBound + shift)..<(node.range.upperBound + shift)
       if node.kind == .block {
         blocks.append((range, node.detail))
+      } else if node.kind == .listItem && node.depth == 1 {
+        units.append((range, 0))
+        rotors[.listItems, default: []].append((range, StructurePayload(node)))
       } else if let kind = StructureRotor(node.kind) {
         rotors[kind, default: []].append((range, StructurePayload(node)))
       }
@@ -106,6 +116,7 @@ struct StructureEntries {
     blocks = Self.sorted(blocks)
     references = Self.sorted(references)
     usages = Self.sorted(usages)
+    units = Self.sorted(units)
   }
 
   static func sorted<V>(_ entries: [(Range<Int>, V)]) -> [(Range<Int>, V)] {
@@ -264,7 +275,8 @@ extension RotorDocument {
     return StructureIndexes(
       format: format, rotors: rotors, blocks: IntervalIndex(sorted: entries.blocks, width: width),
       references: IntervalIndex(sorted: entries.references, width: width),
-      usages: IntervalIndex(sorted: entries.usages, width: width))
+      usages: IntervalIndex(sorted: entries.usages, width: width),
+      units: IntervalIndex(sorted: entries.units, width: width))
   }
 
   /// The entries of `range` of `bytes` (a whole element, or for plain text any run of whole lines),
@@ -338,7 +350,8 @@ extension RotorDocument {
             change: &change)
           if !changed.isEmpty {
             try reparseUsages(
-              &st, element: e, start: s, text: new, keys: changed, edit: range.lowerBound, change: &change)
+              &st, element: e, start: s, text: new, keys: changed, edit: range.lowerBound, from: window.lowerBound,
+              change: &change)
           }
         } else {
           st.labelMaps[e] = nil
@@ -365,6 +378,9 @@ extension RotorDocument {
     _ st: inout StructureIndexes, element e: Int, start s: Int, old: TextRope, new: TextRope, range: Range<Int>,
     inserted n: Int
   ) throws(StructureError) -> (Range<Int>, StructureEntries, Set<Int>)? {
+    if let found = try itemWindow(&st, element: e, start: s, old: old, new: new, range: range, inserted: n) {
+      return found.map { ($0.window, $0.entries, $0.changed) }
+    }
     let a = range.lowerBound
     let b = range.upperBound
     let delta = n - range.count
@@ -404,23 +420,46 @@ extension RotorDocument {
         sentinel = blocks[k]
         oldEnd = blocks[k].range.upperBound - s
       }
-      let newEnd = oldEnd + delta
-      // Parsed through the next non-blank line after the window, whose nodes are left out: where
-      // cmark-gfm ends an unclosed fence in a list item depends on the line that closes it.
-      var parseEnd = new.nextLineStart(afterPosition: newEnd)
-      while parseEnd < new.utf8Count {
-        let next = new.nextLineStart(afterPosition: parseEnd)
-        if !new.isBlank(parseEnd..<next) {
-          parseEnd = next
-          break
+      let parsed = try parseWindow(&st, element: e, start: s, old: old, new: new, from: ws, to: oldEnd + delta)
+      if let sentinel {
+        let expected = (sentinel.range.lowerBound - s + delta - ws)..<(sentinel.range.upperBound - s + delta - ws)
+        let last = parsed.nodes.last { $0.kind == .block }
+        guard let last, last.range == expected, last.detail == sentinel.value else {
+          sentinels *= 2
+          continue
         }
-        parseEnd = next
       }
-      // The window is parsed after the element's definitions of the labels it refers to.
-      let (bytes, r) = new.contiguous(ws..<parseEnd)
-      let windowBytes = r.lowerBound..<(r.lowerBound + newEnd - ws)
-      let map = Self.labelMap(&st, element: e, start: s, old)
-      var prelude: [UInt8] = []
+      var entries = StructureEntries()
+      entries.add(parsed.nodes, shift: s + ws, bytes: parsed.bytes, scanned: parsed.window)
+      guard let changed = Self.changedDefinitions(st, entries, parsed, start: s, old: old, window: ws..<oldEnd) else {
+        return nil
+      }
+      return (ws..<oldEnd, entries, changed)
+    }
+  }
+
+  /// `from..<to` (new element offsets) parsed again, through the next non-blank line after it,
+  /// whose nodes are left out (where cmark-gfm ends an unclosed fence in a list item depends on the
+  /// line that closes it), after the element's definitions of the link labels it refers to.
+  /// Offsets in `nodes` are relative to `from`; `window` is `from..<to` in `bytes`.
+  func parseWindow(
+    _ st: inout StructureIndexes, element e: Int, start s: Int, old: TextRope, new: TextRope, from ws: Int,
+    to newEnd: Int
+  ) throws(StructureError) -> (nodes: [MarkdownNode], bytes: ByteStorage, window: Range<Int>) {
+    var parseEnd = new.nextLineStart(afterPosition: newEnd)
+    while parseEnd < new.utf8Count {
+      let next = new.nextLineStart(afterPosition: parseEnd)
+      if !new.isBlank(parseEnd..<next) {
+        parseEnd = next
+        break
+      }
+      parseEnd = next
+    }
+    let (bytes, r) = new.contiguous(ws..<parseEnd)
+    let windowBytes = r.lowerBound..<(r.lowerBound + newEnd - ws)
+    let map = Self.labelMap(&st, element: e, start: s, old)
+    var prelude: [UInt8] = []
+    if !map.isEmpty {
       var referenced: Set<Int> = []
       for (_, hash) in ReferenceLines.usages(in: bytes, range: windowBytes) where referenced.insert(hash).inserted {
         for line in map[hash] ?? [] {
@@ -428,33 +467,135 @@ extension RotorDocument {
           prelude.append(contentsOf: [0x0A, 0x0A])
         }
       }
-      if !prelude.isEmpty { prelude.append(contentsOf: Array("***\n\n".utf8)) }
-      var nodes: [MarkdownNode]
-      do {
-        nodes = try MarkdownParser.parse(bytes, range: r, prelude: prelude)
-      } catch {
-        throw StructureError(error.description)
-      }
-      nodes.removeAll { $0.range.lowerBound >= newEnd - ws }
-      if let sentinel {
-        let expected = (sentinel.range.lowerBound - s + delta - ws)..<(sentinel.range.upperBound - s + delta - ws)
-        let last = nodes.last { $0.kind == .block }
-        guard let last, last.range == expected, last.detail == sentinel.value else {
-          sentinels *= 2
-          continue
-        }
-      }
-      var entries = StructureEntries()
-      entries.add(nodes, shift: s + ws, bytes: bytes, scanned: windowBytes)
-      // Definitions added, removed or changed in the window: the labels whose definitions differ.
-      let before = Self.lines(st.references, in: (s + ws)..<(s + oldEnd), of: old, start: s).map(\.1)
-      let after = entries.references.map {
-        bytes.copyBytes(($0.0.lowerBound - s - ws + r.lowerBound)..<($0.0.upperBound - s - ws + r.lowerBound))
-      }
-      guard before != after else { return (ws..<oldEnd, entries, []) }
-      guard let changed = Self.changedKeys(before, after) else { return nil }
-      return (ws..<oldEnd, entries, changed)
     }
+    if !prelude.isEmpty { prelude.append(contentsOf: Array("***\n\n".utf8)) }
+    var nodes: [MarkdownNode]
+    do {
+      nodes = try MarkdownParser.parse(bytes, range: r, prelude: prelude)
+    } catch {
+      throw StructureError(error.description)
+    }
+    nodes.removeAll { $0.range.lowerBound >= newEnd - ws }
+    return (nodes, bytes, windowBytes)
+  }
+
+  /// The key hashes of the labels whose definitions differ between the old window `window` (old
+  /// element offsets) and its new `entries`: empty when none; nil when a changed line defines no
+  /// label key.
+  static func changedDefinitions(
+    _ st: StructureIndexes, _ entries: StructureEntries,
+    _ parsed: (nodes: [MarkdownNode], bytes: ByteStorage, window: Range<Int>), start s: Int, old: TextRope,
+    window: Range<Int>
+  ) -> Set<Int>? {
+    let before = lines(st.references, in: (s + window.lowerBound)..<(s + window.upperBound), of: old, start: s).map(\.1)
+    let origin = s + window.lowerBound - parsed.window.lowerBound
+    let after = entries.references.map {
+      parsed.bytes.copyBytes(($0.0.lowerBound - origin)..<($0.0.upperBound - origin))
+    }
+    guard before != after else { return [] }
+    return changedKeys(before, after)
+  }
+
+  /// The window for an edit inside a top-level list, past its first item: the list items from the
+  /// one before the item holding the edit to the first item starting after the edit (a sentinel
+  /// that must parse as before; past the list's last item, the block after the list), parsed
+  /// without the rest of the list. An item of a list parses alone as it does in its list: the
+  /// items before it only end at its marker line, which it starts as the one list item open. The
+  /// window must parse as one list (or the list and the block after it), else nil: the edit
+  /// ended the list, started another one, or joined an item to the one before (then the whole
+  /// list is parsed). The list's own entry (its end, its item count) is set by `entries.list`.
+  /// `.some(nil)`: as ``markdownWindow(_:element:start:old:new:range:inserted:)``'s nil.
+  func itemWindow(
+    _ st: inout StructureIndexes, element e: Int, start s: Int, old: TextRope, new: TextRope, range: Range<Int>,
+    inserted n: Int
+  ) throws(StructureError) -> (window: Range<Int>, entries: StructureEntries, changed: Set<Int>)?? {
+    let a = s + range.lowerBound
+    let b = s + range.upperBound
+    let delta = n - range.count
+    let oldLength = old.utf8Count
+    let bi = st.blocks.firstIndex(startingAtLeast: a + 1) - 1
+    guard bi >= 0 else { return nil }
+    let list = st.blocks[bi]
+    guard list.value == MarkdownParser.listBlockType, list.range.lowerBound >= s, b <= list.range.upperBound else {
+      return nil
+    }
+    let k = st.units.firstIndex(startingAtLeast: a + 1) - 1
+    guard k >= 1 else { return nil }
+    guard st.units[k].range.lowerBound > list.range.lowerBound else { return nil }
+    // From the item before; further back while a code block of an earlier item reaches into the
+    // window (cmark-gfm ends an unclosed fence in a list item on the line after the item).
+    var first = k - 1
+    var ws = 0
+    while true {
+      let previous = st.units[first].range
+      guard previous.lowerBound >= list.range.lowerBound else { return nil }
+      ws = old.lineStart(holdingPosition: previous.lowerBound - s)
+      // The item marker must start its line (after at most three spaces): the window starts there.
+      guard previous.lowerBound - s - ws <= 3 else { return nil }
+      var reaching = false
+      st.rotors[.codeBlocks]?.forEach(overlapping: (s + ws)..<(s + ws + 1)) { _, r in
+        reaching = r.lowerBound < s + ws
+        return !reaching
+      }
+      guard reaching else { break }
+      guard first > 0 else { return nil }
+      first -= 1
+    }
+    let previous = st.units[first].range
+    // The sentinel: the next item of the list, or the block after the list (or the element's end).
+    let j = st.units.firstIndex(startingAtLeast: b + 1)
+    var sentinel: Range<Int>? = nil
+    var sentinelBlock: (range: Range<Int>, value: Int32)? = nil
+    if j < st.units.count, st.units[j].range.lowerBound < list.range.upperBound {
+      sentinel = st.units[j].range
+    } else if bi + 1 < st.blocks.count, st.blocks[bi + 1].range.lowerBound < s + oldLength {
+      sentinelBlock = st.blocks[bi + 1]
+    }
+    let oldEnd = (sentinel?.upperBound ?? sentinelBlock?.range.upperBound ?? s + oldLength) - s
+    let parsed = try parseWindow(&st, element: e, start: s, old: old, new: new, from: ws, to: oldEnd + delta)
+    // One list from the window's start (and the sentinel block after it).
+    let tops = parsed.nodes.filter { $0.kind == .block }
+    let start = previous.lowerBound - s - ws
+    guard let top = tops.first, top.detail == MarkdownParser.listBlockType, top.range.lowerBound == start,
+      tops.count == (sentinelBlock == nil ? 1 : 2),
+      let listNode = parsed.nodes.first(where: { $0.kind == .list && $0.depth == 0 }),
+      listNode.range.lowerBound == start
+    else { return nil }
+    func relative(_ r: Range<Int>) -> Range<Int> { (r.lowerBound - s - ws + delta)..<(r.upperBound - s - ws + delta) }
+    if let sentinel {
+      let last = parsed.nodes.last { $0.kind == .listItem && $0.depth == 1 }
+      guard last?.range == relative(sentinel) else { return nil }
+    }
+    if let sentinelBlock {
+      guard tops[1].range == relative(sentinelBlock.range), tops[1].detail == sentinelBlock.value else { return nil }
+    }
+    var entries = StructureEntries()
+    entries.add(parsed.nodes, shift: s + ws, bytes: parsed.bytes, scanned: parsed.window)
+    // The window's list is a part of the list: the list's own entry gets its range and count.
+    let lists = st.rotors[.lists]!
+    let li = lists.firstIndex(startingAtLeast: list.range.lowerBound)
+    guard li < lists.count, lists[li].range.lowerBound == list.range.lowerBound else { return nil }
+    var payload = lists[li].value
+    let oldItems = st.units.firstIndex(startingAtLeast: Swift.min(s + oldEnd, list.range.upperBound)) - first
+    // The window list's items (cmark-gfm's count also has the items on the line read after it).
+    let listEnd = sentinelBlock == nil ? Int.max : tops[1].range.lowerBound
+    let newItems = parsed.nodes.count { $0.kind == .listItem && $0.depth == 1 && $0.range.lowerBound < listEnd }
+    payload.info.items = (payload.info.items ?? 0) - oldItems + newItems
+    let end = sentinel == nil ? s + ws + listNode.range.upperBound : list.range.upperBound + delta
+    let listStart = s + ws + start
+    entries.blocks.removeAll { $0.0.lowerBound == listStart }
+    entries.rotors[.lists]?.removeAll { $0.0.lowerBound == listStart }
+    if listStart == list.range.lowerBound {
+      // The window starts with the list's first item: the list's entry is in it.
+      entries.blocks.insert((list.range.lowerBound..<end, MarkdownParser.listBlockType), at: 0)
+      entries.rotors[.lists, default: []].insert((list.range.lowerBound..<end, payload), at: 0)
+    } else {
+      entries.list = (list.range.lowerBound..<end, payload)
+    }
+    guard let changed = Self.changedDefinitions(st, entries, parsed, start: s, old: old, window: ws..<oldEnd) else {
+      return .some(nil)
+    }
+    return (ws..<oldEnd, entries, changed)
   }
 
   /// The key hashes whose definition lines differ between `before` and `after`, or nil when a line
@@ -480,7 +621,7 @@ extension RotorDocument {
   /// Definitions change only inlines (links, and the emphasis around them), never blocks.
   func reparseUsages(
     _ st: inout StructureIndexes, element e: Int, start s: Int, text: TextRope, keys: Set<Int>, edit: Int,
-    change: inout DocumentChange<ID>
+    from: Int, change: inout DocumentChange<ID>
   ) throws(StructureError) {
     let length = text.utf8Count
     if st.labelMaps[e] != nil {
@@ -493,6 +634,20 @@ extension RotorDocument {
       }
       for key in keys { st.labelMaps[e]![key] = lines[key] }
     }
+    // Labels defined first before the edit's window (`from`), by a valid definition, keep their
+    // definition (CommonMark uses a label's first one): their usages are unchanged.
+    var keys = keys
+    var firstLines: [Int: Range<Int>] = [:]
+    let r0 = st.references.firstIndex(startingAtLeast: s)
+    let r1 = st.references.firstIndex(startingAtLeast: s + from)
+    st.references.forEach(in: r0..<r1) { _, r, hash in
+      if keys.contains(hash) && firstLines[hash] == nil { firstLines[hash] = r }
+      return firstLines.count < keys.count
+    }
+    for (key, line) in firstLines where Self.isDefinition(text.bytes((line.lowerBound - s)..<(line.upperBound - s))) {
+      keys.remove(key)
+    }
+    if keys.isEmpty { return }
     var targets = [edit]
     let u0 = st.usages.firstIndex(startingAtLeast: s)
     let u1 = st.usages.firstIndex(startingAtLeast: s + length)
@@ -516,6 +671,19 @@ extension RotorDocument {
         (s + window.lowerBound)..<(s + window.upperBound), newCount: window.count, with: entries, change: &change)
       parsed = Swift.max(window.upperBound, p + 1)
     }
+  }
+
+  /// Whether a definition line (`[label]: destination`, with its next line when the destination
+  /// is there) defines its label when read alone: it is followed by a use of the label.
+  static func isDefinition(_ line: [UInt8]) -> Bool {
+    guard line.first == 0x5B else { return false }
+    var k = 1
+    while k < line.count && line[k] != 0x5D { k += line[k] == 0x5C ? 2 : 1 }
+    guard k < line.count else { return false }
+    let use = line.count + 2
+    let text = line + [0x0A, 0x0A] + line[0...k] + [0x0A]
+    let nodes = try? MarkdownParser.parse(ByteStorage(text), range: 0..<text.count)
+    return nodes?.contains { $0.kind == .link && $0.range.lowerBound == use } ?? false
   }
 
   /// Element `e`'s definition lines by label key hash (its text before the edit is `text`, at
@@ -602,7 +770,24 @@ extension StructureIndexes {
       blocks.apply(edit: window, newCount: newCount, inserting: entries.blocks) { r, _ in transform(r) }
       references.apply(edit: window, newCount: newCount, inserting: entries.references) { r, _ in transform(r) }
       usages.apply(edit: window, newCount: newCount, inserting: entries.usages) { r, _ in transform(r) }
+      units.apply(edit: window, newCount: newCount, inserting: entries.units) { r, _ in transform(r) }
+      if let list = entries.list { setList(list.range, list.payload, change: &change) }
     }
+  }
+
+  /// Sets the entry of the top-level list starting at `range.lowerBound` (before the window an
+  /// edit parsed again) in the lists rotor and the blocks.
+  mutating func setList(
+    _ range: Range<Int>, _ payload: StructurePayload, change: inout DocumentChange<some Hashable>
+  ) {
+    let p = range.lowerBound
+    let keep: (Range<Int>) -> Range<Int>? = { $0.lowerBound == p ? nil : $0 }
+    let i = rotors[.lists]!.firstIndex(startingAtLeast: p)
+    rotors[.lists]!.apply(edit: p..<(p + 1), newCount: 1, inserting: [(range, payload)]) { r, _ in keep(r) }
+    let next = RotorChange(removed: i..<(i + 1), added: i..<(i + 1))
+    let name = StructureRotor.lists.rawValue
+    change.rotors[name] = change.rotors[name].map { Self.merged($0, then: next) } ?? next
+    blocks.apply(edit: p..<(p + 1), newCount: 1, inserting: [(range, MarkdownParser.listBlockType)]) { r, _ in keep(r) }
   }
 
   /// One change spanning `first` and then `second` (whose indices are those after `first`): the

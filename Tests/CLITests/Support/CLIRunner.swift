@@ -29,8 +29,12 @@ enum CLI {
     fatalError("no Package.swift above \(#filePath)")
   }()
 
-  /// The `textrotor` executable built next to this test bundle (`swift build` builds it).
+  /// The `textrotor` executable built next to this test bundle (`swift build` builds it), or the one
+  /// `TEXTROTOR_BIN` names (to run the CLI tests against the release build of `Scripts/build-release`).
   static let executable: URL = {
+    if let path = ProcessInfo.processInfo.environment["TEXTROTOR_BIN"], !path.isEmpty {
+      return URL(fileURLWithPath: path)
+    }
     var dir = Bundle.main.bundleURL
     for _ in 0..<4 {
       let candidate = dir.appendingPathComponent("textrotor")

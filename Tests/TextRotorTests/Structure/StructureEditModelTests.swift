@@ -330,3 +330,88 @@ extension StructureEditModelTests {
     try Self.edited(text, format: .markdown, 4..<8, "word")
   }
 }
+
+extension StructureEditModelTests {
+  /// Long top-level lists (a changelog's shape): an edit inside one parses only the items around
+  /// it (`itemWindow`), and the list's own entry (its end, its item count) is set from them.
+  static func listText(_ rng: inout SeededRandom) -> String {
+    var s = "# Changes\n\n"
+    for list in 0..<3 {
+      let marker = ["- ", "* ", "1. "][list]
+      for item in 0..<(6 + Int(rng.next() % 6)) {
+        s += marker + "item \(item) *with* [a link](http://a.example) and **strong** text\n"
+        switch rng.next() % 6 {
+        case 0: s += "  continued on a second line www.c.example\n"
+        case 1: s += "\n  A second paragraph [ref].\n\n"
+        case 2: s += "  - nested *one*\n  - nested two\n"
+        case 3: s += "\n      indented code\n\n"
+        case 4: s += "  ```\n  fenced\n  ```\n"
+        default: break
+        }
+      }
+      s += "\nBetween the lists.\n\n"
+    }
+    return s + "[ref]: http://ref.example\n"
+  }
+
+  @Test func randomEditsInLongLists() throws {
+    var seeds = SeededRandom(seed: SeededRandom.seedFromEnvironment(default: 0x1157))
+    for _ in 0..<TestScale.count(40) {
+      var rng = SeededRandom(seed: seeds.next())
+      try Self.run(seed: rng.next(), base: Self.listText(&rng), format: .markdown)
+    }
+  }
+
+  /// An edit in a list item that joins it to the item before, ends the list or starts another
+  /// one: the window of items does not parse as one list, and the whole list is parsed.
+  @Test func editsThatChangeTheList() throws {
+    let text = "- one\n- two *x*\n- three\n- four\n\nAfter.\n"
+    try Self.edited(text, format: .markdown, 6..<8, "")  // "two" joins "one"
+    try Self.edited(text, format: .markdown, 6..<7, "*")  // "* two": a new list
+    try Self.edited(text, format: .markdown, 15..<16, "\n\nEnd.\n\n")  // the list ends there
+    try Self.edited(text, format: .markdown, 23..<23, "\n- new")  // one item more
+    try Self.edited(text, format: .markdown, 28..<29, "")  // in the last item
+    try Self.edited(text, format: .markdown, 24..<30, "")  // the last item goes
+  }
+}
+
+extension StructureEditModelTests {
+  /// TEXTROTOR_SEED=12336323824499 (seed 6408994840859374888, step 9): on a lazy continuation line
+  /// of a block quote, cmark-gfm's columns count the line's indentation (after the `>` markers it
+  /// found), which the column correction stripped: the emphasis was 5 bytes late, in a full parse too.
+  @Test func lazyContinuationLineOfABlockQuote() throws {
+    #expect(try Self.texts("> para\n     continued *x*\n", .emphasis) == ["*x*"])
+    #expect(try Self.texts("> > para\n>     continued *x*\n", .emphasis) == ["*x*"])
+    #expect(try Self.texts("> para\n> continued *x*\n\n> para\ncontinued *y*\n", .emphasis) == ["*x*", "*y*"])
+    try Self.edited("> para\n     continued *x*\n\nNext.\n", format: .markdown, 28..<28, "word")
+  }
+
+  @Test(arguments: [(UInt64(6_408_994_840_859_374_888), DocumentFormat.markdown)])
+  func lazyContinuationRun(seed: UInt64, format: DocumentFormat) throws {
+    let fixture = try Fixtures.bytes("markdown/structure.md")
+    try Self.run(seed: seed, base: fixture.string(0..<fixture.count), format: format)
+  }
+}
+
+extension StructureEditModelTests {
+  /// A label's first valid definition is the one that holds: an edit to a later one parses no block
+  /// that uses the label again (its links keep their URL); one to the first, or after a first
+  /// line that is no definition, does.
+  @Test func editsToALaterDefinition() throws {
+    let text = "Use [a] here.\n\n[a]: /one\n\nMore [a].\n\n[a]: /two\n"
+    let later = text.utf8.count - 4
+    try Self.edited(text, format: .markdown, later..<later, "x")
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    _ = try document.rotor(.links)
+    try document.replace(utf8Range: later..<later, in: 0, with: "x")
+    #expect(try Self.links(document).count == 2)
+    #expect(
+      try document.rotor(.links).indices.map { try document.rotor(.links).structureInfo(at: $0)!.url } == [
+        "/one", "/one",
+      ])
+    try Self.edited(text, format: .markdown, 21..<21, "x")  // the first one
+    let invalid = "Use [a] here.\n\n[a]: <x\n\nMore [a].\n\n[a]: /two\n"
+    try Self.edited(invalid, format: .markdown, invalid.utf8.count - 4..<invalid.utf8.count - 4, "x")
+  }
+}

@@ -54,7 +54,8 @@ struct Islands<S: AsciiSegmenter>: Sequence, IteratorProtocol {
 /// Segments ranges that start at a boundary of the whole text: with the native ``RuleMachine``
 /// (ICU's own compiled rules run over the UTF-8) when there is one, and with ICU (`setText` on the
 /// range alone) for what the machine leaves to ICU: from the boundary where it met a dictionary
-/// character or ill-formed UTF-8 up to the end of that hard line (every rule set breaks after a
+/// character (unless the machine's native Chinese/Japanese dictionary divides that segment as ICU
+/// would, `RuleMachine.dictionarySegment`) or ill-formed UTF-8 up to the end of that hard line (every rule set breaks after a
 /// hard line break), or the range's end. ICU's iteration from a boundary depends only on the text
 /// after it, so both give the boundaries and statuses of the whole text.
 struct IslandSegmenter {
@@ -121,6 +122,17 @@ struct IslandSegmenter {
         }
       }
       if declined {
+        // A segment ICU's Chinese/Japanese dictionary divides, natively; else ICU.
+        if let (n, icu) = machine.dictionarySegment(base, from: position, end: end),
+          let found = machine.dictionaryEnds
+        {
+          let segmentStatus = withStatus ? status(icu) : .none
+          for k in 0..<n {
+            chunk.append(start: position, end: found[k], status: segmentStatus)
+            position = found[k]
+          }
+          continue
+        }
         let stop = Self.hardLineEnd(text, from: position, end: end)
         try segmentWithICU(position..<stop, into: &chunk)
         position = stop
