@@ -362,6 +362,17 @@ public struct TextCounts: Equatable, Sendable {
   public var lineBreaks: Int { lineFeeds + carriageReturns - crlfPairs }
 
   public init() {}
+
+  /// Adds the counts of the range right after this one (a CR LF pair split between the two is
+  /// the caller's to add).
+  mutating func add(_ next: TextCounts) {
+    lineFeeds += next.lineFeeds
+    carriageReturns += next.carriageReturns
+    crlfPairs += next.crlfPairs
+    utf16Units += next.utf16Units
+    leadBytes += next.leadBytes
+    isWellFormed = isWellFormed && next.isWellFormed
+  }
 }
 
 extension ByteStorage {
@@ -393,12 +404,7 @@ extension ByteStorage {
     }
     var total = TextCounts()
     for (k, part) in results.values.enumerated() {
-      total.lineFeeds += part.lineFeeds
-      total.carriageReturns += part.carriageReturns
-      total.crlfPairs += part.crlfPairs
-      total.utf16Units += part.utf16Units
-      total.leadBytes += part.leadBytes
-      total.isWellFormed = total.isWellFormed && part.isWellFormed
+      total.add(part)
       // A CR LF pair split between two parts.
       let end = pieces[k].upperBound
       if k + 1 < parts && self[end - 1] == 0x0D && self[end] == 0x0A { total.crlfPairs += 1 }
@@ -449,25 +455,14 @@ extension ByteStorage {
           moved += 1
         }
         if cicu_utf8_first_invalid(base + p, e - p) >= 0 { break }
-        let c = cicu_count_text(base + p, e - p)
-        total.lineFeeds += Int(c.lineFeeds)
-        total.carriageReturns += Int(c.carriageReturns)
-        total.crlfPairs += Int(c.crlfPairs)
-        total.utf16Units += Int(c.utf16Units)
-        total.leadBytes += Int(c.leads)
+        total.add(countPart(p..<e, knownWellFormed: true))
         // A CR LF pair split between two blocks.
         if e < end && base[e - 1] == 0x0D && base[e] == 0x0A { total.crlfPairs += 1 }
         p = e
       }
     }
     guard p < end else { return total }
-    let rest = countPart(p..<end, knownWellFormed: false, inBlocks: false)
-    total.lineFeeds += rest.lineFeeds
-    total.carriageReturns += rest.carriageReturns
-    total.crlfPairs += rest.crlfPairs
-    total.utf16Units += rest.utf16Units
-    total.leadBytes += rest.leadBytes
-    total.isWellFormed = rest.isWellFormed
+    total.add(countPart(p..<end, knownWellFormed: false, inBlocks: false))
     return total
   }
 
