@@ -23,6 +23,9 @@ struct StructureIndexes: Sendable {
   /// Built on first use; kept up to date when an edit changes definitions; dropped when elements
   /// are inserted or removed.
   var labelMaps: [Int: [Int: [[UInt8]]]] = [:]
+  /// How many entries of `usages` have each key hash (Markdown): a changed definition whose label
+  /// nothing uses (a label being typed) parses nothing again, without walking every usage.
+  var usageCounts: [Int: Int] = [:]
 }
 
 /// Entries found in a stretch of text, in document offsets, sorted by start per kind.
@@ -272,11 +275,13 @@ extension RotorDocument {
     var rotors: [StructureRotor: IntervalIndex<StructurePayload>] = [:]
     let kinds: [StructureRotor] = format == .markdown ? StructureRotor.markdownKinds : [.links]
     for kind in kinds { rotors[kind] = IntervalIndex(sorted: entries.rotors[kind] ?? [], width: width) }
+    var usageCounts: [Int: Int] = [:]
+    for (_, hash) in entries.usages { usageCounts[hash, default: 0] += 1 }
     return StructureIndexes(
       format: format, rotors: rotors, blocks: IntervalIndex(sorted: entries.blocks, width: width),
       references: IntervalIndex(sorted: entries.references, width: width),
       usages: IntervalIndex(sorted: entries.usages, width: width),
-      units: IntervalIndex(sorted: entries.units, width: width))
+      units: IntervalIndex(sorted: entries.units, width: width), usageCounts: usageCounts)
   }
 
   /// The entries of `range` of `bytes` (a whole element, or for plain text any run of whole lines),
@@ -726,6 +731,8 @@ extension RotorDocument {
     for (key, line) in firstLines where Self.isDefinition(text.bytes((line.lowerBound - s)..<(line.upperBound - s))) {
       keys.remove(key)
     }
+    // Labels that nothing uses (in the whole document) change no link.
+    keys = keys.filter { st.usageCounts[$0] != nil }
     if keys.isEmpty { return }
     var targets = [edit]
     let u0 = st.usages.firstIndex(startingAtLeast: s)
@@ -848,6 +855,20 @@ extension StructureIndexes {
     if format == .markdown {
       blocks.apply(edit: window, newCount: newCount, inserting: entries.blocks) { r, _ in transform(r) }
       references.apply(edit: window, newCount: newCount, inserting: entries.references) { r, _ in transform(r) }
+      if !insertingElement {
+        let u0 = usages.firstIndex(startingAtLeast: window.lowerBound)
+        let u1 = usages.firstIndex(startingAtLeast: window.upperBound)
+        var removed: [Int] = []
+        usages.forEach(in: u0..<u1) { _, _, hash in
+          removed.append(hash)
+          return true
+        }
+        for hash in removed {
+          let left = (usageCounts[hash] ?? 1) - 1
+          usageCounts[hash] = left > 0 ? left : nil
+        }
+      }
+      for (_, hash) in entries.usages { usageCounts[hash, default: 0] += 1 }
       usages.apply(edit: window, newCount: newCount, inserting: entries.usages) { r, _ in transform(r) }
       units.apply(edit: window, newCount: newCount, inserting: entries.units) { r, _ in transform(r) }
       if let list = entries.list { setList(list.range, list.payload, change: &change) }
