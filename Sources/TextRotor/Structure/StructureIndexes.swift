@@ -23,9 +23,24 @@ struct StructureIndexes: Sendable {
   /// Built on first use; kept up to date when an edit changes definitions; dropped when elements
   /// are inserted or removed.
   var labelMaps: [Int: [Int: [[UInt8]]]] = [:]
-  /// How many entries of `usages` have each key hash (Markdown): a changed definition whose label
-  /// nothing uses (a label being typed) parses nothing again, without walking every usage.
+  /// How many entries of `usages` have each key hash (Markdown), but for the labels of reference
+  /// lines (a definition's own label is no link): a changed definition whose label nothing uses (a
+  /// label being typed) parses nothing again, without walking every usage.
   var usageCounts: [Int: Int] = [:]
+
+  /// Counts `found`'s usages (+1) or removes them (-1), but for those at the start of one of
+  /// `references` (sorted by start).
+  static func count(
+    _ found: [(Range<Int>, Int)], but references: [(Range<Int>, Int)], by step: Int, into counts: inout [Int: Int]
+  ) {
+    var r = 0
+    for (range, hash) in found {
+      while r < references.count && references[r].0.lowerBound < range.lowerBound { r += 1 }
+      if r < references.count && references[r].0.lowerBound == range.lowerBound { continue }
+      let n = (counts[hash] ?? 0) + step
+      counts[hash] = n > 0 ? n : nil
+    }
+  }
 }
 
 /// Entries found in a stretch of text, in document offsets, sorted by start per kind.
@@ -276,7 +291,7 @@ extension RotorDocument {
     let kinds: [StructureRotor] = format == .markdown ? StructureRotor.markdownKinds : [.links]
     for kind in kinds { rotors[kind] = IntervalIndex(sorted: entries.rotors[kind] ?? [], width: width) }
     var usageCounts: [Int: Int] = [:]
-    for (_, hash) in entries.usages { usageCounts[hash, default: 0] += 1 }
+    StructureIndexes.count(entries.usages, but: entries.references, by: 1, into: &usageCounts)
     return StructureIndexes(
       format: format, rotors: rotors, blocks: IntervalIndex(sorted: entries.blocks, width: width),
       references: IntervalIndex(sorted: entries.references, width: width),
@@ -854,22 +869,22 @@ extension StructureIndexes {
     }
     if format == .markdown {
       blocks.apply(edit: window, newCount: newCount, inserting: entries.blocks) { r, _ in transform(r) }
-      references.apply(edit: window, newCount: newCount, inserting: entries.references) { r, _ in transform(r) }
       if !insertingElement {
-        let u0 = usages.firstIndex(startingAtLeast: window.lowerBound)
-        let u1 = usages.firstIndex(startingAtLeast: window.upperBound)
-        var removed: [Int] = []
-        usages.forEach(in: u0..<u1) { _, _, hash in
-          removed.append(hash)
-          return true
+        func inWindow(_ index: IntervalIndex<Int>) -> [(Range<Int>, Int)] {
+          var found: [(Range<Int>, Int)] = []
+          let i0 = index.firstIndex(startingAtLeast: window.lowerBound)
+          let i1 = index.firstIndex(startingAtLeast: window.upperBound)
+          index.forEach(in: i0..<i1) { _, r, hash in
+            found.append((r, hash))
+            return true
+          }
+          return found
         }
-        for hash in removed {
-          let left = (usageCounts[hash] ?? 1) - 1
-          usageCounts[hash] = left > 0 ? left : nil
-        }
+        Self.count(inWindow(usages), but: inWindow(references), by: -1, into: &usageCounts)
       }
-      for (_, hash) in entries.usages { usageCounts[hash, default: 0] += 1 }
+      Self.count(entries.usages, but: entries.references, by: 1, into: &usageCounts)
       usages.apply(edit: window, newCount: newCount, inserting: entries.usages) { r, _ in transform(r) }
+      references.apply(edit: window, newCount: newCount, inserting: entries.references) { r, _ in transform(r) }
       units.apply(edit: window, newCount: newCount, inserting: entries.units) { r, _ in transform(r) }
       if let list = entries.list { setList(list.range, list.payload, change: &change) }
     }

@@ -510,3 +510,23 @@ extension StructureEditModelTests {
     try Self.edited(text, format: .markdown, text.utf8.count - 3..<text.utf8.count - 3, "x")
   }
 }
+
+extension StructureEditModelTests {
+  /// A file repeated (the corpus's shape): typing in the label of a later copy's definition
+  /// changes no link. Its old label keeps the first copy's definition; its new label is used by
+  /// nothing but the definition's own label, so no block is parsed again.
+  @Test func typingInTheLabelOfALaterDefinition() throws {
+    let file = "Use [`A.b()`] and [C].\n\n[`A.b()`]: a.md#x\n[C]: c.md\n\n"
+    let text = file + file + file
+    let label = 2 * file.utf8.count + "Use [`A.b()`] and [C].\n\n[`A".utf8.count
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    for kind in StructureRotor.markdownKinds { _ = try document.rotor(kind) }
+    for (range, inserted) in [(label..<label, "x"), (label..<(label + 1), "")] {
+      let change = try document.replace(utf8Range: range, in: 0, with: inserted)
+      let links = try #require(change.rotors["links"])
+      #expect(links.removed.isEmpty && links.added.isEmpty, "\(inserted.debugDescription): \(links)")
+      try Self.check(document, format: .markdown, seed: 0, step: 0, lastEdit: "label \(inserted.debugDescription)")
+    }
+  }
+}
