@@ -442,6 +442,13 @@ extension RotorDocument {
       // From the start of its line: a block's start is after its indentation (a code block's
       // after the four spaces or the tab that make it one).
       ws = old.lineStart(holdingPosition: blocks[i].range.lowerBound - s)
+      // Back over the lines right before it (link reference definitions, no block): the block
+      // may continue their paragraph after the edit (`- one` made `-`, which cannot interrupt one).
+      while ws > 0 {
+        let before = old.lineStart(holdingPosition: ws - 1)
+        if old.isBlank(before..<ws) { break }
+        ws = before
+      }
     }
     // End: the first block starting after the edit, as a sentinel that must parse as before.
     let j = blocks.firstIndex(startingAtLeast: s + b + 1)
@@ -632,6 +639,11 @@ extension RotorDocument {
       first = k
       ws = old.lineStart(holdingPosition: list.range.lowerBound - s)
       guard list.range.lowerBound - s - ws <= 3 else { return nil }
+      // The line before is blank: not a paragraph's (a run of definitions'), which an item that
+      // can no longer interrupt it would continue.
+      if ws > 0 {
+        guard old.isBlank(old.lineStart(holdingPosition: ws - 1)..<ws) else { return nil }
+      }
     }
     while first < k {
       let previous = st.units[first].range

@@ -530,3 +530,14 @@ extension StructureEditModelTests {
     }
   }
 }
+
+extension StructureEditModelTests {
+  /// A list right after a run of definitions (no blank line: no block before it): an edit that
+  /// makes its first item empty (`-`, which cannot interrupt a paragraph) joins it to them.
+  @Test func firstItemAfterDefinitions() throws {
+    let text = "Text [a].\n\n[a]: /u\n- one\n- two\n- three\n"
+    let one = "Text [a].\n\n[a]: /u\n- ".utf8.count
+    try Self.edited(text, format: .markdown, one..<(one + 3), "")
+    try Self.edited("[a]: /u\n- one\n- two\n", format: .markdown, 10..<13, "")
+  }
+}
