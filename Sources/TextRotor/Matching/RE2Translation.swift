@@ -300,7 +300,7 @@ struct RE2Translation: Equatable {
       case "u": return try checked(try hexDigits(4))
       case "U": return try checked(try hexDigits(8))
       default:
-        if c.isASCII && !(c.properties.isAlphabetic || ("0"..."9").contains(c)) && c.value > 0x20 && c.value < 0x7F {
+        if c.isASCII && !(c.properties.isAlphabetic || ("0"..."9").contains(c)) && c.value >= 0x20 && c.value < 0x7F {
           return .character(c.value)
         }
         throw refuse("the escape \\\(c)")

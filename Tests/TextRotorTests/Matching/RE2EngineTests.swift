@@ -43,6 +43,16 @@ struct RE2EngineTests {
     #expect(path.contains("ICU, not RE2"), "\(path)")
   }
 
+  @Test("several -e literals and -x (Pattern.anyOf: quoted literals, an alternation between ^ and $) go to RE2")
+  func alternatives() throws {
+    let bytes = ByteStorage("a b.c\nx+y\na b.c x+y\n(a b.c)\n")
+    for wholeLine in [false, true] {
+      let p = Pattern.anyOf(["a b.c", "x+y", "(a"], syntax: .literal, wholeLine: wholeLine)
+      #expect(try onRE2(p), "\(p)")
+      #expect(try PatternMatcher(p).matches(in: bytes) == PatternMatcher(p, strategy: .icu).matches(in: bytes))
+    }
+  }
+
   @Test("-i stays on ICU (full case folding)")
   func ignoreCase() throws {
     #expect(try !onRE2(.regex("ab+c", ignoreCase: true)))
