@@ -29,8 +29,10 @@ struct FindCommandTests {
     for (args, says) in [
       (["Linux"], "vectorised byte search for 'Linux'"),
       (["--regex", #"\w+tion\b"#], "ICU regex on windows around each occurrence of 'tion'"),
-      (["--regex", "Linux|Debian"], "ICU regex on windows around each occurrence of 'Linux' or 'Debian'"),
-      (["--regex", #"\w+"#], "ICU regex over the whole text"),
+      (["--regex", #"\w+tion\b"#], "ICU, not RE2: the pattern holds the escape \\b"),
+      (["--regex", "Linux|Debian"], "RE2 regex on windows around each occurrence of 'Linux' or 'Debian'"),
+      (["--regex", #"\w+"#], "RE2 regex over the whole text"),
+      (["--regex", #"\w+"#], "RE2: linear time, no time limit"),
       (["-i", "файл"], "case variants 'фай', 'фаЙ'"),
       (["-i", "ж"], "ICU regex on the lines holding one of"),
     ] {
