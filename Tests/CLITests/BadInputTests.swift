@@ -677,7 +677,8 @@ struct BadInputTests {
     let invalid = try CLI.run(["find", "--regex", "--pattern", "a(b", f])
     #expect(invalid.status == 2)
     #expect(invalid.stderr.contains("U_REGEX_MISMATCHED_PAREN"))
-    let catastrophic = try CLI.run(["find", "--regex", "--time-limit", "200", "--pattern", "(a+)+$", f])
+    // On ICU (a look-ahead keeps it off RE2): the time limit stops it.
+    let catastrophic = try CLI.run(["find", "--regex", "--time-limit", "200", "--pattern", "(a+)+(?=c)", f])
     #expect(catastrophic.status == 2)
     #expect(catastrophic.stderr.contains("time limit"))
     let big = String(repeating: "ab", count: 50_000)
