@@ -19,7 +19,12 @@ let package = Package(
     ),
     // ICU's C API behind a header of plain C types (no ICU header, so no clash with Foundation's
     // bundled ICU in a client that imports both), and the byte-scanning kernels.
-    .target(name: "CTextRotorShim", dependencies: ["CTextRotorICU"]),
+    // Also RE2 (Debian's libre2-dev), the linear-time engine regexes go to when they mean the same
+    // there as in ICU (re2.cpp; Sources/TextRotor/Matching/RE2Translation.swift).
+    .target(
+      name: "CTextRotorShim", dependencies: ["CTextRotorICU"],
+      linkerSettings: [.linkedLibrary("re2")]
+    ),
     // The system cmark-gfm (GitHub's CommonMark parser and its extensions), from pkg-config.
     .systemLibrary(
       name: "CCmarkGFM",

@@ -490,10 +490,14 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
           end = ctr_md_paragraph_offset(c, splitLine, ctr_md_block_offset(c, splitLine, splitColumn), quotes,
                                         cmark_node_get_end_column(node) - splitColumn) + 1;
         }
-        if (type == CMARK_NODE_PARAGRAPH && !split && ctr_md_definition_line(c, start, end)) {
-          // Definitions at its start were taken off: its inlines' lines count from after them.
-          int32_t lines = cmark_node_get_end_line(node) - leaf.line + 1;
-          int32_t delta = lines - 1 - ctr_md_breaks(node);
+        if ((type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING) && !split &&
+            ctr_md_definition_line(c, start, end)) {
+          // Definitions at its start were taken off: its inlines' lines count from after them. A
+          // setext heading is a paragraph that met its underline (its last line, the line before
+          // the end when its end column is 0), and cmark-gfm takes them off it too.
+          int32_t last = cmark_node_get_end_line(node);
+          if (type == CMARK_NODE_HEADING) last = (cmark_node_get_end_column(node) <= 0 ? last - 1 : last) - 1;
+          int32_t delta = last - leaf.line - ctr_md_breaks(node);
           leaf.lineDelta = delta > 0 ? delta : 0;
         }
         leaf.offset = cmark_node_get_start_column(node) - 1;
@@ -519,6 +523,7 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
           n->detail = cmark_node_get_heading_level(node);
           ctr_md_set_label(c, n, node);
         }
+        if (leaf.lineDelta > 0) ctr_md_add(c, CTR_MD_DEFINITIONS, node, start, ctr_md_line_start(c, leaf.line + leaf.lineDelta), d);
       } else if (type == CMARK_NODE_LIST) {
         n = ctr_md_add(c, CTR_MD_LIST, node, start, end, d);
         if (n) {

@@ -40,7 +40,6 @@ struct Shared {
   UDataMemory *file = nullptr;
   const char16_t *trie = nullptr;
   USet *set = nullptr;     // the engine's characters
-  USet *script = nullptr;  // Han, Hiragana, Katakana
   USet *nfkc = nullptr;    // NFKC_QC=Yes, ccc=0
   uint8_t flags[0x10000];
 };
@@ -103,26 +102,22 @@ void load() {
   made->file = data;
   made->trie = reinterpret_cast<const char16_t *>(reinterpret_cast<const uint8_t *>(indexes) + offset);
   made->set = openSet(u"[[:Han:][:Hiragana:][:Katakana:]\\u30fc\\uff70\\uff9e\\uff9f]");
-  made->script = openSet(u"[[:sc=Han:][:sc=Hiragana:][:sc=Katakana:]]");
   made->nfkc = openSet(u"[[:NFKC_QC=Yes:]&[:ccc=0:]]");
-  if (!made->set || !made->script || !made->nfkc) {
+  if (!made->set || !made->nfkc) {
     uset_close(made->set);
-    uset_close(made->script);
     uset_close(made->nfkc);
     udata_close(data);
     free(made);
     return;
   }
   fill(made->flags, made->set, CICU_CJK_IN_SET);
-  fill(made->flags, made->script, CICU_CJK_OWN_SCRIPT);
   fill(made->flags, made->nfkc, CICU_CJK_NFKC_YES);
   shared = made;
 }
 
 inline uint32_t flagsOf(UChar32 c) {
   if (c < 0x10000) return shared->flags[c];
-  return (uset_contains(shared->set, c) ? CICU_CJK_IN_SET : 0) | (uset_contains(shared->script, c) ? CICU_CJK_OWN_SCRIPT : 0) |
-         (uset_contains(shared->nfkc, c) ? CICU_CJK_NFKC_YES : 0);
+  return (uset_contains(shared->set, c) ? CICU_CJK_IN_SET : 0) | (uset_contains(shared->nfkc, c) ? CICU_CJK_NFKC_YES : 0);
 }
 
 // The first step of the trie is cached for U+3000...U+9FFF (kana and the common ideographs): the

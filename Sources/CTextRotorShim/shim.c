@@ -101,6 +101,21 @@ void cicu_ubrk_close(cicu_break_iterator *bi) { ubrk_close(BI(bi)); }
 void cicu_ubrk_setUText(cicu_break_iterator *bi, cicu_text *text, int32_t *status) {
   WITH_STATUS(status, ubrk_setUText(BI(bi), UT(text), &s_));
 }
+void cicu_ubrk_loadDictionaries(cicu_break_iterator *bi, int32_t *status) {
+  // Two ideographs: ICU divides a segment of dictionary characters only when it is longer than
+  // one unit, and asks for the engine of its first ideograph (U+4E2D, script Han).
+  static const char han[] = "\xE4\xB8\xAD\xE6\x96\x87";
+  UErrorCode s = U_ZERO_ERROR;
+  UText *text = utext_openUTF8(NULL, han, (int64_t)(sizeof han - 1), &s);
+  if (U_SUCCESS(s)) ubrk_setUText(BI(bi), text, &s);
+  if (U_SUCCESS(s)) {
+    ubrk_first(BI(bi));
+    while (ubrk_next(BI(bi)) != UBRK_DONE) {
+    }
+  }
+  utext_close(text);
+  if (U_FAILURE(s)) *status = (int32_t)s;
+}
 int32_t cicu_ubrk_first(cicu_break_iterator *bi) { return ubrk_first(BI(bi)); }
 int32_t cicu_ubrk_next(cicu_break_iterator *bi) { return ubrk_next(BI(bi)); }
 int32_t cicu_ubrk_following(cicu_break_iterator *bi, int32_t offset) { return ubrk_following(BI(bi), offset); }

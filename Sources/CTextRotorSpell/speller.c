@@ -3,6 +3,7 @@
 
 #include <hunspell.h>
 #include <iconv.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,14 @@ struct ctr_speller {
   char *buffer;             // a word, NUL-terminated, in the dictionary's encoding
   size_t bufferCapacity;
 };
+
+// Hunspell keeps process-wide state: a UTF-8 dictionary's Hunspell_create fills a case table
+// shared by every handle (allocated when none is, with a plain counter of its users), and
+// Hunspell_destroy frees it when that counter reaches 0. Two handles created at once (two threads
+// opening dictionaries) could both allocate it, miscount its users and free it under a check
+// running on another handle. Every Hunspell call takes this lock; each handle's own lock (the
+// Swift Speller's) still guards its cache.
+static pthread_mutex_t ctr_spell_global = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t hash_bytes(const char *s, int32_t n) {
   uint64_t h = 1469598103934665603ULL;
@@ -121,7 +130,9 @@ ctr_speller *ctr_spell_open(const char *aff, const char *dic) {
   sp->bufferCapacity = 256;
   sp->buffer = malloc(sp->bufferCapacity);
   sp->toDictionary = (iconv_t)-1;
+  pthread_mutex_lock(&ctr_spell_global);
   sp->hunspell = Hunspell_create(aff, dic);
+  pthread_mutex_unlock(&ctr_spell_global);
   if (!sp->cache || !sp->buffer || !sp->hunspell) {
     ctr_spell_close(sp);
     return NULL;
@@ -143,7 +154,11 @@ ctr_speller *ctr_spell_open(const char *aff, const char *dic) {
 
 void ctr_spell_close(ctr_speller *sp) {
   if (!sp) return;
-  if (sp->hunspell) Hunspell_destroy(sp->hunspell);
+  if (sp->hunspell) {
+    pthread_mutex_lock(&ctr_spell_global);
+    Hunspell_destroy(sp->hunspell);
+    pthread_mutex_unlock(&ctr_spell_global);
+  }
   if (sp->toDictionary != (iconv_t)-1) iconv_close(sp->toDictionary);
   free(sp->cache);
   free(sp->buffer);
@@ -233,7 +248,11 @@ static uint8_t check_one(ctr_speller *sp, const char *s, int32_t n) {
     slot = &sp->cache[i];
   }
   uint8_t result = CTR_SPELL_MISSPELLED;
-  if (prepare(sp, s, n) && Hunspell_spell(sp->hunspell, sp->buffer) != 0) result = CTR_SPELL_CORRECT;
+  if (prepare(sp, s, n)) {
+    pthread_mutex_lock(&ctr_spell_global);
+    if (Hunspell_spell(sp->hunspell, sp->buffer) != 0) result = CTR_SPELL_CORRECT;
+    pthread_mutex_unlock(&ctr_spell_global);
+  }
   if (slot) {
     slot->hash = h;
     slot->length = (uint8_t)n;

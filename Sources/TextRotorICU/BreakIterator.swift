@@ -45,6 +45,8 @@ public final class BreakIterator: @unchecked Sendable {
   private var text: OpaquePointer?
   /// Keeps the bytes given to `setText` alive while ICU reads them.
   private var owner: AnyObject?
+  /// Whether ICU's Chinese/Japanese dictionary engine is loaded into this (word) iterator.
+  private var dictionariesLoaded = false
 
   /// The largest text ICU's 32-bit break iterator offsets can address.
   public static let maximumTextLength = Int(Int32.max)
@@ -89,6 +91,13 @@ public final class BreakIterator: @unchecked Sendable {
 
   /// Points the iterator at `range` of `bytes` (UTF-8; ill-formed sequences read as U+FFFD). Offsets
   /// are then relative to `range.lowerBound`. The iterator keeps `bytes` alive.
+  ///
+  /// A word iterator first loads ICU's Chinese/Japanese dictionary engine (once; copies load their
+  /// own): ICU gives the prolonged sound mark ー (U+30FC), ｰ and the halfwidth voicing marks ﾞ ﾟ
+  /// (script Common) to that engine only when the iterator loaded it before, so without this a
+  /// run like ーーー…のﾞ would be divided or not depending on what the iterator, or the process,
+  /// segmented earlier. textrotor's words are always those of an iterator with the engine loaded,
+  /// as after any Chinese or Japanese text (see `cicu_ubrk_loadDictionaries`).
   public func setText(_ bytes: ByteStorage, range: Range<Int>) throws(ICUError) {
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     guard range.count <= Self.maximumTextLength else {
@@ -96,6 +105,11 @@ public final class BreakIterator: @unchecked Sendable {
     }
     let start = bytes.pointer(at: range.lowerBound)
     var status = CICU_ZERO_ERROR
+    if kind == .word && !dictionariesLoaded {
+      cicu_ubrk_loadDictionaries(iterator, &status)
+      try ICUError.check(status, "loading ICU's Chinese/Japanese dictionary")
+      dictionariesLoaded = true
+    }
     let reopened = cicu_utext_reopenUTF8(text, start, Int64(range.count), &status)
     text = reopened
     try ICUError.check(status, "opening a UTF-8 text")

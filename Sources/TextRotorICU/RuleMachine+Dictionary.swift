@@ -6,8 +6,7 @@ import Glibc
 /// Sources/CTextRotorShim/cjk.cpp) inside the rule segments the machine finds, as ICU's
 /// `DictionaryCache::populateDictionary` divides them. Whatever else ICU would do there (Thai, Lao,
 /// Khmer or Burmese in the segment, a Hangul syllable beside an ideograph, text NFKC would change,
-/// a segment whose first dictionary character is not Han or kana, phrase breaking) is declined and
-/// left to ICU.
+/// phrase breaking) is declined and left to ICU.
 extension RuleMachine {
   /// Whether the native dictionary runs (the default), unless `TEXTROTOR_NO_NATIVE_DICTIONARY` is
   /// set to anything but "" or "0" (for comparisons).
@@ -64,15 +63,16 @@ extension RuleMachine {
     }
     if found.dictionary {
       // Only a rule segment that is one run of the engine's characters, from a character of a
-      // dictionary category of Han or kana script on: ICU then divides exactly that run (its
-      // start, the engine's boundaries, the run's end taken back by the engine and given again
-      // as the segment's end). A segment with anything else in it (an ideographic tone mark or a
-      // voicing mark, an underscore before katakana, Thai, Hangul) goes to ICU: there ICU's
+      // dictionary category on: ICU then divides exactly that run (its start, the engine's
+      // boundaries, the run's end taken back by the engine and given again as the segment's
+      // end). That holds for a run that starts with the prolonged sound mark ー too (script
+      // Common), as ICU's word iterators have the engine loaded before their first text
+      // (`BreakIterator.setText`). A segment with anything else in it (an ideographic tone mark or
+      // a voicing mark, an underscore before katakana, Thai, Hangul) goes to ICU: there ICU's
       // boundaries at the runs' starts and ends depend on what the runs hold.
       let (c, length) = Self.decode(text, start, end)
       let category = Int(c < 0x10000 ? bmp[Int(c)] : rules.category(c))
-      let flags = cicu_cjk_flags(engine, Int32(bitPattern: c))
-      guard category >= Int(dictionaryStart), flags & CICU_CJK_IN_SET != 0, flags & CICU_CJK_OWN_SCRIPT != 0 else {
+      guard category >= Int(dictionaryStart), cicu_cjk_flags(engine, Int32(bitPattern: c)) & CICU_CJK_IN_SET != 0 else {
         return nil
       }
       var position = start + length

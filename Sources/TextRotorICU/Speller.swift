@@ -63,16 +63,19 @@ public final class Speller: Sendable {
         guard FileSystem.kind(of: aff, followLinks: true) == .regular,
           FileSystem.kind(of: dic, followLinks: true) == .regular
         else { continue }
-        if let found = opened.withLock({ $0[dic] }) { return found }
-        guard let pointer = ctr_spell_open(aff, dic) else {
-          throw SpellerError("Hunspell could not read the dictionary \(dic) (for locale \"\(locale)\")")
-        }
-        let made = Speller(dictionary: name, path: dic, pointer: pointer)
-        return opened.withLock { cache in
-          if let raced = cache[dic] { return raced }
+        // Opened under the lock: two threads asking at once open it once (a second handle,
+        // closed at once, was Hunspell's global state changed twice under the feet of checks).
+        let speller: Speller? = opened.withLock { cache in
+          if let found = cache[dic] { return found }
+          guard let pointer = ctr_spell_open(aff, dic) else { return nil }
+          let made = Speller(dictionary: name, path: dic, pointer: pointer)
           cache[dic] = made
           return made
         }
+        guard let speller else {
+          throw SpellerError("Hunspell could not read the dictionary \(dic) (for locale \"\(locale)\")")
+        }
+        return speller
       }
     }
     let shown = locale.isEmpty ? "en_US (the default)" : "\"\(locale)\""

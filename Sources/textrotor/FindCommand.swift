@@ -52,8 +52,15 @@ struct FindCommand: ExitStatusCommand {
       prints in) or none. --count counts matches (rg's --count-matches); -c counts lines with a \
       match, as rg's -c.
 
-      A match may run at most --time-limit steps of ICU's engine (about milliseconds); a pattern \
-      that backtracks catastrophically, like (a+)+$, then fails with an error (exit status 2) \
+      A regex runs on RE2 (linear time: (a+)+$ on a long line takes no time) when it provably \
+      means the same there as in ICU: literals, escaped punctuation, \\t \\xhh \\x{...} \\uhhhh, \
+      ., \\d \\w \\s (and \\D \\W \\S), \\p{...}, classes [...] without set operations, groups \
+      (...) and (?:...), |, * + ? {n,m} greedy or lazy, ^ and $, without -i. Any other pattern \
+      (-i, \\b, look-around, backreferences, possessive or atomic groups, flags, a repeated group \
+      that can match empty, ...) runs on ICU's backtracking engine, as do lines with ill-formed \
+      UTF-8 (and, for ^/$, lines with a CR, VT, FF, NEL, LS or PS). --debug prints which. On ICU \
+      a match may run at most --time-limit steps (about milliseconds); a pattern that \
+      backtracks catastrophically, like (a+)+(?=c), then fails with an error (exit status 2) \
       instead of hanging.
 
       A file named on the command line with a NUL byte in its first 64 KiB is binary: as ripgrep \

@@ -23,7 +23,6 @@ void cicu_cjk_close(cicu_cjk *engine);
 
 /// Bits of `cicu_cjk_flags`.
 #define CICU_CJK_IN_SET 1u       // in ICU's engine set [[:Han:][:Hiragana:][:Katakana:]\u30fc\uff70\uff9e\uff9f]
-#define CICU_CJK_OWN_SCRIPT 2u   // of script Han, Hiragana or Katakana (ICU loads the engine for it)
 #define CICU_CJK_NFKC_YES 4u     // NFKC_Quick_Check=Yes and canonical combining class 0
 
 /// The flags of code point `c`.

@@ -70,6 +70,14 @@ int cicu_locale_is_known(const char *locale);
 cicu_break_iterator *cicu_ubrk_clone(const cicu_break_iterator *bi, int32_t *status);
 void cicu_ubrk_close(cicu_break_iterator *bi);
 void cicu_ubrk_setUText(cicu_break_iterator *bi, cicu_text *text, int32_t *status);
+/// Loads ICU's Chinese/Japanese dictionary engine into word iterator `bi` (it segments a short
+/// Han text; the caller sets its real text next). ICU keeps a list of dictionary engines per
+/// iterator, filled as characters need them, and picks the engine for a character from that list
+/// first: a character of script Common that the engine also takes (U+30FC, U+FF70, U+FF9E,
+/// U+FF9F) goes to it only if it was loaded before, otherwise to ICU's "unhandled" engine, which
+/// divides nothing. With the engine loaded first, every iterator gives the same words whatever it
+/// or the process segmented before.
+void cicu_ubrk_loadDictionaries(cicu_break_iterator *bi, int32_t *status);
 int32_t cicu_ubrk_first(cicu_break_iterator *bi);
 int32_t cicu_ubrk_next(cicu_break_iterator *bi);
 int32_t cicu_ubrk_following(cicu_break_iterator *bi, int32_t offset);

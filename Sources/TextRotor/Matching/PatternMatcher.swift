@@ -91,7 +91,8 @@ public final class PatternMatcher {
     case (.literal, .icu):
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
-      let regex = try compile(text, options)
+      let regex = RegexEngine(
+        try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
       if !pattern.ignoreCase, let anchors = LiteralAnchor.alternatives(of: text),
         anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) })
       {
@@ -142,16 +143,26 @@ public final class PatternMatcher {
         "vectorised search for the case variants \(search.set.patterns.map { quoted($0.bytes) }.joined(separator: ", "))"
         + " (every occurrence), each checked by full case folding of the text around it (no ICU)"
     case .regex(let search):
+      let name = search.regex.linear != nil ? "RE2 regex" : "ICU regex"
       switch search.mode {
-      case .whole: path = "ICU regex over the whole text, 1 MB at a time (no literal worth searching for first)"
-      case .lineByLine: path = "ICU regex line by line"
+      case .whole: path = "\(name) over the whole text, 1 MB at a time (no literal worth searching for first)"
+      case .lineByLine: path = "\(name) line by line"
       case .prefiltered(let literals):
-        path = "ICU regex on the lines holding one of \(literals.map { quoted($0.bytes) }.joined(separator: ", "))"
+        path = "\(name) on the lines holding one of \(literals.map { quoted($0.bytes) }.joined(separator: ", "))"
         path += literals.count > 1 ? " (searched in one pass)" : ""
       case .anchored(let anchors, _):
         path =
-          "ICU regex on windows around each occurrence of \(anchors.map { quoted($0.literal.bytes) }.joined(separator: " or "))"
+          "\(name) on windows around each occurrence of \(anchors.map { quoted($0.literal.bytes) }.joined(separator: " or "))"
           + ", stretched over the characters the pattern can match before and after it"
+      }
+      if search.regex.linear != nil {
+        path +=
+          "; RE2: linear time, no time limit (its translation means the same as ICU's pattern;"
+          + " ICU only for text holding ill-formed UTF-8"
+          + (search.regex.translation?.hasLineAnchors == true
+            ? ", or, for ^/$, CR inside or VT, FF, NEL, LS, PS near it)" : ")")
+      } else if let why = search.regex.refusal {
+        path += "; ICU, not RE2: the pattern holds \(why)"
       }
     }
     if words != nil { path += "; -w: candidates checked for word boundaries (UAX #29)" }

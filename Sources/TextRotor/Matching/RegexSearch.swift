@@ -23,15 +23,20 @@ final class RegexSearch {
     case lineByLine
   }
 
-  let regex: RegularExpression
+  let regex: RegexEngine
   let mode: Mode
   /// The bytes the expression is bound to (it holds them, so the identifier cannot be reused while
   /// they are bound).
   private var boundTo: ObjectIdentifier?
 
-  init(_ regex: RegularExpression, mode: Mode) {
+  init(_ regex: RegexEngine, mode: Mode) {
     self.regex = regex
     self.mode = mode
+  }
+
+  /// ICU only.
+  convenience init(_ regex: RegularExpression, mode: Mode) {
+    self.init(RegexEngine(regex), mode: mode)
   }
 
   private func bind(_ bytes: ByteStorage) throws(ICUError) {

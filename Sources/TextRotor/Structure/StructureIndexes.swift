@@ -23,6 +23,24 @@ struct StructureIndexes: Sendable {
   /// Built on first use; kept up to date when an edit changes definitions; dropped when elements
   /// are inserted or removed.
   var labelMaps: [Int: [Int: [[UInt8]]]] = [:]
+  /// How many entries of `usages` have each key hash (Markdown), but for the labels of reference
+  /// lines (a definition's own label is no link): a changed definition whose label nothing uses (a
+  /// label being typed) parses nothing again, without walking every usage.
+  var usageCounts: [Int: Int] = [:]
+
+  /// Counts `found`'s usages (+1) or removes them (-1), but for those at the start of one of
+  /// `references` (sorted by start).
+  static func count(
+    _ found: [(Range<Int>, Int)], but references: [(Range<Int>, Int)], by step: Int, into counts: inout [Int: Int]
+  ) {
+    var r = 0
+    for (range, hash) in found {
+      while r < references.count && references[r].0.lowerBound < range.lowerBound { r += 1 }
+      if r < references.count && references[r].0.lowerBound == range.lowerBound { continue }
+      let n = (counts[hash] ?? 0) + step
+      counts[hash] = n > 0 ? n : nil
+    }
+  }
 }
 
 /// Entries found in a stretch of text, in document offsets, sorted by start per kind.
@@ -120,7 +138,15 @@ struct StructureEntries {
   }
 
   static func sorted<V>(_ entries: [(Range<Int>, V)]) -> [(Range<Int>, V)] {
-    if zip(entries, entries.dropFirst()).allSatisfy({ $0.0.lowerBound <= $1.0.lowerBound }) { return entries }
+    // By index: a zip of the entries copied each payload (its strings retained and released) twice,
+    // 7 % of a heading count's instructions.
+    var inOrder = true
+    var k = 1
+    while inOrder && k < entries.count {
+      inOrder = entries[k - 1].0.lowerBound <= entries[k].0.lowerBound
+      k += 1
+    }
+    if inOrder { return entries }
     return entries.enumerated().sorted {
       ($0.element.0.lowerBound, $0.offset) < ($1.element.0.lowerBound, $1.offset)
     }.map(\.element)
@@ -262,21 +288,34 @@ extension RotorDocument {
   /// Every structure entry of the document, parsed element by element.
   func buildStructure(format: DocumentFormat) throws(StructureError) -> StructureIndexes {
     var entries = StructureEntries()
+    // Each element's label map, made here from its bytes at hand (on first use, a copy from the
+    // rope per definition line took 9 ms on 100 MB of node.js's docs: the first edit's cost).
+    var labelMaps: [Int: [Int: [[UInt8]]]] = [:]
     for i in 0..<table.count {
       let (bytes, range) = structureBytes(of: i)
-      try Self.findStructure(
-        in: bytes, range: range, format: format, shift: table.start(of: i) - range.lowerBound, into: &entries)
+      let shift = table.start(of: i) - range.lowerBound
+      let known = entries.references.count
+      try Self.findStructure(in: bytes, range: range, format: format, shift: shift, into: &entries)
+      if format == .markdown {
+        var map: [Int: [[UInt8]]] = [:]
+        for (line, hash) in entries.references[known...] where hash != 0 {
+          map[hash, default: []].append(bytes.copyBytes((line.lowerBound - shift)..<(line.upperBound - shift)))
+        }
+        labelMaps[i] = map
+      }
     }
     entries.sort()
     let width = table.length
     var rotors: [StructureRotor: IntervalIndex<StructurePayload>] = [:]
     let kinds: [StructureRotor] = format == .markdown ? StructureRotor.markdownKinds : [.links]
     for kind in kinds { rotors[kind] = IntervalIndex(sorted: entries.rotors[kind] ?? [], width: width) }
+    var usageCounts: [Int: Int] = [:]
+    StructureIndexes.count(entries.usages, but: entries.references, by: 1, into: &usageCounts)
     return StructureIndexes(
       format: format, rotors: rotors, blocks: IntervalIndex(sorted: entries.blocks, width: width),
       references: IntervalIndex(sorted: entries.references, width: width),
       usages: IntervalIndex(sorted: entries.usages, width: width),
-      units: IntervalIndex(sorted: entries.units, width: width))
+      units: IntervalIndex(sorted: entries.units, width: width), labelMaps: labelMaps, usageCounts: usageCounts)
   }
 
   /// The entries of `range` of `bytes` (a whole element, or for plain text any run of whole lines),
@@ -378,6 +417,9 @@ extension RotorDocument {
     _ st: inout StructureIndexes, element e: Int, start s: Int, old: TextRope, new: TextRope, range: Range<Int>,
     inserted n: Int
   ) throws(StructureError) -> (Range<Int>, StructureEntries, Set<Int>)? {
+    if let found = definitionWindow(st, start: s, old: old, new: new, range: range, inserted: n) {
+      return found
+    }
     if let found = try itemWindow(&st, element: e, start: s, old: old, new: new, range: range, inserted: n) {
       return found.map { ($0.window, $0.entries, $0.changed) }
     }
@@ -408,6 +450,13 @@ extension RotorDocument {
       // From the start of its line: a block's start is after its indentation (a code block's
       // after the four spaces or the tab that make it one).
       ws = old.lineStart(holdingPosition: blocks[i].range.lowerBound - s)
+      // Back over the lines right before it (link reference definitions, no block): the block
+      // may continue their paragraph after the edit (`- one` made `-`, which cannot interrupt one).
+      while ws > 0 {
+        let before = old.lineStart(holdingPosition: ws - 1)
+        if old.isBlank(before..<ws) { break }
+        ws = before
+      }
     }
     // End: the first block starting after the edit, as a sentinel that must parse as before.
     let j = blocks.firstIndex(startingAtLeast: s + b + 1)
@@ -436,6 +485,66 @@ extension RotorDocument {
       }
       return (ws..<oldEnd, entries, changed)
     }
+  }
+
+  /// The window for an edit inside one line that defines a link reference, outside every block
+  /// (node.js's docs end each file with hundreds of them, which the window of blocks parsed whole):
+  /// the line alone, when it is a one-line definition before and after the edit, the line before
+  /// it is blank or a one-line definition (so the line starts a definition in both parses) and the
+  /// line after it is blank or starts with `[` (no title of it, which starts with a quote or a
+  /// parenthesis). A definition line holds no rotor entry: only its reference line and its
+  /// bracketed texts change, and the labels it defines (parsed again elsewhere by the caller).
+  func definitionWindow(
+    _ st: StructureIndexes, start s: Int, old: TextRope, new: TextRope, range: Range<Int>, inserted n: Int
+  ) -> (Range<Int>, StructureEntries, Set<Int>)? {
+    let delta = n - range.count
+    func isBreak(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
+    let ls = old.lineStart(holdingPosition: range.lowerBound)
+    let oldNext = old.nextLineStart(afterPosition: ls)
+    var end = oldNext
+    while end > ls && isBreak(old.bytes((end - 1)..<end)[0]) { end -= 1 }
+    guard range.upperBound <= end, end - ls >= 4, end - ls <= 4096 else { return nil }
+    // The old line is a reference line of its own, in no block.
+    let ri = st.references.firstIndex(startingAtLeast: s + ls)
+    guard ri < st.references.count, st.references[ri].range == (s + ls)..<(s + end) else { return nil }
+    var inBlock = false
+    st.blocks.forEach(overlapping: (s + ls)..<(s + end)) { _, _ in
+      inBlock = true
+      return false
+    }
+    guard !inBlock else { return nil }
+    // The new line: no line break typed into it.
+    let newEnd = end + delta
+    guard newEnd > ls, newEnd == new.utf8Count || isBreak(new.bytes(newEnd..<(newEnd + 1))[0]) else { return nil }
+    let newLine = new.bytes(ls..<newEnd)
+    guard !newLine.contains(where: isBreak) else { return nil }
+    // The line after: the end, blank, or starting with `[`.
+    if oldNext < old.utf8Count {
+      let after = old.bytes(oldNext..<old.nextLineStart(afterPosition: oldNext))
+      guard after.first == 0x5B || after.allSatisfy({ $0 == 0x20 || $0 == 0x09 || isBreak($0) }) else { return nil }
+    }
+    // The line before: the start, blank, or a one-line definition.
+    if ls > 0 {
+      let before = old.lineStart(holdingPosition: ls - 1)
+      var previous = old.bytes(before..<ls)
+      while let last = previous.last, isBreak(last) { previous.removeLast() }
+      if !previous.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+        guard ri > 0, st.references[ri - 1].range == (s + before)..<(s + before + previous.count),
+          Self.isDefinition(previous)
+        else { return nil }
+      }
+    }
+    let oldLine = old.bytes(ls..<end)
+    guard Self.isDefinition(oldLine), Self.isDefinition(newLine), let hash = ReferenceLines.definedKeyHash(newLine),
+      let changed = Self.changedKeys([oldLine], [newLine])
+    else { return nil }
+    var entries = StructureEntries()
+    entries.references = [((s + ls)..<(s + newEnd), hash)]
+    let bytes = ByteStorage(newLine)
+    entries.usages = ReferenceLines.usages(in: bytes, range: 0..<bytes.count).map {
+      ((s + ls + $0.0.lowerBound)..<(s + ls + $0.0.upperBound), $0.1)
+    }
+    return (ls..<end, entries, changed)
   }
 
   /// `from..<to` (new element offsets) parsed again, through the next non-blank line after it,
@@ -520,13 +629,31 @@ extension RotorDocument {
       return nil
     }
     let k = st.units.firstIndex(startingAtLeast: a + 1) - 1
-    guard k >= 1 else { return nil }
-    guard st.units[k].range.lowerBound > list.range.lowerBound else { return nil }
+    guard k >= 0, st.units[k].range.lowerBound >= list.range.lowerBound else { return nil }
     // From the item before; further back while a code block of an earlier item reaches into the
-    // window (cmark-gfm ends an unclosed fence in a list item on the line after the item).
+    // window (cmark-gfm ends an unclosed fence in a list item on the line after the item). In the
+    // list's first item: from the list's start, when the block before it (in the element) is
+    // neither a list nor a code block and a blank line ends it, as the window of blocks would start.
     var first = k - 1
     var ws = 0
-    while true {
+    if st.units[k].range.lowerBound == list.range.lowerBound {
+      if bi > 0 && st.blocks[bi - 1].range.lowerBound >= s {
+        let before = st.blocks[bi - 1]
+        let gap = (before.range.upperBound - s)..<Swift.max(before.range.upperBound - s, list.range.lowerBound - s)
+        guard before.value != MarkdownParser.listBlockType, before.value != MarkdownParser.codeBlockType,
+          Self.hasBlankLine(old, gap)
+        else { return nil }
+      }
+      first = k
+      ws = old.lineStart(holdingPosition: list.range.lowerBound - s)
+      guard list.range.lowerBound - s - ws <= 3 else { return nil }
+      // The line before is blank: not a paragraph's (a run of definitions'), which an item that
+      // can no longer interrupt it would continue.
+      if ws > 0 {
+        guard old.isBlank(old.lineStart(holdingPosition: ws - 1)..<ws) else { return nil }
+      }
+    }
+    while first < k {
       let previous = st.units[first].range
       guard previous.lowerBound >= list.range.lowerBound else { return nil }
       ws = old.lineStart(holdingPosition: previous.lowerBound - s)
@@ -624,12 +751,15 @@ extension RotorDocument {
     from: Int, change: inout DocumentChange<ID>
   ) throws(StructureError) {
     let length = text.utf8Count
+    // The keys as an array: usually one or two, faster than hashing each entry's key in the walks
+    // below (every reference line of the element; every bracketed text).
+    let few = Array(keys)
     if st.labelMaps[e] != nil {
       var lines: [Int: [[UInt8]]] = [:]
       let i0 = st.references.firstIndex(startingAtLeast: s)
       let i1 = st.references.firstIndex(startingAtLeast: s + length)
       st.references.forEach(in: i0..<i1) { _, r, hash in
-        if keys.contains(hash) { lines[hash, default: []].append(text.bytes((r.lowerBound - s)..<(r.upperBound - s))) }
+        if few.contains(hash) { lines[hash, default: []].append(text.bytes((r.lowerBound - s)..<(r.upperBound - s))) }
         return true
       }
       for key in keys { st.labelMaps[e]![key] = lines[key] }
@@ -641,19 +771,21 @@ extension RotorDocument {
     let r0 = st.references.firstIndex(startingAtLeast: s)
     let r1 = st.references.firstIndex(startingAtLeast: s + from)
     st.references.forEach(in: r0..<r1) { _, r, hash in
-      if keys.contains(hash) && firstLines[hash] == nil { firstLines[hash] = r }
+      if few.contains(hash) && firstLines[hash] == nil { firstLines[hash] = r }
       return firstLines.count < keys.count
     }
     for (key, line) in firstLines where Self.isDefinition(text.bytes((line.lowerBound - s)..<(line.upperBound - s))) {
       keys.remove(key)
     }
+    // Labels that nothing uses (in the whole document) change no link.
+    keys = keys.filter { st.usageCounts[$0] != nil }
     if keys.isEmpty { return }
     var targets = [edit]
     let u0 = st.usages.firstIndex(startingAtLeast: s)
     let u1 = st.usages.firstIndex(startingAtLeast: s + length)
-    let few = Array(keys)  // usually one or two: faster than hashing each usage's key
+    let remaining = Array(keys)
     st.usages.forEach(in: u0..<u1) { _, r, hash in
-      if few.contains(hash) { targets.append(r.lowerBound - s) }
+      if remaining.contains(hash) { targets.append(r.lowerBound - s) }
       return true
     }
     targets.sort()
@@ -768,8 +900,22 @@ extension StructureIndexes {
     }
     if format == .markdown {
       blocks.apply(edit: window, newCount: newCount, inserting: entries.blocks) { r, _ in transform(r) }
-      references.apply(edit: window, newCount: newCount, inserting: entries.references) { r, _ in transform(r) }
+      if !insertingElement {
+        func inWindow(_ index: IntervalIndex<Int>) -> [(Range<Int>, Int)] {
+          var found: [(Range<Int>, Int)] = []
+          let i0 = index.firstIndex(startingAtLeast: window.lowerBound)
+          let i1 = index.firstIndex(startingAtLeast: window.upperBound)
+          index.forEach(in: i0..<i1) { _, r, hash in
+            found.append((r, hash))
+            return true
+          }
+          return found
+        }
+        Self.count(inWindow(usages), but: inWindow(references), by: -1, into: &usageCounts)
+      }
+      Self.count(entries.usages, but: entries.references, by: 1, into: &usageCounts)
       usages.apply(edit: window, newCount: newCount, inserting: entries.usages) { r, _ in transform(r) }
+      references.apply(edit: window, newCount: newCount, inserting: entries.references) { r, _ in transform(r) }
       units.apply(edit: window, newCount: newCount, inserting: entries.units) { r, _ in transform(r) }
       if let list = entries.list { setList(list.range, list.payload, change: &change) }
     }

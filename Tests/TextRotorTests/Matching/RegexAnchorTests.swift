@@ -196,7 +196,7 @@ struct ParallelCountTests {
   func error() throws {
     let line = String(repeating: "a", count: 30) + "b\n"
     let bytes = ByteStorage(String(repeating: line, count: 300))
-    var pattern = Pattern.regex("(a+)+$")
+    var pattern = Pattern.regex("(a+)+(?=c)")  // on ICU (look-ahead), which times out
     pattern.timeLimit = 1
     #expect(throws: ICUError.self) {
       try PatternMatcher(pattern).count(in: bytes, range: nil, threads: 3, minimumSlice: 1000)

@@ -55,7 +55,7 @@ struct RegexMatchingTests {
   @Test("a catastrophic pattern ends with a time-out error instead of hanging")
   func catastrophic() throws {
     let text = String(repeating: "a", count: 40) + "b\n"
-    var pattern = Pattern.regex("(a+)+$")
+    var pattern = Pattern.regex("(a+)+(?=c)")  // on ICU (look-ahead): RE2 takes (a+)+$ (RE2EngineTests)
     pattern.timeLimit = 50
     let matcher = try PatternMatcher(pattern)
     let clock = ContinuousClock()

@@ -87,9 +87,9 @@ import TextRotorICU
     #expect(counted.words == icu.filter { $0.status.isWord }.count, "TEXTROTOR_SEED=\(seed)")
   }
 
-  /// The engine is used (not declined) for plain Chinese and Japanese, and declines what ICU would
-  /// do otherwise: Thai beside Han in one rule segment, halfwidth katakana (NFKC changes it), a
-  /// segment whose first dictionary character is the prolonged sound mark, phrase breaking.
+  /// The engine is used (not declined) for plain Chinese and Japanese (a segment that starts with
+  /// the prolonged sound mark included), and declines what ICU would do otherwise: Thai beside Han
+  /// in one rule segment, halfwidth katakana (NFKC changes it), phrase breaking.
   @Test func declines() throws {
     func native(_ string: String, locale: String = "") throws -> [Int]? {
       let rules = try #require(IteratorCache.shared.rules(.word, locale: locale))
@@ -104,7 +104,12 @@ import TextRotorICU
     #expect(chinese.last == "中华人民共和国成立了".utf8.count && chinese.count > 1)
     #expect(try native("コンピューター") != nil)
     #expect(try native("ｶﾀｶﾅ") == nil)
-    #expect(try native("ーカ") == nil)
+    #expect(try native("ーカ") == ["ーカ".utf8.count])
+    let marks = String(repeating: "ー", count: 30) + "の"
+    let marksWords = try native(marks)
+    let icuMarks = try Self.boundaries(BreakIterator(.word), marks)
+    #expect(marksWords != nil && marksWords == icuMarks)
+    #expect(try native(Self.prolonged) == nil)  // ﾞ: NFKC changes it
     #expect(try native("中文", locale: "ja@lw=phrase") == nil)
     #expect(try native("ภาษาไทย") == nil)
     // A combining mark in the rule segment, or an underscore before katakana: ICU's boundaries at
@@ -113,6 +118,65 @@ import TextRotorICU
     #expect(try native("日本\u{302A}語") == nil)
     #expect(try native("_ヽ") == nil)
     #expect(try native("abc") == ["abc".utf8.count])
+  }
+
+  /// A run the engine divides only if ICU gives it the run: 30 prolonged sound marks (script
+  /// Common, so ICU loads no engine for them) and のﾞ.
+  static let prolonged = String(repeating: "ー", count: 30) + "のﾞ"
+  /// ICU's words for it with the engine loaded: each ー alone (the run is past the engine's
+  /// 20-character katakana groups and ー starts no dictionary word), then のﾞ.
+  static let prolongedWords = Array(stride(from: 3, through: 90, by: 3)) + [96]
+
+  static func boundaries(_ iterator: BreakIterator, _ string: String) throws -> [Int] {
+    let bytes = ByteStorage(Array(string.utf8))
+    try iterator.setText(bytes, range: 0..<bytes.count)
+    iterator.first()
+    var found: [Int] = []
+    while let b = iterator.next() { found.append(b) }
+    return found
+  }
+
+  /// Regression (TEXTROTOR_SEED=16713329048309734554): ICU's own words for a run of prolonged sound
+  /// marks depended on the iterator's history. ICU keeps its dictionary engines in a list per
+  /// iterator, filled as characters need them, and a character of script Common such as ー goes to
+  /// the Chinese/Japanese engine only if it is already loaded (in the iterator, or else in the
+  /// process); otherwise to ICU's "unhandled" engine, which took over the whole script after ゛
+  /// (also Common, in no engine) and divides nothing: one word of 96 bytes. textrotor's iterators
+  /// load the engine before their first text, so the words are the same after anything.
+  @Test func prolongedSoundMarkWhateverCameBefore() throws {
+    for before in [nil, "中文", "゛゛", "ᨠᨠ", "မြန်မာ", "ไทย"] {
+      for locale in ["", "ja"] {
+        let fresh = try BreakIterator(.word, locale: locale)
+        let prototype = try BreakIterator(.word, locale: locale)
+        _ = try Self.boundaries(prototype, "中文")
+        for iterator in [fresh, try prototype.copy()] {
+          if let before { _ = try Self.boundaries(iterator, before) }
+          #expect(
+            try Self.boundaries(iterator, Self.prolonged) == Self.prolongedWords,
+            "after \(before ?? "nothing"), '\(locale)'")
+        }
+      }
+    }
+  }
+
+  /// The same through the fast path, whose native engine divides Chinese and Japanese without ICU
+  /// ever loading its engine: in every order it agrees with ICU alone, and both divide the run.
+  @Test func prolongedSoundMarkFastPath() throws {
+    let p = Self.prolonged
+    let texts = [
+      "中文\n\n" + p + "\n", "中文\n゛゛\n" + p + "\n", "゛゛\n中文\n" + p, "\n「မြန်မာ" + p, p + "\n中文", "ᨠᨠ\n" + p, "ーカ\n" + p,
+    ]
+    for text in texts {
+      let bytes = Array(text.utf8)
+      let start = bytes.count - p.utf8.count - (text.hasSuffix("\n") ? 1 : 0)
+      let at = text.hasPrefix(p) ? 0 : start
+      for locale in ["", "ja"] {
+        #expect(try FastPathTests.compare(bytes, [0..<bytes.count], .words, locale: locale, context: text))
+        let fast = try FastPathTests.segments(ByteStorage(bytes), [0..<bytes.count], .words, locale: locale, fast: true)
+        let ends = fast.map(\.end).filter { $0 > at && $0 <= at + p.utf8.count }.map { $0 - at }
+        #expect(ends == Self.prolongedWords, "\(text) '\(locale)'")
+      }
+    }
   }
 
   /// The generated multilingual corpus's lines with dictionary scripts, whole (when generated).

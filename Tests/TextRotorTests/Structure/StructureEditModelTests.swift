@@ -415,3 +415,129 @@ extension StructureEditModelTests {
     try Self.edited(invalid, format: .markdown, invalid.utf8.count - 4..<invalid.utf8.count - 4, "x")
   }
 }
+
+extension StructureEditModelTests {
+  /// Runs of link reference definitions (node.js's docs end each file with hundreds), between
+  /// paragraphs that use them, with titles, destinations on the next line, a title on the line
+  /// after, a paragraph right after the run and definitions in list items and block quotes: an
+  /// edit inside a one-line definition parses only that line (`definitionWindow`).
+  static func definitionsText(_ rng: inout SeededRandom) -> String {
+    var s = ""
+    for run in 0..<3 {
+      s += "Paragraph \(run) uses [a], [b][], [Text][c] and [d] *here*.\n\n"
+      if run == 1 { s += "- [x]: /in-a-list\n- [a]: /list\n\n> [b]: /quoted\n\n" }
+      for k in 0..<(4 + Int(rng.next() % 6)) {
+        let label = ["a", "b", "c", "d", "e", "A", "B "][Int(rng.next() % 7)]
+        switch rng.next() % 6 {
+        case 0: s += "[\(label)]: /u\(k) \"title \(k)\"\n"
+        case 1: s += "[\(label)]:\n  /next-line\(k)\n"
+        case 2: s += "[\(label)]: /u\(k)\n'title on the next line'\n"
+        case 3: s += "[\(label)]: <x\(k)\n"  // no definition
+        default: s += "[\(label)]: https://example.org/\(k)\n"
+        }
+      }
+      s += ["\n", "", "\n\n"][Int(rng.next() % 3)]
+    }
+    return s + "Last [e] and [B] paragraph.\n"
+  }
+
+  @Test func randomEditsInDefinitionRuns() throws {
+    var seeds = SeededRandom(seed: SeededRandom.seedFromEnvironment(default: 0xDEF5))
+    for _ in 0..<TestScale.count(40) {
+      var rng = SeededRandom(seed: seeds.next())
+      try Self.run(seed: rng.next(), base: Self.definitionsText(&rng), format: .markdown)
+    }
+  }
+
+  /// An edit inside a later one-line definition of a run parses that line alone: no link (those of
+  /// the paragraph before the run were parsed again) and no block changes; links follow a first
+  /// definition's new destination.
+  @Test func editInsideADefinitionRun() throws {
+    var text = "Uses [a] and [b] and [c](/inline).\n\n"
+    for k in 0..<50 { text += "[l\(k)]: https://example.org/\(k)\n" }
+    text += "[a]: /first\n[b]: /second\n[a]: /later\n\nEnd [l3].\n"
+    let later = try #require(text.range(of: "/later"))
+    let p = text.utf8.distance(from: text.startIndex, to: later.upperBound)
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    for kind in StructureRotor.markdownKinds { _ = try document.rotor(kind) }
+    let change = try document.replace(utf8Range: p..<p, in: 0, with: "x")
+    let links = try #require(change.rotors["links"])
+    #expect(links.removed.isEmpty && links.added.isEmpty, "\(links)")
+    try Self.check(document, format: .markdown, seed: 0, step: 0, lastEdit: "/later -> /laterx")
+    let first = try #require(text.range(of: "/first"))
+    let q = text.utf8.distance(from: text.startIndex, to: first.upperBound)
+    try document.replace(utf8Range: q..<q, in: 0, with: "y")
+    try Self.check(document, format: .markdown, seed: 0, step: 1, lastEdit: "/first -> /firsty")
+    #expect(try Self.links(document).contains { $0.hasSuffix(":/firsty") })
+  }
+
+  /// An edit in the first item of a long list parses the items to the next one, not the list.
+  @Test func editInTheFirstItemOfALongList() throws {
+    var text = "Before.\n\n"
+    for k in 0..<100 { text += "- item \(k) [link](/\(k))\n" }
+    text += "\nAfter.\n"
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    for kind in StructureRotor.markdownKinds { _ = try document.rotor(kind) }
+    let p = "Before.\n\n- item".utf8.count
+    let change = try document.replace(utf8Range: p..<p, in: 0, with: "x")
+    let items = try #require(change.rotors["listItems"])
+    #expect(items.removed.count <= 2 && items.added.count <= 2, "\(items)")
+    try Self.check(document, format: .markdown, seed: 0, step: 0, lastEdit: "first item")
+    // After a list, or with no blank line before it, the whole list is parsed again (and right).
+    try Self.edited("- a\n- b\n\n* one\n* two\n* three\n", format: .markdown, 14..<14, "x")
+    try Self.edited("Para\n- one\n- two\n- three\n", format: .markdown, 8..<8, "x")
+    try Self.edited("Para\n\n- one\n- two\n- three\n", format: .markdown, 6..<7, "")
+    try Self.edited("Para\n\n- one\n- two\n- three\n", format: .markdown, 6..<7, "1.")
+    try Self.edited("Para\n\n1. one\n2. two\n3. three\n", format: .markdown, 6..<7, "7")
+  }
+}
+
+extension StructureEditModelTests {
+  /// Seed 13801024733143094241 of `randomEditsInDefinitionRuns`, step 20: cmark-gfm takes link
+  /// reference definitions off the start of a setext heading as off a paragraph's, and counts the
+  /// heading's inline lines from after them. Those definition lines were held as heading text (no
+  /// reference line): a link using them was lost after an edit, and an emphasis in the heading was
+  /// placed on a definition line, in a full parse too.
+  @Test func setextHeadingAfterDefinitions() throws {
+    let text = "[b]:\n  /x\n[c]: <x3\nmore *em*\n===\n\nUse [b].\n"
+    #expect(try Self.texts(text, .emphasis) == ["*em*"])
+    #expect(try Self.texts(text, .links) == ["[b]"])
+    let paragraph = "[b]:\n  /x\n[c]: <x3\nmore *em*\n\nUse [b].\n"
+    let p = "[b]:\n  /x\n[c]: <x3\nmore *em*".utf8.count
+    try Self.edited(paragraph, format: .markdown, p..<p, "\n===")
+    try Self.edited(text, format: .markdown, text.utf8.count - 3..<text.utf8.count - 3, "x")
+  }
+}
+
+extension StructureEditModelTests {
+  /// A file repeated (the corpus's shape): typing in the label of a later copy's definition
+  /// changes no link. Its old label keeps the first copy's definition; its new label is used by
+  /// nothing but the definition's own label, so no block is parsed again.
+  @Test func typingInTheLabelOfALaterDefinition() throws {
+    let file = "Use [`A.b()`] and [C].\n\n[`A.b()`]: a.md#x\n[C]: c.md\n\n"
+    let text = file + file + file
+    let label = 2 * file.utf8.count + "Use [`A.b()`] and [C].\n\n[`A".utf8.count
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    document.format = .markdown
+    for kind in StructureRotor.markdownKinds { _ = try document.rotor(kind) }
+    for (range, inserted) in [(label..<label, "x"), (label..<(label + 1), "")] {
+      let change = try document.replace(utf8Range: range, in: 0, with: inserted)
+      let links = try #require(change.rotors["links"])
+      #expect(links.removed.isEmpty && links.added.isEmpty, "\(inserted.debugDescription): \(links)")
+      try Self.check(document, format: .markdown, seed: 0, step: 0, lastEdit: "label \(inserted.debugDescription)")
+    }
+  }
+}
+
+extension StructureEditModelTests {
+  /// A list right after a run of definitions (no blank line: no block before it): an edit that
+  /// makes its first item empty (`-`, which cannot interrupt a paragraph) joins it to them.
+  @Test func firstItemAfterDefinitions() throws {
+    let text = "Text [a].\n\n[a]: /u\n- one\n- two\n- three\n"
+    let one = "Text [a].\n\n[a]: /u\n- ".utf8.count
+    try Self.edited(text, format: .markdown, one..<(one + 3), "")
+    try Self.edited("[a]: /u\n- one\n- two\n", format: .markdown, 10..<13, "")
+  }
+}

@@ -1,0 +1,394 @@
+import TextRotorICU
+
+/// The RE2 form of an ICU regular expression, when a conservative reading proves that RE2 finds
+/// exactly the matches ICU finds (line by line, leftmost-first, as ``RegexSearch`` searches);
+/// otherwise the reason it stays on ICU.
+///
+/// What is accepted (anything else stays on ICU):
+/// - literal characters, `\` + ASCII punctuation, `\t \f \a \e \xhh \x{h…} \uhhhh \Uhhhhhhhh`;
+/// - `.`, `\d \D \w \W \s \S`, `\p{Name}` / `\P{Name}`, and classes `[…]` / `[^…]` of characters,
+///   ranges, those escapes and `[:name:]`. Every one becomes the explicit code point ranges ICU
+///   itself gives it (`uset_openPattern` on ICU regex's own definitions: `\w` =
+///   `[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\u200c\u200d]`, `\s` = `\p{WhiteSpace}`, `\d` = `\p{Nd}`,
+///   `.` = anything but `[\n\x0B\x0C\r\x85\u2028\u2029]`), written as `\x{…}` ranges, so RE2's own
+///   (ASCII) `\w \d \s` and its `.` are never used. LF and CR are taken out of every set: a match
+///   never holds a line terminator.
+/// - groups `(…)` and `(?:…)` (both emitted as non-capturing), alternation, `* + ? {n} {n,} {n,m}`
+///   greedy or lazy (counts up to 1000, RE2's limit), except a `* + {…}` on a group that can match
+///   empty (backtracking and RE2 differ on empty iterations, `(a|)*`);
+/// - `^` and `$` (multi-line, as textrotor compiles every pattern): ICU's also match around
+///   `\x0B \x0C \x85 \u2028 \u2029` and CR, RE2's only around LF, so a region holding one of those
+///   is searched by ICU (``RegexEngine``).
+///
+/// Refused: `-i` (ICU folds case fully), backreferences, look-around, atomic groups, possessive
+/// quantifiers, `\b \B \A \z \Z \G \X \R \h \v \N{…} \Q…\E \cX`, octal escapes, inline flags,
+/// named groups, set operations (`&&`, `--`, nested sets), and a literal LF or CR.
+struct RE2Translation: Equatable {
+  /// The pattern in RE2 syntax.
+  var pattern: String
+  /// Whether it holds `^` or `$`.
+  var hasLineAnchors: Bool
+
+  /// Why a pattern stays on ICU.
+  struct Refusal: Error, Equatable, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
+  }
+
+  static func of(_ icuPattern: String, ignoreCase: Bool) -> Result<RE2Translation, Refusal> {
+    if ignoreCase { return .failure(Refusal(reason: "-i (ICU folds case fully, RE2 simply)")) }
+    var parser = Parser(Array(icuPattern.unicodeScalars))
+    do throws(Refusal) {
+      let (text, _) = try parser.alternation()
+      if parser.i < parser.s.count { throw Refusal(reason: "an unbalanced ')'") }
+      return .success(RE2Translation(pattern: text, hasLineAnchors: parser.anchors))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// ICU regex's definitions of its class escapes, as UnicodeSet patterns (ICU's regexst.cpp).
+  static let wordSet = "[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\u200c\\u200d]"
+  static let spaceSet = "[\\p{WhiteSpace}]"
+  static let digitSet = "[\\p{Nd}]"
+  /// ICU's line terminators: `.` matches none of them, `^`/`$` match around each.
+  static let lineTerminators: [UInt32] = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+
+  /// The RE2 class of `ranges` less LF, CR and the surrogates.
+  static func re2Class(_ ranges: [ClosedRange<UInt32>]) -> String {
+    var pieces: [ClosedRange<UInt32>] = []
+    for r in ranges {
+      var parts = [r]
+      for cut: ClosedRange<UInt32> in [0x0A...0x0A, 0x0D...0x0D, 0xD800...0xDFFF] {
+        parts = parts.flatMap { p -> [ClosedRange<UInt32>] in
+          guard p.overlaps(cut) else { return [p] }
+          var out: [ClosedRange<UInt32>] = []
+          if p.lowerBound < cut.lowerBound { out.append(p.lowerBound...(cut.lowerBound - 1)) }
+          if p.upperBound > cut.upperBound { out.append((cut.upperBound + 1)...p.upperBound) }
+          return out
+        }
+      }
+      pieces += parts
+    }
+    if pieces.isEmpty { return "[^\\x00-\\x{10FFFF}]" }
+    var out = "["
+    for p in pieces {
+      out += hex(p.lowerBound)
+      if p.upperBound > p.lowerBound { out += "-" + hex(p.upperBound) }
+    }
+    return out + "]"
+  }
+
+  static func hex(_ c: UInt32) -> String { "\\x{" + String(c, radix: 16, uppercase: true) + "}" }
+
+  private struct Parser {
+    let s: [Unicode.Scalar]
+    var i = 0
+    var anchors = false
+
+    init(_ s: [Unicode.Scalar]) { self.s = s }
+
+    func refuse(_ reason: String) -> Refusal { Refusal(reason: reason) }
+
+    var peek: Unicode.Scalar? { i < s.count ? s[i] : nil }
+
+    /// Branches separated by `|`, up to a `)` or the end. Returns the RE2 text and whether it can
+    /// match empty.
+    mutating func alternation() throws(Refusal) -> (String, Bool) {
+      var out = ""
+      var nullable = false
+      while true {
+        let (text, n) = try sequence()
+        out += text
+        nullable = nullable || n
+        if peek == "|" {
+          out += "|"
+          i += 1
+          continue
+        }
+        return (out, nullable)
+      }
+    }
+
+    mutating func sequence() throws(Refusal) -> (String, Bool) {
+      var out = ""
+      var nullable = true
+      while let c = peek, c != "|", c != ")" {
+        let (atom, atomNullable, quantifiable) = try self.atom()
+        guard let q = try quantifier() else {
+          out += atom
+          nullable = nullable && atomNullable
+          continue
+        }
+        guard quantifiable else { throw refuse("a quantifier after an anchor or at the start") }
+        if atomNullable && !(q.min == 0 && q.max == 1) {
+          throw refuse("a repeated group that can match empty")
+        }
+        out += "(?:" + atom + ")" + q.text
+        nullable = nullable && (q.min == 0 || atomNullable)
+        if let c = peek, "*+?{".unicodeScalars.contains(c) { throw refuse("a quantifier after a quantifier") }
+      }
+      return (out, nullable)
+    }
+
+    struct Quantifier {
+      var min: Int
+      var max: Int?
+      var text: String
+    }
+
+    mutating func quantifier() throws(Refusal) -> Quantifier? {
+      guard let c = peek else { return nil }
+      var q: Quantifier
+      switch c {
+      case "*": q = Quantifier(min: 0, max: nil, text: "*")
+      case "+": q = Quantifier(min: 1, max: nil, text: "+")
+      case "?": q = Quantifier(min: 0, max: 1, text: "?")
+      case "{":
+        var j = i + 1
+        func number(_ j: inout Int) -> Int? {
+          var n = 0
+          var digits = 0
+          while j < s.count, let d = Int(String(s[j])), ("0"..."9").contains(s[j]) {
+            n = n * 10 + d
+            digits += 1
+            j += 1
+            if digits > 4 { return nil }
+          }
+          return digits == 0 ? nil : n
+        }
+        guard let lo = number(&j) else { throw refuse("a '{' that is not a counted repetition") }
+        var hi: Int? = lo
+        if j < s.count, s[j] == "," {
+          j += 1
+          hi = j < s.count && s[j] == "}" ? nil : number(&j)
+          if hi == nil && !(j < s.count && s[j] == "}") { throw refuse("a malformed counted repetition") }
+        }
+        guard j < s.count, s[j] == "}" else { throw refuse("a malformed counted repetition") }
+        guard lo <= 1000, (hi ?? 0) <= 1000, hi.map({ $0 >= lo }) ?? true else {
+          throw refuse("a repetition count over 1000 (RE2's limit)")
+        }
+        q = Quantifier(min: lo, max: hi, text: "{\(lo)" + (hi == lo ? "}" : hi.map { ",\($0)}" } ?? ",}"))
+        i = j
+      default: return nil
+      }
+      i += 1
+      if peek == "?" {
+        q.text += "?"
+        i += 1
+      } else if peek == "+" {
+        throw refuse("a possessive quantifier")
+      }
+      return q
+    }
+
+    /// One atom: its RE2 text, whether it can match empty, whether a quantifier may follow it.
+    mutating func atom() throws(Refusal) -> (String, Bool, Bool) {
+      let c = s[i]
+      switch c {
+      case "(":
+        i += 1
+        if peek == "?" {
+          guard i + 1 < s.count, s[i + 1] == ":" else { throw refuse("a group with (?…) other than (?:") }
+          i += 2
+        }
+        let (inner, nullable) = try alternation()
+        guard peek == ")" else { throw refuse("an unclosed group") }
+        i += 1
+        return ("(?:" + inner + ")", nullable, true)
+      case "[":
+        let ranges = try setRanges(try classPattern())
+        return (RE2Translation.re2Class(ranges), false, true)
+      case ".":
+        i += 1
+        let set = "[^" + RE2Translation.lineTerminators.map { RE2Translation.hex($0) }.joined() + "]"
+        return (RE2Translation.re2Class(try setRanges(set)), false, true)
+      case "^":
+        i += 1
+        anchors = true
+        return ("(?m:^)", true, false)
+      case "$":
+        i += 1
+        anchors = true
+        return ("(?m:$)", true, false)
+      case "\\":
+        switch try escape(inSet: false) {
+        case .set(let pattern): return (RE2Translation.re2Class(try setRanges(pattern)), false, true)
+        case .character(let code):
+          guard code != 0x0A && code != 0x0D else { throw refuse("a literal line terminator") }
+          return (RE2Translation.hex(code), false, true)
+        }
+      case "*", "+", "?", "{": throw refuse("a quantifier with nothing to repeat")
+      case "]", "}": throw refuse("an unescaped '\(c)'")
+      default:
+        i += 1
+        guard c.value != 0x0A && c.value != 0x0D else { throw refuse("a literal line terminator") }
+        return (RE2Translation.hex(c.value), false, true)
+      }
+    }
+
+    enum Escape {
+      case character(UInt32)
+      /// A UnicodeSet pattern.
+      case set(String)
+    }
+
+    /// The escape at `i` (a backslash), consumed.
+    mutating func escape(inSet: Bool) throws(Refusal) -> Escape {
+      guard i + 1 < s.count else { throw refuse("a trailing backslash") }
+      let c = s[i + 1]
+      i += 2
+      func hexDigits(_ count: Int) throws(Refusal) -> UInt32 {
+        guard i + count <= s.count else { throw refuse("a short hexadecimal escape") }
+        var v: UInt32 = 0
+        for k in i..<(i + count) {
+          guard let d = hexValue(s[k]) else { throw refuse("a malformed hexadecimal escape") }
+          v = v * 16 + d
+        }
+        i += count
+        return v
+      }
+      func hexValue(_ x: Unicode.Scalar) -> UInt32? { x.isASCII ? UInt32(String(x), radix: 16) : nil }
+      func checked(_ v: UInt32) throws(Refusal) -> Escape {
+        guard v <= 0x10FFFF, !(0xD800...0xDFFF).contains(v) else { throw refuse("an escape out of Unicode's range") }
+        return .character(v)
+      }
+      switch c {
+      case "d": return .set(RE2Translation.digitSet)
+      case "D": return .set("[^" + RE2Translation.digitSet + "]")
+      case "w": return .set(RE2Translation.wordSet)
+      case "W": return .set("[^" + RE2Translation.wordSet + "]")
+      case "s": return .set(RE2Translation.spaceSet)
+      case "S": return .set("[^" + RE2Translation.spaceSet + "]")
+      case "p", "P":
+        guard peek == "{" else { throw refuse("\\\(c) without braces") }
+        var j = i + 1
+        var name = ""
+        while j < s.count, s[j] != "}" {
+          let x = s[j]
+          guard x.isASCII, x.properties.isAlphabetic || ("0"..."9").contains(x) || x == "_" || x == "=" else {
+            throw refuse("a property name with characters other than letters, digits, '_' and '='")
+          }
+          name.unicodeScalars.append(x)
+          j += 1
+        }
+        guard j < s.count, !name.isEmpty else { throw refuse("an unclosed \\\(c){") }
+        i = j + 1
+        return .set((c == "p" ? "[\\p{" : "[\\P{") + name + "}]")
+      case "t": return .character(0x09)
+      case "f": return .character(0x0C)
+      case "a": return .character(0x07)
+      case "e": return .character(0x1B)
+      case "n": return .character(0x0A)
+      case "r": return .character(0x0D)
+      case "x":
+        if peek == "{" {
+          i += 1
+          var v: UInt32 = 0
+          var digits = 0
+          while let x = peek, x != "}" {
+            guard let d = hexValue(x), digits < 6 else { throw refuse("a malformed \\x{…}") }
+            v = v * 16 + d
+            digits += 1
+            i += 1
+          }
+          guard peek == "}", digits > 0 else { throw refuse("a malformed \\x{…}") }
+          i += 1
+          return try checked(v)
+        }
+        return try checked(try hexDigits(2))
+      case "u": return try checked(try hexDigits(4))
+      case "U": return try checked(try hexDigits(8))
+      default:
+        if c.isASCII && !(c.properties.isAlphabetic || ("0"..."9").contains(c)) && c.value >= 0x20 && c.value < 0x7F {
+          return .character(c.value)
+        }
+        throw refuse("the escape \\\(c)")
+      }
+    }
+
+    /// The class at `i` (`[`), consumed, as a UnicodeSet pattern of ICU's meaning.
+    mutating func classPattern() throws(Refusal) -> String {
+      i += 1
+      var out = "["
+      if peek == "^" {
+        out += "^"
+        i += 1
+      }
+      guard peek != "]" else { throw refuse("a class starting with ']'") }
+      var items = 0
+      while true {
+        guard let c = peek else { throw refuse("an unclosed class") }
+        if c == "]" {
+          i += 1
+          break
+        }
+        items += 1
+        var low: UInt32
+        switch c {
+        case "[":
+          // Only [:name:] / [:^name:].
+          guard i + 1 < s.count, s[i + 1] == ":" else { throw refuse("a nested set or set operation") }
+          var j = i + 2
+          var negated = false
+          if j < s.count, s[j] == "^" {
+            negated = true
+            j += 1
+          }
+          var name = ""
+          while j < s.count, s[j].isASCII, s[j].properties.isAlphabetic || s[j] == "_" {
+            name.unicodeScalars.append(s[j])
+            j += 1
+          }
+          guard !name.isEmpty, j + 1 < s.count, s[j] == ":", s[j + 1] == "]" else {
+            throw refuse("a malformed [:name:]")
+          }
+          i = j + 2
+          out += (negated ? "[\\P{" : "[\\p{") + name + "}]"
+          continue
+        case "\\":
+          switch try escape(inSet: true) {
+          case .set(let pattern):
+            out += pattern
+            continue
+          case .character(let code): low = code
+          }
+        case "-", "&", "^", "$", "{", "}":
+          throw refuse("an unescaped '\(c)' in a class")
+        default:
+          low = c.value
+          i += 1
+        }
+        // A range?
+        if peek == "-" {
+          guard i + 1 < s.count, s[i + 1] != "]" else { throw refuse("a '-' at the end of a class") }
+          i += 1
+          var high: UInt32
+          if s[i] == "\\" {
+            guard case .character(let code) = try escape(inSet: true) else {
+              throw refuse("a range ending in a class escape")
+            }
+            high = code
+          } else {
+            guard !"[]-&^${}".unicodeScalars.contains(s[i]) else { throw refuse("a malformed range") }
+            high = s[i].value
+            i += 1
+          }
+          guard high >= low else { throw refuse("a reversed range") }
+          out += RE2Translation.hex(low) + "-" + RE2Translation.hex(high)
+        } else {
+          out += RE2Translation.hex(low)
+        }
+      }
+      return out + "]"
+    }
+
+    func setRanges(_ pattern: String) throws(Refusal) -> [ClosedRange<UInt32>] {
+      do {
+        return try UnicodeSetRanges.of(pattern)
+      } catch {
+        throw refuse("a set ICU's UnicodeSet does not read as the regex does (\(pattern))")
+      }
+    }
+  }
+}

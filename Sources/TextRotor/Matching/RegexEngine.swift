@@ -1,0 +1,125 @@
+import TextRotorICU
+
+/// The engine a regex search runs on: ICU's backtracking engine, or RE2 (linear time) when the
+/// pattern has an RE2 translation that means the same (``RE2Translation``). Even then, a region RE2
+/// would read differently is given to ICU: one holding ill-formed UTF-8 (ICU reads it as U+FFFD, RE2
+/// matches no ill-formed byte), and, for a pattern with `^`/`$`, one holding or touching a line
+/// terminator only ICU knows (`\x0B \x0C \x85 \u2028 \u2029`, or a CR inside it).
+///
+/// Same interface as ``RegularExpression``: text, region (transparent, non-anchoring bounds),
+/// matches in `uregex_findNext` order.
+final class RegexEngine {
+  let icu: RegularExpression
+  let linear: LinearRegex?
+  let translation: RE2Translation?
+  /// Why the pattern is not on RE2 (nil when it is, or when no regex engine was asked for one).
+  let refusal: String?
+  private var bytes: ByteStorage?
+  private var icuBound = false
+  private var onLinear = false
+  /// Regions searched by RE2 and by ICU (for tests and `--debug`).
+  private(set) var linearRegions = 0
+  private(set) var icuRegions = 0
+
+  init(_ icu: RegularExpression, translation: Result<RE2Translation, RE2Translation.Refusal>? = nil) {
+    self.icu = icu
+    switch translation {
+    case .success(let t)?:
+      if let compiled = LinearRegex(t.pattern) {
+        linear = compiled
+        self.translation = t
+        refusal = nil
+      } else {
+        linear = nil
+        self.translation = nil
+        refusal = "RE2 does not compile its translation (too large?)"
+      }
+    case .failure(let r)?:
+      linear = nil
+      self.translation = nil
+      refusal = r.reason
+    case nil:
+      linear = nil
+      self.translation = nil
+      refusal = nil
+    }
+  }
+
+  var pattern: String { icu.pattern }
+
+  func setText(_ bytes: ByteStorage) throws(ICUError) {
+    self.bytes = bytes
+    if let linear {
+      linear.setText(bytes)
+      icuBound = false
+    } else {
+      try icu.setText(bytes)
+      icuBound = true
+    }
+  }
+
+  func setRegion(_ range: Range<Int>) throws(ICUError) {
+    if let linear, let bytes, let translation, Self.linearAgrees(range, in: bytes, anchors: translation.hasLineAnchors)
+    {
+      // `^`/`$` look at the bytes around the region: up to a line terminator next to it, the
+      // region's edge is the text's edge for RE2 (ICU's `^` matches after a CR, RE2's does not).
+      var lower = 0
+      var upper = bytes.count
+      if range.lowerBound > 0, bytes[range.lowerBound - 1] == 0x0A || bytes[range.lowerBound - 1] == 0x0D {
+        lower = range.lowerBound
+      }
+      if range.upperBound < bytes.count, bytes[range.upperBound] == 0x0A || bytes[range.upperBound] == 0x0D {
+        upper = range.upperBound
+      }
+      linear.setRegion(range, context: lower..<upper)
+      onLinear = true
+      linearRegions += 1
+      return
+    }
+    if !icuBound, let bytes {
+      try icu.setText(bytes)
+      icuBound = true
+    }
+    try icu.setRegion(range)
+    onLinear = false
+    icuRegions += 1
+  }
+
+  func forEachMatch(_ body: (Range<Int>) throws(ICUError) -> Bool) throws(ICUError) {
+    if onLinear, let linear {
+      try linear.forEachMatch(body)
+    } else {
+      try icu.forEachMatch(body)
+    }
+  }
+
+  /// Whether RE2 reads `range` as ICU does (see the type's comment).
+  static func linearAgrees(_ range: Range<Int>, in bytes: ByteStorage, anchors: Bool) -> Bool {
+    if bytes.firstInvalidUTF8(in: range) != nil { return false }
+    guard anchors else { return true }
+    let n = bytes.count
+    // Between the CR and LF of a CRLF, ICU's `$` does not match (RE2's would, before the LF).
+    if range.lowerBound > 0 && range.lowerBound < n && bytes[range.lowerBound - 1] == 0x0D
+      && bytes[range.lowerBound] == 0x0A
+    {
+      return false
+    }
+    let lo = Swift.max(0, range.lowerBound - 3)
+    let hi = Swift.min(n, range.upperBound + 3)
+    return bytes.withUnsafeBytes { b -> Bool in
+      var k = lo
+      while k < hi {
+        let x = b[k]
+        switch x {
+        case 0x0B, 0x0C: return false
+        case 0x0D: if k >= range.lowerBound && k < range.upperBound { return false }
+        case 0xC2: if k + 1 < n && b[k + 1] == 0x85 { return false }
+        case 0xE2: if k + 2 < n && b[k + 1] == 0x80 && (b[k + 2] == 0xA8 || b[k + 2] == 0xA9) { return false }
+        default: break
+        }
+        k += 1
+      }
+      return true
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import CTextRotorShim
+
+/// An RE2 expression (linear time: no backtracking, so no time limit is needed) matched over UTF-8
+/// bytes, with the interface of ``RegularExpression``: the text, a region, the matches of the
+/// region in ICU's `uregex_findNext` order (leftmost-first; after an empty match the search goes on
+/// one character later). The pattern is in RE2's syntax: ``LinearRegex`` does not check that it
+/// means what an ICU pattern means (the translation in `TextRotor` does), and the text must be
+/// well-formed UTF-8 in every region searched (RE2 matches no ill-formed byte, ICU reads one as
+/// U+FFFD).
+///
+/// Not thread-safe: use one per thread (``copy()``).
+public final class LinearRegex: @unchecked Sendable {
+  public let pattern: String
+  private let handle: OpaquePointer
+  private var owner: ByteStorage?
+  private var search = cicu_re2_search()
+  private var starts = [Int64](repeating: 0, count: 256)
+  private var ends = [Int64](repeating: 0, count: 256)
+
+  /// Compiles `pattern` (RE2 syntax); nil when RE2 rejects it or it is past RE2's memory budget.
+  public init?(_ pattern: String) {
+    var error = [CChar](repeating: 0, count: 256)
+    let bytes = Array(pattern.utf8)
+    let compiled = bytes.withUnsafeBufferPointer { b in
+      b.withMemoryRebound(to: CChar.self) { c in
+        error.withUnsafeMutableBufferPointer { e in cicu_re2_compile(c.baseAddress, c.count, e.baseAddress, e.count) }
+      }
+    }
+    guard let compiled else { return nil }
+    handle = compiled
+    self.pattern = pattern
+    search.done = 1
+  }
+
+  deinit { cicu_re2_free(handle) }
+
+  /// A new matcher for the same pattern, without text.
+  public func copy() -> LinearRegex? { LinearRegex(pattern) }
+
+  /// Points the matcher at all of `bytes`.
+  public func setText(_ bytes: ByteStorage) {
+    owner = bytes
+    search = cicu_re2_search()
+    search.done = 1
+  }
+
+  /// Limits the search to `range`, starting at its lower bound. `context` is the text RE2 sees
+  /// around it (`^` and `$` look at the bytes next to the region inside it); it holds `range`.
+  public func setRegion(_ range: Range<Int>, context: Range<Int>) {
+    guard let bytes = owner else { return }
+    precondition(
+      context.lowerBound >= 0 && context.upperBound <= bytes.count && context.lowerBound <= range.lowerBound
+        && range.upperBound <= context.upperBound, "region outside the text")
+    search = cicu_re2_search()
+    search.text = UnsafePointer(bytes.pointer(at: 0))
+    search.context_start = context.lowerBound
+    search.context_end = context.upperBound
+    search.position = range.lowerBound
+    search.end = range.upperBound
+    search.after_empty = 0
+    search.done = bytes.count == 0 ? 1 : 0
+    if bytes.count == 0 {
+      // No base pointer for an empty text: the one match an empty text can hold is the empty one.
+      emptyText = true
+    } else {
+      emptyText = false
+    }
+  }
+
+  private var emptyText = false
+  private static let empty: [UInt8] = [0]
+
+  /// Calls `body` with the next matches of the region, a batch at a time (one C call per batch),
+  /// until `body` returns false or the region has no more matches.
+  public func forEachMatch<E: Error>(_ body: (Range<Int>) throws(E) -> Bool) throws(E) {
+    if emptyText {
+      emptyText = false
+      // An empty text: search an empty buffer of our own.
+      var hit = false
+      Self.empty.withUnsafeBufferPointer { b in
+        b.withMemoryRebound(to: CChar.self) { c in
+          var s = cicu_re2_search()
+          s.text = c.baseAddress
+          s.context_start = 0
+          s.context_end = 0
+          s.position = 0
+          s.end = 0
+          var a: Int64 = 0
+          var z: Int64 = 0
+          hit = cicu_re2_find_batch(handle, &s, &a, &z, 1) == 1
+        }
+      }
+      if hit { _ = try body(0..<0) }
+      return
+    }
+    let capacity = Int32(starts.count)
+    while search.done == 0 {
+      let n = starts.withUnsafeMutableBufferPointer { s in
+        ends.withUnsafeMutableBufferPointer { e in
+          Int(cicu_re2_find_batch(handle, &search, s.baseAddress, e.baseAddress, capacity))
+        }
+      }
+      for k in 0..<n where try !body(Int(starts[k])..<Int(ends[k])) { return }
+      if n < Int(capacity) { return }
+    }
+  }
+}
+
+/// ICU's UnicodeSet patterns read as code point ranges.
+public enum UnicodeSetRanges {
+  /// The ranges of the UnicodeSet `pattern` (`[\p{Nd}a-z]`), in order; throws when ICU rejects it.
+  public static func of(_ pattern: String) throws(ICUError) -> [ClosedRange<UInt32>] {
+    let units = Array(pattern.utf16)
+    var capacity: Int32 = 64
+    while true {
+      var ranges = [UInt32](repeating: 0, count: Int(capacity) * 2)
+      var status: Int32 = 0
+      let n = ranges.withUnsafeMutableBufferPointer { r in
+        cicu_uset_ranges(units, Int32(units.count), r.baseAddress, capacity, &status)
+      }
+      if n < 0 { throw ICUError(status, "reading the set \(pattern)") }
+      if n <= capacity { return (0..<Int(n)).map { ranges[2 * $0]...ranges[2 * $0 + 1] } }
+      capacity = n
+    }
+  }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Testing
+
+@testable import TextRotor
+@testable import TextRotorICU
+
+/// RE2 as the engine of the regexes that mean the same there as in ICU (``RE2Translation``,
+/// ``RegexEngine``): the translation, the sets ICU gives each class, random patterns over every
+/// corpus against the plain ICU path, catastrophic patterns, and the regions left to ICU.
+@Suite("Matching: RE2 for the patterns that mean the same there")
+struct RE2EngineTests {
+  func engine(_ p: Pattern) throws -> RegexEngine? {
+    let matcher = try PatternMatcher(p)
+    guard case .regex(let search) = matcher.engine else { return nil }
+    return search.regex
+  }
+
+  func onRE2(_ p: Pattern) throws -> Bool { try engine(p)?.linear != nil }
+
+  @Test(
+    "accepted patterns go to RE2",
+    arguments: [
+      "(a+)+$", "(a|aa)*b", "(x+x+)+y", #"(\s*,)*\s*$"#, #"\w+@\w+\.\w+"#, #"\p{Lu}\p{Ll}+ing"#, "[A-Z][a-z]+ed",
+      #"struct \w+"#, "^$", "", "a|", "(?:ab|cd){2,5}?", "[^\\]x-z\\d[:alpha:]]", #"\x{e9}\u00e9\x41\t\."#, "a{0}",
+      "(a?)?b", ".*", "[[:^alpha:]]", #"\P{L}\S\W\D"#,
+    ])
+  func accepted(pattern: String) throws {
+    #expect(try onRE2(.regex(pattern)), "\(RE2Translation.of(pattern, ignoreCase: false))")
+  }
+
+  @Test(
+    "refused patterns stay on ICU, with the reason in the search path",
+    arguments: [
+      #"(a)\1"#, "a(?=b)", "(?<=a)b", #"\bfoo"#, #"foo\B"#, "(?i)a", "a*+", "(?>a+)", "(a|)*", "(a*)+", "(a?){2,}",
+      #"\Qa.b\E"#, #"\Afoo"#, #"foo\z"#, "[a-z&&[aeiou]]", "[a-z--[aeiou]]", "[[a-b][c]]", #"\N{LATIN SMALL LETTER A}"#,
+      "a{1001}", #"\x{D800}"#, #"\n"#, #"\R"#, #"\X"#, #"\h"#, #"\cA"#, #"\0101"#, "(?<name>a)", "(?#c)a", "(?m)^a",
+      "[a-]",
+    ])
+  func refused(pattern: String) throws {
+    let p = Pattern.regex(pattern)
+    #expect(try !onRE2(p))
+    let path = try PatternMatcher(p).searchPath
+    #expect(path.contains("ICU, not RE2"), "\(path)")
+  }
+
+  @Test("several -e literals and -x (Pattern.anyOf: quoted literals, an alternation between ^ and $) go to RE2")
+  func alternatives() throws {
+    let bytes = ByteStorage("a b.c\nx+y\na b.c x+y\n(a b.c)\n")
+    for wholeLine in [false, true] {
+      let p = Pattern.anyOf(["a b.c", "x+y", "(a"], syntax: .literal, wholeLine: wholeLine)
+      #expect(try onRE2(p), "\(p)")
+      #expect(try PatternMatcher(p).matches(in: bytes) == PatternMatcher(p, strategy: .icu).matches(in: bytes))
+    }
+  }
+
+  @Test("-i stays on ICU (full case folding)")
+  func ignoreCase() throws {
+    #expect(try !onRE2(.regex("ab+c", ignoreCase: true)))
+    #expect(try onRE2(.regex("ab+c")))
+    #expect(try PatternMatcher(.regex("ab+c")).searchPath.contains("RE2 regex"))
+  }
+
+  /// Every code point but surrogates, LF and CR, on one line.
+  static let allCodePoints: ByteStorage = {
+    var s = String.UnicodeScalarView()
+    for v in UInt32(0)...0x10FFFF where v != 0x0A && v != 0x0D && !(0xD800...0xDFFF).contains(v) {
+      s.append(Unicode.Scalar(v)!)
+    }
+    return ByteStorage(String(s))
+  }()
+
+  @Test(
+    "each class matches exactly the code points ICU's does",
+    arguments: [
+      #"\w"#, #"\W"#, #"\s"#, #"\S"#, #"\d"#, #"\D"#, ".", "[[:alpha:]]", "[[:^alpha:]]", #"\p{L}"#, #"\p{Greek}"#,
+      #"\P{Lu}"#, "[^a-z\\d]", #"\p{Alphabetic}"#, #"[\p{Nd}\s_]"#, #"\p{Script=Cyrillic}"#, #"[\x{10000}-\x{10FFFF}]"#,
+      "[é-ü]", #"\p{Any}"#, #"\p{ASCII}"#,
+    ])
+  func classesEqualICU(atom: String) throws {
+    let p = Pattern.regex(atom)
+    #expect(try onRE2(p))
+    let bytes = Self.allCodePoints
+    let fast = try PatternMatcher(p).matches(in: bytes)
+    let plain = try PatternMatcher(p, strategy: .icu).matches(in: bytes)
+    #expect(fast.count == plain.count, "\(atom): \(fast.count) RE2 matches, \(plain.count) ICU")
+    if let k = zip(fast, plain).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+      Issue.record("\(atom): first difference at match \(k): RE2 \(fast[k]), ICU \(plain[k])")
+    }
+  }
+
+  /// The corpora: every small one, and up to 256 KB of the generated English when present.
+  static let corpora: [(String, ByteStorage)] = {
+    var out: [(String, ByteStorage)] = []
+    let root = Fixtures.path("")
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).sorted()
+    for name in names where name.hasSuffix(".txt") || name.hasSuffix(".bin") {
+      // A 63 KB line: ICU's backtracking over it is quadratic for many random patterns (a few
+      // seconds each); its first 4 KB are kept.
+      guard let b = try? Fixtures.bytes(name) else { continue }
+      let n = Swift.min(b.count, 4096)
+      out.append((name, n == b.count ? b : b.withUnsafeBytes { ByteStorage(Array($0[0..<n])) }))
+    }
+    if let big = try? ByteStorage.contentsOf(path: Fixtures.path("generated/english-1mb.txt")) {
+      let n = Swift.min(big.count, TestScale.count(16 << 10))
+      let slice = big.withUnsafeBytes { ByteStorage(Array($0[0..<n])) }
+      out.append(("generated/english-1mb.txt (first \(n) bytes)", slice))
+    }
+    // Line terminators only ICU knows, ill-formed UTF-8, CRLF, around anchors.
+    let special =
+      "ab\u{2028}ba\u{0B}b a\u{0C}\u{85}b\r\nab\rba\r\n\u{2029}x a b\n"
+    var bytes = Array(special.utf8)
+    bytes += [0x61, 0xFF, 0x62, 0x0A, 0x61, 0xE2, 0x80, 0x62, 0x20, 0xC3, 0x0A, 0xED, 0xA0, 0x80, 0x61, 0x0A]
+    out.append(("special", ByteStorage(bytes)))
+    return out
+  }()
+
+  /// A random pattern over the accepted subset (and a little past it: nullable repeated groups).
+  static func randomPattern(_ r: inout SeededRandom, depth: Int = 0) -> String {
+    let atoms = [
+      "e", "t", "a", " ", "s", "th", "in", "о", "é", "的", "ε", "\\.", ",", "\\w", "\\W", "\\s", "\\S", "\\d", "\\D",
+      ".",
+      "[a-z]", "[^aeiou ]", "[A-Z]", "\\p{L}", "\\p{Lu}", "\\p{Ll}", "[[:alpha:]]", "[^\\s\\d]", "\\x{e9}", "[аео]",
+      "\\p{Han}", "[,.;:]", "\\t", "[^x]",
+    ]
+    let quantifiers = ["", "", "", "*", "+", "?", "{1,3}", "{2}", "{0,2}", "*?", "+?", "??", "{1,}"]
+    let terms = Int.random(in: 1...4, using: &r)
+    var out = ""
+    for _ in 0..<terms {
+      let roll = Int.random(in: 0..<20, using: &r)
+      var atom: String
+      if roll < 3 && depth < 3 {
+        var inner = randomPattern(&r, depth: depth + 1)
+        if Bool.random(using: &r) { inner += "|" + randomPattern(&r, depth: depth + 1) }
+        atom = (Bool.random(using: &r) ? "(" : "(?:") + inner + ")"
+      } else if roll == 3 {
+        out += Bool.random(using: &r) ? "^" : "$"
+        continue
+      } else {
+        atom = atoms.randomElement(using: &r)!
+      }
+      out += atom + quantifiers.randomElement(using: &r)!
+    }
+    if depth == 0 && Int.random(in: 0..<6, using: &r) == 0 { out += "|" + randomPattern(&r, depth: 1) }
+    return out
+  }
+
+  @Test("random patterns: RE2's path finds what ICU's line-by-line path finds, on every corpus")
+  func randomPatterns() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var r = SeededRandom(seed: seed)
+    var linear = 0
+    let rounds = TestScale.count(120)
+    for _ in 0..<rounds {
+      let text = Self.randomPattern(&r)
+      var pattern = Pattern.regex(text, wholeWord: Int.random(in: 0..<5, using: &r) == 0)
+      pattern.timeLimit = 20
+      let isLinear = try onRE2(pattern)
+      if isLinear { linear += 1 }
+      let fast = try PatternMatcher(pattern)
+      let plain = try PatternMatcher(pattern, strategy: .icu)
+      for (name, bytes) in Self.corpora {
+        let reference = Result { () throws(ICUError) -> [Range<Int>] in try plain.matches(in: bytes) }
+        guard case .success(let expected) = reference else { continue }  // ICU past its time limit
+        let result = Result { () throws(ICUError) -> [Range<Int>] in try fast.matches(in: bytes) }
+        // ICU may time out on the fast path's regions (a pattern left on ICU, or a region RE2
+        // leaves to ICU); RE2 throws nothing.
+        guard case .success(let got) = result else { continue }
+        #expect(got == expected, "\(pattern) on \(name): \(fast.searchPath); seed \(seed) (TEXTROTOR_SEED)")
+        if got != expected { return }
+      }
+    }
+    #expect(linear * 2 > rounds, "only \(linear) of \(rounds) random patterns went to RE2; seed \(seed)")
+  }
+
+  @Test(
+    "catastrophic patterns finish on RE2 where ICU runs past its time limit",
+    arguments: [
+      ("(a+)+$", "a", "!"), ("(a|aa)*b", "a", "c"), ("(x+x+)+y", "x", "z"), (#"(\s*,)*\s*$"#, " ,", " x"),
+      (#"^(\w+\s?)*$"#, "ab ", "!"),
+    ])
+  func catastrophic(pattern: String, unit: String, tail: String) throws {
+    var p = Pattern.regex(pattern)
+    p.timeLimit = 20
+    #expect(try onRE2(p))
+    for size in [1_000, 10_000, 100_000] {
+      let line = String(repeating: unit, count: size / unit.utf8.count) + tail
+      let bytes = ByteStorage(line + "\n" + line)
+      let matches = try PatternMatcher(p).matches(in: bytes)
+      // The plain path, on a short line, is the reference; on long lines ICU gives up.
+      let short = ByteStorage(String(repeating: unit, count: 12) + tail)
+      #expect(try PatternMatcher(p).matches(in: short) == PatternMatcher(p, strategy: .icu).matches(in: short))
+      if pattern == "(a+)+$" || pattern == "(x+x+)+y" {
+        #expect(matches.isEmpty, "\(pattern) on \(size) bytes")
+      }
+      if size == 100_000 {
+        #expect(throws: ICUError.self, "ICU alone times out on \(pattern)") {
+          try PatternMatcher(p, strategy: .icu).matches(in: bytes)
+        }
+      }
+    }
+  }
+
+  @Test("regions RE2 would read differently go to ICU: ill-formed UTF-8, ICU-only line terminators, CR")
+  func fallbackRegions() throws {
+    let cases: [(String, [UInt8])] = [
+      ("a.b", [0x61, 0xFF, 0x62, 0x0A, 0x61, 0x62, 0x62]),
+      ("[^x]+", [0x61, 0xE2, 0x80, 0x62, 0x0A]),
+      ("^b", Array("a\u{2028}b\nb\u{0B}b\u{0C}b\u{85}b".utf8)),
+      ("a$", Array("a\u{2029}a\r\na\ra\u{0B}".utf8)),
+      ("^a$", Array("a\r\na\r\n\ra".utf8)),
+      ("$", Array("x\u{2028}\r\ny".utf8)),
+    ]
+    for (pattern, bytes) in cases {
+      let p = Pattern.regex(pattern)
+      #expect(try onRE2(p))
+      let storage = ByteStorage(bytes)
+      let fast = try PatternMatcher(p).matches(in: storage)
+      #expect(fast == (try PatternMatcher(p, strategy: .icu).matches(in: storage)), "\(pattern) on \(bytes)")
+      // And from every start offset, in a sub-range.
+      for start in 0..<bytes.count where bytes[start] & 0xC0 != 0x80 {
+        let range = start..<bytes.count
+        #expect(
+          try PatternMatcher(p).matches(in: storage, range: range)
+            == PatternMatcher(p, strategy: .icu).matches(in: storage, range: range), "\(pattern) from \(start)")
+      }
+    }
+  }
+
+  @Test("empty matches advance as ICU's do (one character, UTF-8 aware)")
+  func emptyMatches() throws {
+    for pattern in ["", "a*", "(?:é|)", "x?", "^", "$", "é*?"] {
+      for text in ["bab", "éaé", "", "a\nb\r\nc\r", "日本é"] {
+        let p = Pattern.regex(pattern)
+        #expect(try onRE2(p), "\(pattern)")
+        let bytes = ByteStorage(text)
+        #expect(
+          try PatternMatcher(p).matches(in: bytes) == PatternMatcher(p, strategy: .icu).matches(in: bytes),
+          "\(pattern) on \(text.debugDescription)")
+      }
+    }
+  }
+}
