@@ -59,12 +59,38 @@ struct StructureEntries {
   /// `scanned` (the parsed text in `bytes`).
   mutating func add(_ nodes: [MarkdownNode], shift: Int, bytes: ByteStorage? = nil, scanned: Range<Int> = 0..<0) {
     let origin = scanned.lowerBound
-    let referenceLines = bytes.map { ReferenceLines.find(in: $0, range: scanned) } ?? []
     if let bytes {
       for (r, hash) in ReferenceLines.usages(in: bytes, range: scanned) {
         usages.append(((r.lowerBound - origin + shift)..<(r.upperBound - origin + shift), hash))
       }
+      for line in Self.referenceLines(nodes, bytes: bytes, scanned: scanned) {
+        references.append(
+          (
+            (line.lowerBound - origin + shift)..<(line.upperBound - origin + shift),
+            ReferenceLines.definedKeyHash(bytes, line) ?? 0
+          ))
+      }
     }
+    for node in nodes {
+      let range = (node.range.lowerBound + shift)..<(node.range.upperBound + shift)
+      if node.kind == .block {
+        blocks.append((range, node.detail))
+      } else if node.kind == .listItem && node.depth == 1 {
+        units.append((range, 0))
+        rotors[.listItems, default: []].append((range, StructurePayload(node)))
+      } else if let kind = StructureRotor(node.kind) {
+        rotors[kind, default: []].append((range, StructurePayload(node)))
+      }
+    }
+  }
+
+  /// The lines of `scanned` (in `bytes`) that may define link references and that no code or HTML
+  /// block, paragraph, heading or table of the parse `nodes` (offsets relative to `scanned`) holds
+  /// but as definitions at a paragraph's start.
+  static func referenceLines(_ nodes: [MarkdownNode], bytes: ByteStorage, scanned: Range<Int>) -> [Range<Int>] {
+    let origin = scanned.lowerBound
+    let referenceLines = ReferenceLines.find(in: bytes, range: scanned)
+    if referenceLines.isEmpty { return [] }
     // Leaf blocks, where a line is no definition, and the definitions at paragraphs' starts.
     var opaque: [Range<Int>] = []
     var definitions: [Range<Int>] = []
@@ -104,26 +130,9 @@ struct StructureEntries {
       }
       return lo > 0 && p < ranges[lo - 1].upperBound
     }
-    for line in referenceLines {
-      let p = line.lowerBound - origin
-      if let bytes, holds(definitions, p) || !holds(opaque, p) {
-        references.append(
-          (
-            (line.lowerBound - origin + shift)..<(line.upperBound - origin + shift),
-            ReferenceLines.definedKeyHash(bytes, line) ?? 0
-          ))
-      }
-    }
-    for node in nodes {
-      let range = (node.range.lowerBound + shift)..<(node.range.upperBound + shift)
-      if node.kind == .block {
-        blocks.append((range, node.detail))
-      } else if node.kind == .listItem && node.depth == 1 {
-        units.append((range, 0))
-        rotors[.listItems, default: []].append((range, StructurePayload(node)))
-      } else if let kind = StructureRotor(node.kind) {
-        rotors[kind, default: []].append((range, StructurePayload(node)))
-      }
+    return referenceLines.filter {
+      let p = $0.lowerBound - origin
+      return holds(definitions, p) || !holds(opaque, p)
     }
   }
 
@@ -320,10 +329,11 @@ extension RotorDocument {
 
   /// The entries of `range` of `bytes` (a whole element, or for plain text any run of whole lines),
   /// moved by `shift`; with `forEdits` (Markdown), also the reference lines and bracketed texts
-  /// that edits use.
+  /// that edits use. A Markdown element longer than twice `pieceLength` is parsed in pieces (see
+  /// ``MarkdownPieces``), with the same entries.
   static func findStructure(
     in bytes: ByteStorage, range: Range<Int>, format: DocumentFormat, shift: Int, prelude: [UInt8] = [],
-    forEdits: Bool = true, into entries: inout StructureEntries
+    forEdits: Bool = true, pieceLength: Int = MarkdownPieces.pieceLength, into entries: inout StructureEntries
   ) throws(StructureError) {
     switch format {
     case .text:
@@ -335,13 +345,19 @@ extension RotorDocument {
           ))
       }
     case .markdown:
-      let nodes: [MarkdownNode]
       do {
-        nodes = try MarkdownParser.parse(bytes, range: range, prelude: prelude)
+        if prelude.isEmpty && range.count > 2 * pieceLength {
+          for piece in try MarkdownPieces.parse(bytes, range: range, pieceLength: pieceLength) {
+            entries.add(
+              piece.nodes, shift: shift + piece.range.lowerBound, bytes: forEdits ? bytes : nil, scanned: piece.range)
+          }
+        } else {
+          let nodes = try MarkdownParser.parse(bytes, range: range, prelude: prelude)
+          entries.add(nodes, shift: shift + range.lowerBound, bytes: forEdits ? bytes : nil, scanned: range)
+        }
       } catch {
         throw StructureError(error.description)
       }
-      entries.add(nodes, shift: shift + range.lowerBound, bytes: forEdits ? bytes : nil, scanned: range)
     }
   }
 
