@@ -23,74 +23,137 @@ enum MarkdownPieces {
   /// Markdown, a C harness: 7.4 s whole, 4.8 s in 2 MB pieces, 4.1 s in 512 KB).
   static let pieceLength = 512 * 1024
 
+  /// One line that may define a label: where, its key hash, its label (see ``label(_:)``), its text.
+  fileprivate struct Candidate {
+    var range: Range<Int>
+    var hash: Int
+    var label: [UInt8]
+    var line: [UInt8]
+  }
+
   /// One definition: the first of its label.
   private struct Definition {
-    var line: [UInt8]
-    var range: Range<Int>
+    var candidate: Int
     var piece: Int
   }
 
-  /// Bookkeeping of the definitions met so far.
+  /// The label a definition line defines, as CommonMark compares labels but finer (ASCII letters
+  /// lowercased, white space collapsed, other bytes kept): two lines with one such label define
+  /// one label, and only the first counts.
+  private static func label(_ line: [UInt8]) -> [UInt8] {
+    var k = 1
+    while k < line.count && line[k] != 0x5D { k += line[k] == 0x5C ? 2 : 1 }
+    var result: [UInt8] = []
+    var space = false
+    for c in line[1..<Swift.min(k, line.count)] {
+      if c == 0x20 || (c >= 0x09 && c <= 0x0D) {
+        space = !result.isEmpty
+        continue
+      }
+      if space { result.append(0x20) }
+      space = false
+      result.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+    }
+    return result
+  }
+
+  /// Bookkeeping of the lines that may define labels and of the definitions met so far.
   private struct Definitions {
-    /// Key hashes of every line that may define a label (parsed or not): usages of other labels
-    /// need no definitions.
-    var candidates: Set<Int> = []
-    private(set) var list: [Definition] = []
-    private(set) var byHash: [Int: [Int]] = [:]
+    /// Every line of the text that may define a label (``ReferenceLines/find(in:range:)``), in
+    /// order, and their indices by key hash.
+    var candidates: [Candidate] = []
+    var byHash: [Int: [Int]] = [:]
+    /// The first definition of each label met in the pieces parsed so far, in order.
+    var list: [Definition] = []
     var labels: Set<[UInt8]> = []
 
-    /// Adds the definition `line` of `bytes` (from its `[`) met in piece `piece`, unless its label
-    /// was defined before.
-    mutating func add(_ bytes: ByteStorage, _ line: Range<Int>, piece: Int) {
-      guard let hash = ReferenceLines.definedKeyHash(bytes, line) else { return }
-      let text = bytes.copyBytes(line)
-      guard labels.insert(Self.label(text)).inserted else { return }
-      byHash[hash, default: []].append(list.count)
-      list.append(Definition(line: text, range: line, piece: piece))
-    }
-
-    /// The label a definition line defines, as CommonMark compares labels but finer (ASCII letters
-    /// lowercased, white space collapsed, other bytes kept): two lines with one such label define
-    /// one label, and only the first counts.
-    static func label(_ line: [UInt8]) -> [UInt8] {
-      var k = 1
-      while k < line.count && line[k] != 0x5D { k += line[k] == 0x5C ? 2 : 1 }
-      var result: [UInt8] = []
-      var space = false
-      for c in line[1..<Swift.min(k, line.count)] {
-        if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D {
-          space = !result.isEmpty
-          continue
-        }
-        if space { result.append(0x20) }
-        space = false
-        result.append(c >= 0x41 && c <= 0x5A ? c | 0x20 : c)
+    init(_ bytes: ByteStorage, range: Range<Int>) {
+      for line in ReferenceLines.find(in: bytes, range: range) {
+        guard let hash = ReferenceLines.definedKeyHash(bytes, line) else { continue }
+        let text = bytes.copyBytes(line)
+        // A definition's label is followed by its colon (not `[label][]: ...` in a list).
+        var k = 1
+        while k < text.count && text[k] != 0x5D { k += text[k] == 0x5C ? 2 : 1 }
+        guard k + 1 < text.count && text[k + 1] == 0x3A else { continue }
+        byHash[hash, default: []].append(candidates.count)
+        candidates.append(Candidate(range: line, hash: hash, label: MarkdownPieces.label(text), line: text))
       }
-      return result
     }
 
-    /// The definitions of the labels with key hash in `used` for which `take` holds, in document
-    /// order, one per line followed by a blank line.
-    func text(for used: Set<Int>, where take: (Definition) -> Bool) -> [UInt8] {
-      var chosen: [Int] = []
-      for hash in used { chosen += (byHash[hash] ?? []).filter { take(list[$0]) } }
+    /// The indices of the candidates in `range`.
+    func candidates(in range: Range<Int>) -> Range<Int> {
+      func first(_ p: Int) -> Int {
+        var lo = 0
+        var hi = candidates.count
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if candidates[mid].range.lowerBound < p { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+      }
+      return first(range.lowerBound)..<first(range.upperBound)
+    }
+
+    /// Adds the definition `line` (a candidate's range) met in piece `piece`, unless its label was
+    /// defined before.
+    mutating func add(_ line: Range<Int>, piece: Int) {
+      let k = candidates(in: line.lowerBound..<(line.lowerBound + 1)).lowerBound
+      guard k < candidates.count, candidates[k].range == line, labels.insert(candidates[k].label).inserted else {
+        return
+      }
+      list.append(Definition(candidate: k, piece: piece))
+    }
+
+    /// The lines of `chosen` (candidate indices) in order, each followed by a blank line.
+    func text(_ chosen: [Int]) -> [UInt8] {
       var text: [UInt8] = []
       for k in chosen.sorted() {
-        text += list[k].line
+        text += candidates[k].line
         text += [0x0A, 0x0A]
       }
       return text
     }
+
+    /// The first definitions (candidate indices) of labels with key hash in `used` for which
+    /// `take` holds.
+    func definitions(for used: Set<Int>, where take: (Definition) -> Bool) -> [Int] {
+      list.filter { used.contains(candidates[$0.candidate].hash) && take($0) }.map(\.candidate)
+    }
   }
 
-  /// One piece: its range of the bytes (nodes relative to its start), the end of the text parsed
-  /// with it, the end of its next piece's first line, and the key hashes it may use.
+  /// Which labels a piece is parsed after their first candidate after the text parsed with it:
+  /// those of key hashes without candidates in that text, and ASCII labels other than those of
+  /// that text's candidates when these are ASCII too (ASCII labels are equal as CommonMark compares
+  /// them when ``label(_:)`` makes them equal). Other labels (a definition in the text must come
+  /// before them) are checked after all pieces are parsed.
+  fileprivate struct Owner {
+    var inText: Set<Int> = []
+    var notASCII: Set<Int> = []
+    var inTextLabels: Set<[UInt8]> = []
+
+    func owns(_ candidate: Candidate) -> Bool {
+      !inText.contains(candidate.hash)
+        || (!notASCII.contains(candidate.hash) && isASCII(candidate.label)
+          && !inTextLabels.contains(candidate.label))
+    }
+  }
+
+  fileprivate static func isASCII(_ label: [UInt8]) -> Bool { label.allSatisfy { $0 < 0x80 } }
+
+  /// One piece: its range of the bytes (nodes relative to its start) and what it was parsed with.
   struct Piece {
     var range: Range<Int>
     var nodes: [MarkdownNode]
+    /// The end of the text parsed with it (past its range).
     fileprivate var parsedEnd: Int
+    /// The end of the next piece's first line.
     fileprivate var lineEnd: Int
+    /// The key hashes it may use.
     fileprivate var used: Set<Int>
+    /// The labels whose candidates after the text parsed it was parsed after (the first one of
+    /// each label: `later`), checked when their pieces are parsed.
+    fileprivate var owner: Owner
+    fileprivate var later: Set<Int>
   }
 
   /// The nodes of `range` of `bytes`, parsed as one Markdown document, in pieces of about
@@ -98,22 +161,14 @@ enum MarkdownPieces {
   static func parse(_ bytes: ByteStorage, range: Range<Int>, pieceLength: Int = Self.pieceLength)
     throws(MarkdownParser.ParseError) -> [Piece]
   {
-    var definitions = Definitions()
-    for line in ReferenceLines.find(in: bytes, range: range) {
-      if let hash = ReferenceLines.definedKeyHash(bytes, line) { definitions.candidates.insert(hash) }
-    }
+    var definitions = Definitions(bytes, range: range)
     func used(_ r: Range<Int>) -> Set<Int> {
       guard !definitions.candidates.isEmpty else { return [] }
       var result: Set<Int> = []
-      for (_, hash) in ReferenceLines.usages(in: bytes, range: r) where definitions.candidates.contains(hash) {
+      for (_, hash) in ReferenceLines.usages(in: bytes, range: r) where definitions.byHash[hash] != nil {
         result.insert(hash)
       }
       return result
-    }
-    func prelude(_ used: Set<Int>, piece k: Int) -> [UInt8] {
-      var text = definitions.text(for: used) { $0.piece < k }
-      if !text.isEmpty { text += Array("***\n\n".utf8) }
-      return text
     }
 
     var pieces: [Piece] = []
@@ -122,8 +177,36 @@ enum MarkdownPieces {
     while start < range.upperBound {
       let cut = start + length >= range.upperBound ? range.upperBound : lineEnd(bytes, start + length, range)
       let usedHashes = used(start..<cut)
-      var nodes = try MarkdownParser.parse(
-        bytes, range: start..<cut, prelude: prelude(usedHashes, piece: pieces.count))
+      // Before the piece: the first definitions of the labels it may use in the pieces before it,
+      // then the first candidate of each label after the text parsed (unless the text has
+      // candidates of its key hash: those must come first), checked when their pieces are parsed.
+      var chosen = definitions.definitions(for: usedHashes) { _ in true }
+      var owner = Owner()
+      var later: Set<Int> = []
+      if !usedHashes.isEmpty {
+        for k in definitions.candidates(in: start..<cut) {
+          let candidate = definitions.candidates[k]
+          guard usedHashes.contains(candidate.hash) else { continue }
+          owner.inText.insert(candidate.hash)
+          owner.inTextLabels.insert(candidate.label)
+          if !isASCII(candidate.label) { owner.notASCII.insert(candidate.hash) }
+        }
+        var labels: Set<[UInt8]> = []
+        for hash in usedHashes {
+          for k in definitions.byHash[hash] ?? [] {
+            let candidate = definitions.candidates[k]
+            if candidate.range.lowerBound >= cut && !definitions.labels.contains(candidate.label)
+              && owner.owns(candidate) && labels.insert(candidate.label).inserted
+            {
+              later.insert(k)
+            }
+          }
+        }
+        chosen += later
+      }
+      var prelude = definitions.text(chosen)
+      if !prelude.isEmpty { prelude += Array("***\n\n".utf8) }
+      var nodes = try MarkdownParser.parse(bytes, range: start..<cut, prelude: prelude)
       var split = cut
       if cut < range.upperBound {
         guard let found = lastSplit(nodes, bytes, start: start) else {
@@ -133,31 +216,43 @@ enum MarkdownPieces {
         split = found
       }
       nodes.removeAll { $0.range.lowerBound >= split - start }
-      for line in StructureEntries.referenceLines(nodes, bytes: bytes, scanned: start..<split) {
-        definitions.add(bytes, line, piece: pieces.count)
+      if !definitions.candidates.isEmpty {
+        let lines = definitions.candidates(in: start..<split).map { definitions.candidates[$0].range }
+        for line in StructureEntries.referenceLines(nodes, bytes: bytes, scanned: start..<split, lines: lines) {
+          definitions.add(line, piece: pieces.count)
+        }
       }
       pieces.append(
         Piece(
           range: start..<split, nodes: nodes, parsedEnd: cut, lineEnd: lineEnd(bytes, split, range),
-          used: usedHashes))
+          used: usedHashes, owner: owner, later: later))
       start = split
       length = Swift.max(pieceLength, 1)
     }
 
-    // Labels used in a piece and first defined after it, past the text parsed with it.
+    // A piece parsed with other definitions than the document's first ones of its labels (a
+    // candidate after it that was no definition; a label defined first after the text parsed with
+    // it, which has a candidate of its key hash) is parsed again, with the first definitions after
+    // it placed after it.
     for k in pieces.indices where !pieces[k].used.isEmpty {
       let piece = pieces[k]
-      let unseen = piece.used.contains { hash in
-        (definitions.byHash[hash] ?? []).contains {
-          definitions.list[$0].piece > k && definitions.list[$0].range.upperBound >= piece.parsedEnd
+      let after = definitions.definitions(for: piece.used) { $0.piece > k }
+      var expected: Set<Int> = []
+      var unseen = false
+      for c in after {
+        let candidate = definitions.candidates[c]
+        if piece.owner.owns(candidate) {
+          expected.insert(c)
+        } else if candidate.range.upperBound >= piece.parsedEnd {
+          unseen = true
         }
       }
-      guard unseen else { continue }
-      // Without the text parsed past the piece: every later definition after it.
-      let later = definitions.text(for: piece.used) { $0.piece > k }
+      guard unseen || expected != piece.later else { continue }
       let start = piece.range.lowerBound
+      var prelude = definitions.text(definitions.definitions(for: piece.used) { $0.piece < k })
+      if !prelude.isEmpty { prelude += Array("***\n\n".utf8) }
       var nodes = try MarkdownParser.parse(
-        bytes, range: start..<piece.lineEnd, prelude: prelude(piece.used, piece: k), postlude: [0x0A, 0x0A] + later)
+        bytes, range: start..<piece.lineEnd, prelude: prelude, postlude: [0x0A, 0x0A] + definitions.text(after))
       nodes.removeAll { $0.range.lowerBound >= piece.range.count }
       pieces[k].nodes = nodes
     }

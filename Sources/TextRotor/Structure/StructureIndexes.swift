@@ -86,10 +86,13 @@ struct StructureEntries {
 
   /// The lines of `scanned` (in `bytes`) that may define link references and that no code or HTML
   /// block, paragraph, heading or table of the parse `nodes` (offsets relative to `scanned`) holds
-  /// but as definitions at a paragraph's start.
-  static func referenceLines(_ nodes: [MarkdownNode], bytes: ByteStorage, scanned: Range<Int>) -> [Range<Int>] {
+  /// but as definitions at a paragraph's start (`lines`: those of the lines that may define labels,
+  /// when already found).
+  static func referenceLines(
+    _ nodes: [MarkdownNode], bytes: ByteStorage, scanned: Range<Int>, lines: [Range<Int>]? = nil
+  ) -> [Range<Int>] {
     let origin = scanned.lowerBound
-    let referenceLines = ReferenceLines.find(in: bytes, range: scanned)
+    let referenceLines = lines ?? ReferenceLines.find(in: bytes, range: scanned)
     if referenceLines.isEmpty { return [] }
     // Leaf blocks, where a line is no definition, and the definitions at paragraphs' starts.
     var opaque: [Range<Int>] = []
