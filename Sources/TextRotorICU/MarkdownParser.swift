@@ -61,9 +61,10 @@ public enum MarkdownParser {
   /// first and not reported: link reference definitions from elsewhere). Offsets are relative to
   /// `range.lowerBound`; parents come before their children, in document order. A `postlude` is
   /// parsed after the range (link reference definitions from after it); its nodes are reported
-  /// too (callers drop what starts past the range).
+  /// too (callers drop what starts past the range). With `kinds`, only nodes of those kinds.
   public static func parse(
-    _ bytes: ByteStorage, range: Range<Int>, prelude: [UInt8] = [], postlude: [UInt8] = []
+    _ bytes: ByteStorage, range: Range<Int>, prelude: [UInt8] = [], postlude: [UInt8] = [],
+    kinds: Set<MarkdownNodeKind>? = nil
   ) throws(ParseError) -> [MarkdownNode] {
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     guard range.count + prelude.count + postlude.count <= maximumLength else {
@@ -101,7 +102,7 @@ public enum MarkdownParser {
     }
     for k in 0..<Int(result.count) {
       let n = result.nodes[k]
-      guard let kind = MarkdownNodeKind(rawValue: n.kind) else { continue }
+      guard let kind = MarkdownNodeKind(rawValue: n.kind), kinds?.contains(kind) ?? true else { continue }
       nodes.append(
         MarkdownNode(
           kind: kind, detail: n.detail, items: n.items, depth: n.depth,

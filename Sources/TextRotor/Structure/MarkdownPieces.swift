@@ -157,10 +157,11 @@ enum MarkdownPieces {
   }
 
   /// The nodes of `range` of `bytes`, parsed as one Markdown document, in pieces of about
-  /// `pieceLength` bytes (nodes relative to each piece's start; pieces in order, adjacent).
-  static func parse(_ bytes: ByteStorage, range: Range<Int>, pieceLength: Int = Self.pieceLength)
-    throws(MarkdownParser.ParseError) -> [Piece]
-  {
+  /// `pieceLength` bytes (nodes relative to each piece's start; pieces in order, adjacent). With
+  /// `kinds`, only nodes of those kinds (the blocks that tell where definitions are, always).
+  static func parse(
+    _ bytes: ByteStorage, range: Range<Int>, pieceLength: Int = Self.pieceLength, kinds: Set<MarkdownNodeKind>? = nil
+  ) throws(MarkdownParser.ParseError) -> [Piece] {
     var definitions = Definitions(bytes, range: range)
     func used(_ r: Range<Int>) -> Set<Int> {
       guard !definitions.candidates.isEmpty else { return [] }
@@ -206,7 +207,7 @@ enum MarkdownPieces {
       }
       var prelude = definitions.text(chosen)
       if !prelude.isEmpty { prelude += Array("***\n\n".utf8) }
-      var nodes = try MarkdownParser.parse(bytes, range: start..<cut, prelude: prelude)
+      var nodes = try MarkdownParser.parse(bytes, range: start..<cut, prelude: prelude, kinds: kinds)
       var split = cut
       if cut < range.upperBound {
         guard let found = lastSplit(nodes, bytes, start: start) else {
@@ -252,7 +253,8 @@ enum MarkdownPieces {
       var prelude = definitions.text(definitions.definitions(for: piece.used) { $0.piece < k })
       if !prelude.isEmpty { prelude += Array("***\n\n".utf8) }
       var nodes = try MarkdownParser.parse(
-        bytes, range: start..<piece.lineEnd, prelude: prelude, postlude: [0x0A, 0x0A] + definitions.text(after))
+        bytes, range: start..<piece.lineEnd, prelude: prelude, postlude: [0x0A, 0x0A] + definitions.text(after),
+        kinds: kinds)
       nodes.removeAll { $0.range.lowerBound >= piece.range.count }
       pieces[k].nodes = nodes
     }

@@ -89,6 +89,13 @@ import TextRotorICU
       let bytes = ByteStorage(Array(text.utf8))
       let length = 16 + Int(rng.next() % 256)
       try Self.expectSame(bytes, pieceLength: length, "seed \(seed)")
+      // The command line asks for some kinds only: the same entries of those.
+      let all = try StructureScan.entries(
+        StructureRotor.markdownKinds, in: bytes, elements: [0..<bytes.count], format: .markdown)
+      for kind in [StructureRotor.headings, .links, .listItems] {
+        let one = try StructureScan.entries([kind], in: bytes, elements: [0..<bytes.count], format: .markdown)
+        #expect(one[kind] == all[kind], "seed \(seed): \(kind)")
+      }
     }
   }
 
