@@ -165,11 +165,7 @@ enum MarkdownPieces {
     var definitions = Definitions(bytes, range: range)
     func used(_ r: Range<Int>) -> Set<Int> {
       guard !definitions.candidates.isEmpty else { return [] }
-      var result: Set<Int> = []
-      for (_, hash) in ReferenceLines.usages(in: bytes, range: r) where definitions.byHash[hash] != nil {
-        result.insert(hash)
-      }
-      return result
+      return ReferenceLines.usageHashes(in: bytes, range: r) { definitions.byHash[$0] != nil }
     }
 
     var pieces: [Piece] = []

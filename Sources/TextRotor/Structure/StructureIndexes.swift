@@ -272,6 +272,24 @@ enum ReferenceLines {
     return result
   }
 
+  /// The key hashes of ``usages(in:range:)`` for which `keep` holds, without copying labels.
+  static func usageHashes(in bytes: ByteStorage, range: Range<Int>, keep: (Int) -> Bool) -> Set<Int> {
+    var result: Set<Int> = []
+    var p = range.lowerBound
+    while let close = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
+      var open = close - 1
+      while open >= range.lowerBound && close - open <= 1000 && bytes[open] != 0x5B && bytes[open] != 0x5D {
+        open -= 1
+      }
+      if open >= range.lowerBound && bytes[open] == 0x5B && close - open <= 1000 {
+        let hash = bytes.withUnsafeBytes { keyHash(UnsafeBufferPointer(rebasing: $0[(open + 1)..<close])) }
+        if keep(hash) { result.insert(hash) }
+      }
+      p = close + 1
+    }
+    return result
+  }
+
   /// Where a definition would start on the line `line` (at its `[`), or nil.
   static func definitionStart(_ bytes: ByteStorage, _ line: Range<Int>) -> Int? {
     var i = line.lowerBound
