@@ -29,6 +29,13 @@ let package = Package(
       dependencies: [.product(name: "TextRotor", package: "textrotor")],
       path: "Sources/EngineFigures"
     ),
+    // One engine operation repeated N times, for callgrind's instruction counts (issue 8): run it
+    // with two repetition counts and divide the difference. `swift run -c release Probe edit 2000 FILE`.
+    .executableTarget(
+      name: "Probe",
+      dependencies: [.product(name: "TextRotor", package: "textrotor")],
+      path: "Sources/Probe"
+    ),
     // The structure rotors' figures (issue 12): building them on 100 MB of Markdown, and the p99
     // of a one-character edit with every structure rotor held. `swift run -c release StructureFigures`.
     .executableTarget(

@@ -380,18 +380,41 @@ extension ByteStorage {
   /// `threads` for large ranges).
   public func textCounts(in range: Range<Int>, threads: Int = 1) -> TextCounts {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
-    guard !range.isEmpty else { return TextCounts() }
-    let parts = range.count >= 32 << 20 ? max(1, threads) : 1
-    if parts == 1 { return countPart(range) }
-    let size = (range.count + parts - 1) / parts
     // Parts start where a character does (a continuation byte is moved past, at most 3: a
     // character split between two parts would be counted as two U+FFFD, and each part slowly).
+    return inParts(range, threads: threads, atCharacters: true) { self.countPart($0) }
+  }
+
+  /// Hard line breaks in `range` (every LF, and every CR not followed by LF inside the range),
+  /// without the UTF-8 work of ``textCounts(in:threads:)``: what a line number needs.
+  public func lineBreaks(in range: Range<Int>, threads: Int = 1) -> Int {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    let counts = inParts(range, threads: threads, atCharacters: false) { part in
+      let c = self.withUnsafeBytes { cicu_count_lines($0.baseAddress! + part.lowerBound, part.count) }
+      var result = TextCounts()
+      result.lineFeeds = Int(c.lineFeeds)
+      result.carriageReturns = Int(c.carriageReturns)
+      result.crlfPairs = Int(c.crlfPairs)
+      return result
+    }
+    return counts.lineBreaks
+  }
+
+  /// `count` of `range`, split across `threads` for a large range (cut at characters' starts when
+  /// `atCharacters`), the parts' counts added up with the CR LF pairs split between two parts.
+  private func inParts(
+    _ range: Range<Int>, threads: Int, atCharacters: Bool, _ count: @Sendable (Range<Int>) -> TextCounts
+  ) -> TextCounts {
+    guard !range.isEmpty else { return TextCounts() }
+    let parts = range.count >= 32 << 20 ? max(1, threads) : 1
+    if parts == 1 { return count(range) }
+    let size = (range.count + parts - 1) / parts
     let cuts =
       [range.lowerBound]
       + (1..<parts).map { k in
         var cut = min(range.upperBound, range.lowerBound + k * size)
         var moved = 0
-        while cut < range.upperBound && moved < 3 && self[cut] & 0xC0 == 0x80 {
+        while atCharacters && cut < range.upperBound && moved < 3 && self[cut] & 0xC0 == 0x80 {
           cut += 1
           moved += 1
         }
@@ -400,7 +423,7 @@ extension ByteStorage {
     let pieces = (0..<parts).map { k in cuts[k]..<cuts[k + 1] }
     let results = CountResults(parts)
     DispatchQueue.concurrentPerform(iterations: parts) { k in
-      results.set(k, self.countPart(pieces[k]))
+      results.set(k, count(pieces[k]))
     }
     var total = TextCounts()
     for (k, part) in results.values.enumerated() {

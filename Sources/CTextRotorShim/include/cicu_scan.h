@@ -669,6 +669,58 @@ static inline cicu_text_counts cicu_count_text(const uint8_t *p, size_t n) {
   return cicu_count_text_portable(p, n);
 }
 
+/// The line terminators of `n` bytes only (LF, CR, CR LF pairs; the UTF-16 fields stay 0): what a
+/// line number needs, without the UTF-8 work (a third of the instructions of `cicu_count_text`).
+#define CICU_COUNT_LINES_BODY(W) \
+  cicu_text_counts result = {0, 0, 0, 0, 0}; \
+  if (n == 0) return result; \
+  size_t m = n - 1; \
+  size_t i = 0; \
+  while (i < m) { \
+    size_t block = m - i < 255 * (W) ? m - i : 255 * (W); \
+    uint8_t lf[W] = {0}, cr[W] = {0}, pairs[W] = {0}; \
+    size_t j = 0; \
+    const uint8_t *q = p + i; \
+    for (; j + (W) <= block; j += (W)) { \
+      for (int k = 0; k < (W); k++) { \
+        uint8_t b = q[j + k]; \
+        lf[k] += b == 0x0A; \
+        cr[k] += b == 0x0D; \
+        pairs[k] += (b == 0x0D) & (q[j + k + 1] == 0x0A); \
+      } \
+    } \
+    for (; j < block; j++) { \
+      uint8_t b = q[j]; \
+      result.lineFeeds += b == 0x0A; \
+      result.carriageReturns += b == 0x0D; \
+      result.crlfPairs += (b == 0x0D) & (q[j + 1] == 0x0A); \
+    } \
+    for (int k = 0; k < (W); k++) { \
+      result.lineFeeds += lf[k]; \
+      result.carriageReturns += cr[k]; \
+      result.crlfPairs += pairs[k]; \
+    } \
+    i += block; \
+  } \
+  result.lineFeeds += p[m] == 0x0A; \
+  result.carriageReturns += p[m] == 0x0D; \
+  return result;
+
+static inline cicu_text_counts cicu_count_lines_portable(const uint8_t *p, size_t n) { CICU_COUNT_LINES_BODY(16) }
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline cicu_text_counts cicu_count_lines_avx2(const uint8_t *p, size_t n) {
+  CICU_COUNT_LINES_BODY(32)
+}
+#endif
+
+static inline cicu_text_counts cicu_count_lines(const uint8_t *p, size_t n) {
+#if defined(__x86_64__)
+  if (cicu_has_avx2()) return cicu_count_lines_avx2(p, n);
+#endif
+  return cicu_count_lines_portable(p, n);
+}
+
 // MARK: UTF-8 validation
 
 /// The first offset of `p[0..<n]` where well-formed UTF-8 stops (the start of an ill-formed or

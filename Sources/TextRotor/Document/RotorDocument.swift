@@ -443,17 +443,20 @@ public final class RotorDocument<ID: Hashable> {
       rest = end == rest.endIndex ? rest[end...] : rest[rest.utf8.index(after: end)...]
     }
     let start = line.firstIndex { !$0.isWhitespace } ?? line.endIndex
-    let end = line[start...].lastIndex { !$0.isWhitespace }.map { line.index(after: $0) } ?? start
-    let trimmed = line[start..<end]
-    // More than `limit` characters: cut at the last space in the second half of the limit.
-    var cutEnd = trimmed.startIndex
+    // Walk at most `limit` characters (never the whole line, which may be long).
+    var cutEnd = start
     var n = 0
-    while n < limit && cutEnd < trimmed.endIndex {
-      trimmed.formIndex(after: &cutEnd)
+    while n < limit && cutEnd < line.endIndex {
+      line.formIndex(after: &cutEnd)
       n += 1
     }
-    guard cutEnd < trimmed.endIndex else { return String(trimmed) }
-    let cut = trimmed[..<cutEnd]
+    let cut = line[start..<cutEnd]
+    if cutEnd == line.endIndex || line[cutEnd...].allSatisfy(\.isWhitespace) {
+      // The whole line fits (once its trailing whitespace is dropped).
+      let end = cut.lastIndex { !$0.isWhitespace }.map { cut.index(after: $0) } ?? cut.startIndex
+      return String(cut[..<end])
+    }
+    // More than `limit` characters: cut at the last space in the second half of the limit.
     if let space = cut.lastIndex(where: { $0.isWhitespace }), cut.distance(from: cut.startIndex, to: space) > limit / 2
     {
       return String(cut[..<space]) + "…"

@@ -54,6 +54,22 @@ struct SegmentPiece: TreeItem, Sendable {
     return s
   }
 
+  /// Where the piece's last entry starts, relative to the piece (`count > 0`): known without
+  /// decoding when the piece ends with its chunk (a window's new chunk, a tail piece).
+  var lastStart: Int { hi == chunk.count ? chunk.lastStart - rawStart : segment(at: count - 1).start }
+
+  /// Whether the piece's last entry starts at or past its end (see ``SegmentIndex/normalize``).
+  /// A piece that stops before its chunk's end was cut by ``prefix(upTo:)``, which keeps only
+  /// entries starting before the cut: no decoding needed for it.
+  var lastStartsAtItsEnd: Bool {
+    guard count > 0 else { return false }
+    guard hi == chunk.count else {
+      assert(segment(at: count - 1).start < width, "a cut piece with an entry at its end")
+      return false
+    }
+    return chunk.lastStart - rawStart >= width
+  }
+
   /// The part of the piece from `offset` (relative to its start) on: entries starting there or later.
   func suffix(from offset: Int) -> SegmentPiece {
     let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
@@ -227,7 +243,7 @@ struct SegmentIndex: Sendable {
     var w = 0
     for r in pieces.indices {
       var piece = pieces[r]
-      guard w > 0, case let last = pieces[w - 1], last.count > 0, last.segment(at: last.count - 1).start >= last.width
+      guard w > 0, case let last = pieces[w - 1], last.lastStartsAtItsEnd
       else {
         pieces[w] = piece
         w += 1
@@ -325,6 +341,7 @@ struct SegmentIndex: Sendable {
         if piece.count > 0 {
           precondition(piece.segment(at: 0).start >= 0, "piece entry before its span")
           let lastStart = piece.segment(at: piece.count - 1).start
+          precondition(piece.lastStart == lastStart, "chunk's last start out of date")
           precondition(lastStart < piece.width || (p == n - 1 && lastStart <= piece.width), "piece entry past its span")
         }
         return true

@@ -54,10 +54,14 @@ public struct SegmentStore: Sendable {
     public let origin: Int
     /// End of the last entry (or `origin`).
     public fileprivate(set) var lastEnd: Int
+    /// Start of the last entry (or `origin`; not kept by a counting chunk), so that a piece ending
+    /// with the chunk knows where its last entry starts without decoding a block.
+    public fileprivate(set) var lastStart: Int
 
     public init(origin: Int, layout: Layout = .general) {
       self.origin = origin
       self.lastEnd = origin
+      self.lastStart = origin
       self.layout = layout
     }
 
@@ -98,6 +102,7 @@ public struct SegmentStore: Sendable {
         Self.putVarint(length << 4 | UInt64(status.rawValue) << 1 | (gap > 0 ? 1 : 0), into: &encoded)
         if gap > 0 { Self.putVarint(UInt64(gap), into: &encoded) }
       }
+      lastStart = start
       lastEnd = end
       count += 1
     }
@@ -142,6 +147,7 @@ public struct SegmentStore: Sendable {
         lastEnd += take
         remaining -= take
       }
+      lastStart = lastEnd - 1
     }
 
     /// The base of block `b` (the end of the entry before it) and where it starts in `encoded`.
@@ -165,6 +171,21 @@ public struct SegmentStore: Sendable {
     }
 
     @inline(__always) static func getVarint(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt64 {
+      // Most heads are one or two bytes (a line's length takes two): no loop for them.
+      let first = bytes[i]
+      if first < 0x80 {
+        i += 1
+        return UInt64(first)
+      }
+      let second = bytes[i + 1]
+      if second < 0x80 {
+        i += 2
+        return UInt64(first & 0x7F) | UInt64(second) << 7
+      }
+      return getLongVarint(bytes, &i)
+    }
+
+    @inline(never) static func getLongVarint(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> UInt64 {
       var result: UInt64 = 0
       var shift: UInt64 = 0
       while true {
@@ -181,14 +202,48 @@ public struct SegmentStore: Sendable {
     @inline(__always) static func decodeEntry(
       _ bytes: UnsafeBufferPointer<UInt8>, _ layout: Layout, _ cursor: inout Int, _ position: inout Int
     ) -> (length: Int, rawStatus: UInt8) {
-      let head = getVarint(bytes, &cursor)
       switch layout {
-      case .plain: return (Int(head), 0)
-      case .status: return (Int(head >> 3), UInt8(truncatingIfNeeded: head) & 7)
-      case .general:
+      case .plain: PlainEntries.decode(bytes, &cursor, &position)
+      case .status: StatusEntries.decode(bytes, &cursor, &position)
+      case .general: GeneralEntries.decode(bytes, &cursor, &position)
+      case .counting: preconditionFailure("a counting chunk stores no entries")
+      }
+    }
+
+    /// One layout's entry decoding (see ``decodeEntry``), for loops compiled once per layout.
+    fileprivate protocol EntryDecoding {
+      static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int, _ position: inout Int)
+        -> (length: Int, rawStatus: UInt8)
+    }
+
+    fileprivate enum PlainEntries: EntryDecoding {
+      @inline(__always) static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int, _ position: inout Int
+      )
+        -> (length: Int, rawStatus: UInt8)
+      { (Int(getVarint(bytes, &cursor)), 0) }
+    }
+
+    fileprivate enum StatusEntries: EntryDecoding {
+      @inline(__always) static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int, _ position: inout Int
+      )
+        -> (length: Int, rawStatus: UInt8)
+      {
+        let head = getVarint(bytes, &cursor)
+        return (Int(head >> 3), UInt8(truncatingIfNeeded: head) & 7)
+      }
+    }
+
+    fileprivate enum GeneralEntries: EntryDecoding {
+      @inline(__always) static func decode(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ cursor: inout Int, _ position: inout Int
+      )
+        -> (length: Int, rawStatus: UInt8)
+      {
+        let head = getVarint(bytes, &cursor)
         if head & 1 != 0 { position += Int(getVarint(bytes, &cursor)) }
         return (Int(head >> 4), UInt8(truncatingIfNeeded: head >> 1) & 7)
-      case .counting: preconditionFailure("a counting chunk stores no entries")
       }
     }
 
@@ -216,19 +271,30 @@ public struct SegmentStore: Sendable {
     func segment(at i: Int) -> Segment {
       precondition(i >= 0 && i < count, "entry \(i) outside 0..<\(count)")
       let block = i / Self.blockSize
-      var (position, cursor) = self.block(block)
-      let layout = self.layout
+      let (base, cursor) = self.block(block)
+      let skip = i - block * Self.blockSize
       return encoded.withUnsafeBufferPointer { bytes in
-        var index = block * Self.blockSize
-        while true {
-          let (length, raw) = Self.decodeEntry(bytes, layout, &cursor, &position)
-          if index == i {
-            return Segment(start: position, end: position + length, status: SegmentStatus(rawValue: raw) ?? .none)
-          }
-          position += length
-          index += 1
+        switch layout {
+        case .plain: Self.segment(PlainEntries.self, bytes, skip, base, cursor)
+        case .status: Self.segment(StatusEntries.self, bytes, skip, base, cursor)
+        case .general: Self.segment(GeneralEntries.self, bytes, skip, base, cursor)
+        case .counting: preconditionFailure("a counting chunk stores no entries")
         }
       }
+    }
+
+    /// The entry after `skip` others from `cursor` (a block's start, whose base is `position`):
+    /// one loop per layout, the layout's test out of it.
+    @inline(__always) private static func segment<D: EntryDecoding>(
+      _: D.Type, _ bytes: UnsafeBufferPointer<UInt8>, _ skip: Int, _ position: Int, _ cursor: Int
+    ) -> Segment {
+      var position = position
+      var cursor = cursor
+      for _ in 0..<skip {
+        position += D.decode(bytes, &cursor, &position).length
+      }
+      let (length, raw) = D.decode(bytes, &cursor, &position)
+      return Segment(start: position, end: position + length, status: SegmentStatus(rawValue: raw) ?? .none)
     }
 
     /// The index of the first entry whose end is greater than `offset`, or `count`.
@@ -259,18 +325,32 @@ public struct SegmentStore: Sendable {
       }
       let block = lo
       let stop = min(count, (block + 1) * Self.blockSize)
-      var index = block * Self.blockSize
-      var (position, cursor) = self.block(block)
-      let layout = self.layout
+      let (base, cursor) = self.block(block)
+      let first = block * Self.blockSize
       return encoded.withUnsafeBufferPointer { bytes in
-        while index < stop {
-          let (length, _) = Self.decodeEntry(bytes, layout, &cursor, &position)
-          if (byEnd ? position + length : position) > offset { return index }
-          position += length
-          index += 1
+        switch layout {
+        case .plain: Self.firstIndex(PlainEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
+        case .status: Self.firstIndex(StatusEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
+        case .general: Self.firstIndex(GeneralEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
+        case .counting: preconditionFailure("a counting chunk stores no entries")
         }
-        return stop
       }
+    }
+
+    @inline(__always) private static func firstIndex<D: EntryDecoding>(
+      _: D.Type, _ bytes: UnsafeBufferPointer<UInt8>, _ first: Int, _ stop: Int, _ position: Int, _ cursor: Int,
+      _ offset: Int, _ byEnd: Bool
+    ) -> Int {
+      var position = position
+      var cursor = cursor
+      var index = first
+      while index < stop {
+        let length = D.decode(bytes, &cursor, &position).length
+        if (byEnd ? position + length : position) > offset { return index }
+        position += length
+        index += 1
+      }
+      return stop
     }
 
     /// Bytes of memory this chunk holds (its buffers' capacities).

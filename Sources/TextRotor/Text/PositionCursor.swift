@@ -10,7 +10,9 @@ public struct PositionCursor {
   private var offset = 0
   private var line = 1
   private var lineStart = 0
-  private var utf16 = 0
+  /// UTF-16 units before `offset`; nil after ``lineAndColumn(of:)`` moved on without counting them
+  /// (the next ``locate(_:)`` counts them from the start, once).
+  private var utf16: Int? = 0
   /// Column (0-based, in `encoding`) of `columnOffset`, a position on the current line.
   private var columnOffset = 0
   private var column = 0
@@ -26,20 +28,34 @@ public struct PositionCursor {
 
   /// The location of `target` (a byte offset in 0...count).
   public mutating func locate(_ target: Int) -> TextLocation {
+    let (line, column) = move(to: target, countingUTF16: true)
+    return TextLocation(line: line, column: column, utf16Offset: utf16!)
+  }
+
+  /// The line and column (1-based) of `target`, for output that shows no UTF-16 offset: far
+  /// moves count line terminators only, without decoding the UTF-8 in between (a third of the work).
+  public mutating func lineAndColumn(of target: Int) -> (line: Int, column: Int) {
+    move(to: target, countingUTF16: false)
+  }
+
+  private mutating func move(to target: Int, countingUTF16: Bool) -> (line: Int, column: Int) {
     precondition(target >= 0 && target <= bytes.count, "offset \(target) outside 0...\(bytes.count)")
+    if countingUTF16 && utf16 == nil {
+      utf16 = bytes.textCounts(in: 0..<offset, threads: threads).utf16Units
+    }
     if target < offset {
       if target >= lineStart {
-        utf16 -= bytes.utf16Count(in: target..<offset)
+        if let u = utf16 { utf16 = u - bytes.utf16Count(in: target..<offset) }
         offset = target
       } else {
         self = PositionCursor(bytes, encoding: encoding, threads: threads)
       }
     }
     if target > offset {
-      utf16 += advanceLines(to: target)
+      advanceLines(to: target, countingUTF16: countingUTF16 && utf16 != nil)
       offset = target
     }
-    return TextLocation(line: line, column: columnOf(target) + 1, utf16Offset: utf16)
+    return (line, columnOf(target) + 1)
   }
 
   /// The UTF-16 offset of `end`, given the location of an earlier `start`; does not move the cursor.
@@ -48,14 +64,22 @@ public struct PositionCursor {
   }
 
   /// Counts line terminators in offset..<target (every LF, and every CR not followed by LF) in one
-  /// vectorised pass, and finds where the last line starts.
-  private mutating func advanceLines(to target: Int) -> Int {
-    let counts = bytes.textCounts(in: offset..<target, threads: threads)
-    var breaks = counts.lineBreaks
+  /// vectorised pass, with the UTF-16 units when `countingUTF16` (else the UTF-16 offset is
+  /// forgotten), and finds where the last line starts.
+  private mutating func advanceLines(to target: Int, countingUTF16: Bool) {
+    var breaks: Int
+    if countingUTF16 {
+      let counts = bytes.textCounts(in: offset..<target, threads: threads)
+      breaks = counts.lineBreaks
+      utf16! += counts.utf16Units
+    } else {
+      breaks = bytes.lineBreaks(in: offset..<target, threads: threads)
+      utf16 = nil
+    }
     // A CR at the end whose LF is just past the range: the pair counts once, when the LF is passed.
     let crBeforeLF = bytes[target - 1] == 0x0D && target < bytes.count && bytes[target] == 0x0A
     if crBeforeLF { breaks -= 1 }
-    guard breaks > 0 else { return counts.utf16Units }
+    guard breaks > 0 else { return }
     // A CR matters only after the last LF (before it, the LF's line starts later): searching the
     // whole range for a CR in a file without any would read all of it again, on one core.
     let lf = bytes.lastIndex(of: 0x0A, in: offset..<target)
@@ -65,7 +89,6 @@ public struct PositionCursor {
     let start = Swift.max(lf.map { $0 + 1 } ?? 0, cr.map { $0 + 1 } ?? 0)
     line += breaks - 1
     newLine(at: start)
-    return counts.utf16Units
   }
 
   private mutating func newLine(at start: Int) {

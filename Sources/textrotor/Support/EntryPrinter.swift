@@ -47,10 +47,10 @@ struct EntryPrinter {
   mutating func print(
     _ range: Range<Int>, element knownElement: Int? = nil, label given: String? = nil, info: StructureInfo? = nil
   ) {
-    let location = cursor.locate(range.lowerBound)
     let label = given ?? bytes.string(range)
     line.removeAll(keepingCapacity: true)
     if json {
+      let location = cursor.locate(range.lowerBound)
       let index = knownElement ?? elementIndex(of: range)
       let utf16End = cursor.utf16Offset(of: range.upperBound, from: range.lowerBound, at: location)
       JSONObject.write(into: &line) { o in
@@ -70,6 +70,8 @@ struct EntryPrinter {
       }
       line.append(0x0A)
     } else {
+      // No UTF-16 offset shown: lines counted without decoding the text in between.
+      let location = cursor.lineAndColumn(of: range.lowerBound)
       var text = showPath ? "\(name):" : ""
       text += "\(location.line + base.line):\(location.column):"
       text += DisplayText.oneLine(label)

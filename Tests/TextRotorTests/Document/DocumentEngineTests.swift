@@ -182,4 +182,30 @@ import Testing
       #expect(d.index(of: probe) == model.firstIndex(of: probe), "seed \(rng.seed) step \(step)")
     }
   }
+  /// `shortName` walks at most `limit` characters of the first non-blank line; it equals the plain
+  /// definition (trim the whole line, then cut at the last space in the second half of the limit)
+  /// on random texts of spaces, line ends, letters, combining marks and wide characters.
+  @Test func shortNameEqualsThePlainDefinition() {
+    func plain(_ text: String, limit: Int) -> String {
+      let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+      let line = lines.first { $0.contains { !$0.isWhitespace } } ?? ""
+      let chars = Array(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+      if chars.count <= limit { return String(chars) }
+      let cut = chars[..<limit]
+      if let space = cut.lastIndex(where: \.isWhitespace), space > limit / 2 { return String(cut[..<space]) + "…" }
+      return String(cut) + "…"
+    }
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    let alphabet: [String] = ["a", "b", " ", " ", "\t", "\n", "\r\n", "\r", "e\u{301}", "日", "\u{3000}", "👍🏽", "x"]
+    for _ in 0..<2000 {
+      let limit = Int.random(in: 1...12, using: &random)
+      let text = (0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+        .joined()
+      let got = RotorDocument<Int>.shortName(text, limit: limit)
+      let want = plain(text, limit: limit)
+      #expect(got == want, "seed \(seed): \(text.debugDescription) limit \(limit)")
+      if got != want { return }
+    }
+  }
 }

@@ -54,7 +54,15 @@ struct PositionCursorTests {
         if Bool.random(using: &rng) { targets.sort() }
         for target in targets {
           let expected = Self.model(bytes, target, encoding)
-          let got = cursor.locate(target)
+          // Line-and-column queries (which count no UTF-16 units) mixed with full ones: a later
+          // full query still gets the right UTF-16 offset.
+          let got =
+            Bool.random(using: &rng)
+            ? cursor.locate(target)
+            : {
+              let (line, column) = cursor.lineAndColumn(of: target)
+              return TextLocation(line: line, column: column, utf16Offset: expected.utf16Offset)
+            }()
           #expect(
             got == expected, "seed \(seed) round \(round) \(encoding) target \(target) text \(text.debugDescription)")
           if got != expected { return }
@@ -78,6 +86,8 @@ struct PositionCursorTests {
         #expect(cursor.locate(target) == Self.model(bytes, target, .utf8), "length \(length) fill \(fill)")
         let counts = storage.textCounts(in: 0..<bytes.count)
         #expect(counts.lineFeeds == bytes.filter { $0 == 0x0A }.count, "length \(length) fill \(fill)")
+        #expect(storage.lineBreaks(in: 0..<bytes.count) == counts.lineBreaks, "length \(length) fill \(fill)")
+        #expect(storage.lineBreaks(in: 1..<bytes.count) == storage.textCounts(in: 1..<bytes.count).lineBreaks)
         #expect(
           counts.utf16Units == String(decoding: bytes, as: UTF8.self).utf16.count, "length \(length) fill \(fill)")
       }
@@ -96,6 +106,8 @@ struct PositionCursorTests {
     let one = storage.textCounts(in: 0..<bytes.count, threads: 1)
     let two = storage.textCounts(in: 0..<bytes.count, threads: 2)
     #expect(one == two)
+    #expect(storage.lineBreaks(in: 0..<bytes.count, threads: 2) == one.lineBreaks)
+    #expect(storage.lineBreaks(in: 0..<bytes.count, threads: 1) == one.lineBreaks)
     #expect(one.lineFeeds == bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) })
   }
 }

@@ -1,0 +1,140 @@
+// One engine operation repeated, for instruction counts that do not depend on the machine's load:
+//   valgrind --tool=callgrind Probe OPERATION REPS [FILE]   (on a `strip --strip-debug` copy)
+// run with two values of REPS; (difference of instructions) / (difference of operations) is the
+// cost of one operation without the set-up. Operations:
+//   lookup | insert | remove | move   among N elements (env N, default 1,000,000; KINDS=words,lines,...
+//                                     system rotors held; CUSTOM=1 a custom rotor, an entry every 10)
+//   edit FILE   a one-character insert and its delete (two edits) at 1,000 random offsets, every system
+//               rotor but prose sentences and a pattern rotor held (PROSE=1: prose sentences too)
+//   pos | utf16 | fromutf16 | loc | nav | view FILE   conversions, next entry, 4 KB viewports
+//   tail FILE   thread CPU time per edit: percentiles and the slowest edits with what they changed
+// It prints the mean CPU time per repetition (noisy on a shared machine: use callgrind's counts).
+import Foundation
+import TextRotor
+
+func now() -> UInt64 {
+  var t = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+  return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+}
+let what = CommandLine.arguments[1]
+let reps = Int(CommandLine.arguments[2]) ?? 100000
+var sink = 0
+var x: UInt64 = 88172645463325252
+@MainActor func rnd(_ n: Int) -> Int { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return Int(x % UInt64(n)) }
+switch what {
+case "lookup", "insert", "remove", "move":
+  let n = Int(ProcessInfo.processInfo.environment["N"] ?? "1000000")!
+  let elements = (0..<n).map { TextElement(id: $0, text: "Element \($0) has a few words. And a second sentence.") }
+  let document = try RotorDocument(elements: elements)
+  if what != "lookup" {
+    if let k = ProcessInfo.processInfo.environment["KINDS"] {
+      for name in k.split(separator: ",") { _ = try document.rotor(SystemRotor(rawValue: String(name))!) }
+    }
+    if ProcessInfo.processInfo.environment["CUSTOM"] != nil {
+      document.addRotor("headings") { for i in stride(from: 0, to: n, by: 10) { RotorEntry("h\(i)", id: i) } }
+    }
+  }
+  var next = n
+  let t = now()
+  for _ in 0..<reps {
+    switch what {
+    case "lookup": sink &+= document.index(of: rnd(n)) ?? 0
+    case "insert":
+      try document.insert(TextElement(id: next, text: "A new element."), at: rnd(document.elementCount + 1)); next += 1
+    case "remove": _ = try document.remove(at: rnd(document.elementCount))
+    default:
+      let id = document.elementID(at: rnd(document.elementCount))!
+      _ = try document.move(id, to: rnd(document.elementCount))
+    }
+  }
+  print(what, Double(now() - t) / Double(reps) / 1000, "µs")
+
+case "tail":
+  // Per-edit thread CPU time at random offsets; prints the slowest edits and what they changed.
+  let path = CommandLine.arguments[3]
+  let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
+  let length = try document.utf8Count(of: 0)
+  for kind in SystemRotor.allCases where kind != .proseSentences { _ = try document.rotor(kind) }
+  _ = try document.rotor(matching: .literal("the"))
+  var rows: [(UInt64, Int, String)] = []
+  func tcpu() -> UInt64 {
+    var t = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+  }
+  for _ in 0..<reps {
+    var o = rnd(length); while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
+    let t0 = tcpu()
+    let c = try document.replace(utf8Range: o..<o, in: 0, with: "x")
+    let t1 = tcpu()
+    let c2 = try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
+    let t2 = tcpu()
+    let d = c.rotors.sorted { $0.key < $1.key }.map {
+      "\($0.key.prefix(4)):\($0.value.removed.count)/\($0.value.added.count)"
+    }.joined(separator: " ")
+    rows.append((t1 - t0, o, d))
+    rows.append(
+      (
+        t2 - t1, o,
+        c2.rotors.sorted { $0.key < $1.key }.map {
+          "\($0.key.prefix(4)):\($0.value.removed.count)/\($0.value.added.count)"
+        }.joined(separator: " ")
+      ))
+  }
+  let sorted = rows.sorted { $0.0 < $1.0 }
+  print(
+    "p50", Double(sorted[sorted.count / 2].0) / 1000, "p90", Double(sorted[sorted.count * 9 / 10].0) / 1000, "p99",
+    Double(sorted[sorted.count * 99 / 100].0) / 1000)
+  for r in sorted.suffix(25) { print(Double(r.0) / 1000, r.1, r.2) }
+  for r in sorted.prefix(3) { print(Double(r.0) / 1000, r.1, r.2) }
+
+default:
+  let path = CommandLine.arguments[3]
+  let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
+  let length = try document.utf8Count(of: 0)
+  var offsets: [Int] = []
+  for _ in 0..<1000 {
+    var o = rnd(length); while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }; offsets.append(o)
+  }
+  let words = what == "nav" || what == "view" ? try document.rotor(.words) : nil
+  if what == "edit" {
+    let prose = ProcessInfo.processInfo.environment["PROSE"] != nil
+    for kind in SystemRotor.allCases where prose || kind != .proseSentences { _ = try document.rotor(kind) }
+    _ = try document.rotor(matching: .literal("the"))
+  }
+  let positions = try offsets.map { try document.position(in: 0, utf8Offset: $0) }
+  let t = now()
+  for i in 0..<reps {
+    let p = positions[i % 1000]
+    switch what {
+    case "pos": sink &+= try document.utf8Offset(of: try document.position(in: 0, utf8Offset: offsets[i % 1000]))
+    case "utf16": sink &+= try document.utf16Offset(of: p)
+    case "fromutf16":
+      sink &+= try document.utf8Offset(of: try document.position(in: 0, utf16Offset: offsets[i % 1000] / 2))
+    case "loc": sink &+= try document.location(of: p, encoding: .utf16).line
+    case "nav": sink &+= words!.indexOfEntry(after: p) ?? 0
+    case "view":
+      let o = offsets[i % 1000]
+      var e = Swift.min(length, o + 4096)
+      while (try? document.position(in: 0, utf8Offset: e)) == nil { e -= 1 }
+      let bottom = try document.position(in: 0, utf8Offset: e)
+      let entries = words!.entries(from: p, to: bottom)
+      sink &+= labelBytes(entries) &+ entries.count << 32
+    case "edit":
+      let o = offsets[i % 1000]
+      try document.replace(utf8Range: o..<o, in: 0, with: "x")
+      try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
+    default: fatalError()
+    }
+  }
+  print(what, Double(now() - t) / Double(reps) / 1000, "µs")
+
+}
+print(sink % 2)
+
+/// The labels' bytes, outside the main actor's top-level code (whose closures check their executor).
+nonisolated func labelBytes(_ entries: [RotorEntry<Int>]) -> Int {
+  var n = 0
+  for e in entries { n &+= e.label.utf8.count }
+  return n
+}
