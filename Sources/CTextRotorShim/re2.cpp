@@ -2,6 +2,7 @@
 #include "cicu_re2.h"
 
 #include <re2/re2.h>
+#include <stdio.h>
 #include <string.h>
 #include <unicode/uset.h>
 
@@ -27,6 +28,15 @@ extern "C" cicu_re2 *cicu_re2_compile(const char *pattern, size_t length, char *
   }
   if (!re->ok()) {
     if (errorCapacity > 0) snprintf(error, errorCapacity, "%s", re->error().c_str());
+    delete re;
+    return nullptr;
+  }
+  // A big program is slow on RE2 (its DFA's states grow with it, and past its memory budget RE2
+  // falls back to its NFA, at some 1 MB/s or less: \w{200}), where ICU is quick: refuse it.
+  if (re->ProgramSize() > CICU_RE2_MAX_PROGRAM) {
+    if (errorCapacity > 0)
+      snprintf(error, errorCapacity, "its RE2 program has %d instructions, over the %d RE2 is fast with",
+               re->ProgramSize(), CICU_RE2_MAX_PROGRAM);
     delete re;
     return nullptr;
   }

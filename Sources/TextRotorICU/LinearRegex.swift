@@ -17,8 +17,20 @@ public final class LinearRegex: @unchecked Sendable {
   private var starts = [Int64](repeating: 0, count: 256)
   private var ends = [Int64](repeating: 0, count: 256)
 
+  /// Why RE2 does not take a pattern: RE2's own message (a syntax error, "pattern too large -
+  /// compile failed" past its 64 MB budget), or a program too big to be fast (over
+  /// `CICU_RE2_MAX_PROGRAM` instructions).
+  public struct CompileError: Error, CustomStringConvertible {
+    public var description: String
+  }
+
   /// Compiles `pattern` (RE2 syntax); nil when RE2 rejects it or it is past RE2's memory budget.
-  public init?(_ pattern: String) {
+  public convenience init?(_ pattern: String) {
+    try? self.init(compiling: pattern)
+  }
+
+  /// Compiles `pattern` (RE2 syntax); throws RE2's reason when it does not.
+  public init(compiling pattern: String) throws(CompileError) {
     var error = [CChar](repeating: 0, count: 256)
     let bytes = Array(pattern.utf8)
     let compiled = bytes.withUnsafeBufferPointer { b in
@@ -26,7 +38,12 @@ public final class LinearRegex: @unchecked Sendable {
         error.withUnsafeMutableBufferPointer { e in cicu_re2_compile(c.baseAddress, c.count, e.baseAddress, e.count) }
       }
     }
-    guard let compiled else { return nil }
+    guard let compiled else {
+      let message = error.withUnsafeBufferPointer { e in
+        String(decoding: e.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      }
+      throw CompileError(description: message.isEmpty ? "RE2 does not compile it" : message)
+    }
     handle = compiled
     self.pattern = pattern
     search.done = 1

@@ -688,4 +688,38 @@ struct BadInputTests {
       #expect(result.stdout == "")
     }
   }
+
+  /// Regexes past what RE2 does well: before, `\w{1000}` took 190 MB to compile and RE2 ran it at
+  /// 60 KB/s, `\w|\w|…` (100 KB) wrote `\w`'s 13 KB of ranges 33,000 times for RE2 (2.3 GB, no end
+  /// in 2 minutes), `\w{40}` and `[a-z]` 1,200 times in a row ran on RE2's slow paths. Now each is a
+  /// clear error (ICU's) or goes to ICU with its time limit, in bounded memory, and `--debug` says why.
+  @Test(
+    "RE2's bad input: patterns past its budget go to ICU with its time limit, in bounded memory",
+    .timeLimit(.minutes(5)))
+  func patternsPastRE2Budget() throws {
+    let f = try Self.file(String(repeating: "a", count: 12_000) + "b\nabab\nword word\n")
+    defer { Self.remove(f) }
+    let alternation = Array(repeating: #"\w"#, count: 33_000).joined(separator: "|")
+    let cases: [(pattern: String, extra: [String], status: Int32, stdout: String, stderr: String)] = [
+      (#"\w{1000}"#, [], 0, "12\n", "over 200000 instructions (estimated"),
+      (#"(\w{100}){100}"#, [], 0, "1\n", "over 200000 instructions (estimated"),
+      (#"\w{40}"#, [], 0, "300\n", "its RE2 program has 55724 instructions, over the 50000"),
+      ("[a-z]{600}[a-z]{600}", [], 0, "10\n", "over 1000 characters in a row"),
+      (alternation, [], 0, "12013\n", "an RE2 translation over 1 MB"),
+      (#"(\w{1,40}){1,40}x"#, ["--time-limit", "200"], 2, "0\n", "ran past its time limit"),
+      (".{1000}{1000}", [], 2, "", "invalid regular expression '.{1000}{1000}' at column 9"),
+    ]
+    for c in cases {
+      let name = String(c.pattern.prefix(30))
+      guard
+        let (result, kb) = try Self.peakMemory(
+          ["find", "--debug", "--count", "--regex"] + c.extra + ["-e", c.pattern, f])
+      else { return }
+      #expect(result.status == c.status, "\(name): \(result.stderr.suffix(300))")
+      #expect(result.stdout == c.stdout, "\(name)")
+      #expect(result.stderr.contains(c.stderr), "\(name): \(result.stderr.suffix(300))")
+      if c.status == 0 { #expect(result.stderr.contains("ICU, not RE2"), "\(name)") }
+      #expect(kb < (100 << 10) + CLI.sanitizerMemorySlackKB, "\(name): peak \(kb) KiB")
+    }
+  }
 }

@@ -24,7 +24,10 @@ public struct DocumentChange<ID: Hashable> {
 extension DocumentChange: Sendable where ID: Sendable {}
 
 /// Whether an anchor at the exact place where text is inserted stays before the new text or moves
-/// after it (VS Code's `TrackedRangeStickiness` for one position).
+/// after it (VS Code's `TrackedRangeStickiness` for one position). A replace counts as an insertion
+/// at the start of the replaced range: an anchor at that start stays there (`.staysBefore`) or goes
+/// to the end of the new text (`.movesAfter`); an anchor inside the replaced range (whose text is
+/// gone) goes to the end of the new text, and one after it moves by the change in length.
 public enum AnchorStickiness: Sendable {
   case staysBefore
   case movesAfter

@@ -23,8 +23,10 @@ public final class PatternMatcher {
   }
 
   /// Which engine to use: `automatic` picks the fast paths; `icu` runs ICU line by line (the
-  /// reference the fast paths are tested against).
-  enum Strategy { case automatic, icu }
+  /// reference the fast paths are tested against); `wholeText` runs a regex over the whole text on
+  /// the engine `automatic` picks (RE2 when the pattern has a translation), with no prefilter, so
+  /// that tests and the fuzzer check that engine on every line (a literal: as `automatic`).
+  enum Strategy { case automatic, icu, wholeText }
 
   let engine: Engine
   let strategy: Strategy
@@ -65,7 +67,7 @@ public final class PatternMatcher {
     if pattern.ignoreCase { options.insert(.caseInsensitive) }
     let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
 
-    switch (pattern.syntax, strategy) {
+    switch (pattern.syntax, pattern.syntax == .literal && strategy == .wholeText ? .automatic : strategy) {
     case (.literal, .automatic) where !text.isEmpty && (!pattern.ignoreCase || isASCII):
       let needle = BytePattern(Array(text.utf8), asciiCaseInsensitive: pattern.ignoreCase)
       var exceptions: RegexSearch? = nil
@@ -120,6 +122,12 @@ public final class PatternMatcher {
       }
     case (.regex, .icu):
       engine = .regex(RegexSearch(try compile(text, options), mode: .lineByLine))
+    case (.regex, .wholeText):
+      let regex = RegexEngine(
+        try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
+      engine = .regex(RegexSearch(regex, mode: .whole))
+    case (.literal, .wholeText):
+      preconditionFailure("a literal's .wholeText is .automatic")
     }
     do {
       words = pattern.wholeWord ? try WordBoundaries() : nil

@@ -23,6 +23,15 @@ import TextRotorICU
 /// Refused: `-i` (ICU folds case fully), backreferences, look-around, atomic groups, possessive
 /// quantifiers, `\b \B \A \z \Z \G \X \R \h \v \N{…} \Q…\E \cX`, octal escapes, inline flags,
 /// named groups, set operations (`&&`, `--`, nested sets), and a literal LF or CR.
+///
+/// Also refused, so that RE2 stays fast and small (ICU, with its time limit, takes them): a
+/// translation longer than ``maximumLength`` (every `\w` is some 13 KB of ranges, and RE2 parses
+/// its text), a pattern whose RE2 program would be over ``maximumEstimatedProgram``
+/// instructions (counted repetitions are copies: `(\w{100}){100}` is 10,000 copies of `\w`'s
+/// ~1,400), and one whose longest chain of characters is over ``maximumChain`` (`[a-z]` 4,000
+/// times: RE2's DFA needs memory growing as its square, and past its budget RE2 runs its NFA, at
+/// some KB/s on a long line). The shim refuses, exactly, a compiled program over its own bound
+/// (re2.cpp).
 struct RE2Translation: Equatable {
   /// The pattern in RE2 syntax.
   var pattern: String
@@ -39,13 +48,25 @@ struct RE2Translation: Equatable {
     if ignoreCase { return .failure(Refusal(reason: "-i (ICU folds case fully, RE2 simply)")) }
     var parser = Parser(Array(icuPattern.unicodeScalars))
     do throws(Refusal) {
-      let (text, _) = try parser.alternation()
+      let (text, _, _) = try parser.alternation()
       if parser.i < parser.s.count { throw Refusal(reason: "an unbalanced ')'") }
       return .success(RE2Translation(pattern: text, hasLineAnchors: parser.anchors))
     } catch {
       return .failure(error)
     }
   }
+
+  /// The longest translation given to RE2, in bytes.
+  static let maximumLength = 1 << 20
+  /// The largest RE2 program the translation lets RE2 compile, estimated (about 2 instructions a
+  /// range of a class, 1 a literal byte, counted repetitions multiplied out). A few times the
+  /// shim's exact bound, `CICU_RE2_MAX_PROGRAM`: this one only keeps RE2 from compiling (in time
+  /// and memory) what the shim would then refuse.
+  static let maximumEstimatedProgram = 200_000
+  /// The most characters in a row a pattern given to RE2 may hold (counting a repetition's
+  /// copies, the longest branch of an alternation): at 1,000, RE2 still finds `[a-z]{1000}` at
+  /// about 7 MB/s on a line of letters; at 2,000, 4 MB/s; at 4,000 it runs out of DFA memory.
+  static let maximumChain = 1000
 
   /// ICU regex's definitions of its class escapes, as UnicodeSet patterns (ICU's regexst.cpp).
   static let wordSet = "[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\u200c\\u200d]"
@@ -85,6 +106,9 @@ struct RE2Translation: Equatable {
     let s: [Unicode.Scalar]
     var i = 0
     var anchors = false
+    /// The RE2 class of each UnicodeSet pattern already read, and its estimated program size
+    /// (`\w|\w|…` reads ICU's set once).
+    var classes: [String: (text: String, cost: Int)] = [:]
 
     init(_ s: [Unicode.Scalar]) { self.s = s }
 
@@ -92,32 +116,66 @@ struct RE2Translation: Equatable {
 
     var peek: Unicode.Scalar? { i < s.count ? s[i] : nil }
 
-    /// Branches separated by `|`, up to a `)` or the end. Returns the RE2 text and whether it can
-    /// match empty.
-    mutating func alternation() throws(Refusal) -> (String, Bool) {
+    /// The estimated size of a piece of pattern in RE2: its program's instructions, and its
+    /// longest chain of characters.
+    struct Size {
+      var program = 0
+      var chain = 0
+    }
+
+    /// Branches separated by `|`, up to a `)` or the end. Returns the RE2 text, whether it can
+    /// match empty, and its estimated size.
+    mutating func alternation() throws(Refusal) -> (String, Bool, Size) {
       var out = ""
       var nullable = false
+      var size = Size()
       while true {
-        let (text, n) = try sequence()
+        let (text, n, branch) = try sequence()
         out += text
         nullable = nullable || n
+        size.program += branch.program + 1
+        size.chain = Swift.max(size.chain, branch.chain)
+        try check(out, size)
         if peek == "|" {
           out += "|"
           i += 1
           continue
         }
-        return (out, nullable)
+        return (out, nullable, size)
       }
     }
 
-    mutating func sequence() throws(Refusal) -> (String, Bool) {
+    /// Refuses a translation past ``RE2Translation/maximumLength``,
+    /// ``RE2Translation/maximumEstimatedProgram`` or ``RE2Translation/maximumChain``, as soon as
+    /// it gets there.
+    func check(_ text: String, _ size: Size) throws(Refusal) {
+      if text.utf8.count > RE2Translation.maximumLength {
+        throw refuse("an RE2 translation over \(RE2Translation.maximumLength >> 20) MB (its classes written out)")
+      }
+      if size.program > RE2Translation.maximumEstimatedProgram {
+        throw refuse(
+          "an RE2 program of over \(RE2Translation.maximumEstimatedProgram) instructions (estimated;"
+            + " counted repetitions are copies)")
+      }
+      if size.chain > RE2Translation.maximumChain {
+        throw refuse(
+          "over \(RE2Translation.maximumChain) characters in a row (counted repetitions are copies),"
+            + " which RE2 runs slowly")
+      }
+    }
+
+    mutating func sequence() throws(Refusal) -> (String, Bool, Size) {
       var out = ""
       var nullable = true
+      var size = Size()
       while let c = peek, c != "|", c != ")" {
-        let (atom, atomNullable, quantifiable) = try self.atom()
+        let (atom, atomNullable, quantifiable, atomSize) = try self.atom()
         guard let q = try quantifier() else {
           out += atom
           nullable = nullable && atomNullable
+          size.program += atomSize.program
+          size.chain += atomSize.chain
+          try check(out, size)
           continue
         }
         guard quantifiable else { throw refuse("a quantifier after an anchor or at the start") }
@@ -126,9 +184,14 @@ struct RE2Translation: Equatable {
         }
         out += "(?:" + atom + ")" + q.text
         nullable = nullable && (q.min == 0 || atomNullable)
+        // RE2 writes x{n,m} out as n copies and m - n optional ones, x{n,} as n + 1.
+        let copies = Swift.max(1, q.max ?? (q.min + 1))
+        size.program += atomSize.program * copies + 1
+        size.chain += atomSize.chain * copies
+        try check(out, size)
         if let c = peek, "*+?{".unicodeScalars.contains(c) { throw refuse("a quantifier after a quantifier") }
       }
-      return (out, nullable)
+      return (out, nullable, size)
     }
 
     struct Quantifier {
@@ -182,8 +245,9 @@ struct RE2Translation: Equatable {
       return q
     }
 
-    /// One atom: its RE2 text, whether it can match empty, whether a quantifier may follow it.
-    mutating func atom() throws(Refusal) -> (String, Bool, Bool) {
+    /// One atom: its RE2 text, whether it can match empty, whether a quantifier may follow it,
+    /// its estimated size.
+    mutating func atom() throws(Refusal) -> (String, Bool, Bool, Size) {
       let c = s[i]
       switch c {
       case "(":
@@ -192,39 +256,51 @@ struct RE2Translation: Equatable {
           guard i + 1 < s.count, s[i + 1] == ":" else { throw refuse("a group with (?…) other than (?:") }
           i += 2
         }
-        let (inner, nullable) = try alternation()
+        let (inner, nullable, size) = try alternation()
         guard peek == ")" else { throw refuse("an unclosed group") }
         i += 1
-        return ("(?:" + inner + ")", nullable, true)
+        return ("(?:" + inner + ")", nullable, true, size)
       case "[":
-        let ranges = try setRanges(try classPattern())
-        return (RE2Translation.re2Class(ranges), false, true)
+        let (text, cost) = try re2Class(try classPattern())
+        return (text, false, true, Size(program: cost, chain: 1))
       case ".":
         i += 1
-        let set = "[^" + RE2Translation.lineTerminators.map { RE2Translation.hex($0) }.joined() + "]"
-        return (RE2Translation.re2Class(try setRanges(set)), false, true)
+        let (text, cost) = try re2Class(
+          "[^" + RE2Translation.lineTerminators.map { RE2Translation.hex($0) }.joined() + "]")
+        return (text, false, true, Size(program: cost, chain: 1))
       case "^":
         i += 1
         anchors = true
-        return ("(?m:^)", true, false)
+        return ("(?m:^)", true, false, Size(program: 1, chain: 0))
       case "$":
         i += 1
         anchors = true
-        return ("(?m:$)", true, false)
+        return ("(?m:$)", true, false, Size(program: 1, chain: 0))
       case "\\":
         switch try escape(inSet: false) {
-        case .set(let pattern): return (RE2Translation.re2Class(try setRanges(pattern)), false, true)
+        case .set(let pattern):
+          let (text, cost) = try re2Class(pattern)
+          return (text, false, true, Size(program: cost, chain: 1))
         case .character(let code):
           guard code != 0x0A && code != 0x0D else { throw refuse("a literal line terminator") }
-          return (RE2Translation.hex(code), false, true)
+          return (RE2Translation.hex(code), false, true, Size(program: 4, chain: 1))
         }
       case "*", "+", "?", "{": throw refuse("a quantifier with nothing to repeat")
       case "]", "}": throw refuse("an unescaped '\(c)'")
       default:
         i += 1
         guard c.value != 0x0A && c.value != 0x0D else { throw refuse("a literal line terminator") }
-        return (RE2Translation.hex(c.value), false, true)
+        return (RE2Translation.hex(c.value), false, true, Size(program: String(c).utf8.count, chain: 1))
       }
+    }
+
+    /// The RE2 class of the UnicodeSet `pattern` and its estimated program size, read once.
+    mutating func re2Class(_ pattern: String) throws(Refusal) -> (String, Int) {
+      if let known = classes[pattern] { return known }
+      let ranges = try setRanges(pattern)
+      let result = (RE2Translation.re2Class(ranges), 2 * ranges.count + 1)
+      classes[pattern] = result
+      return result
     }
 
     enum Escape {

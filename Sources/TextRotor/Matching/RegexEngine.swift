@@ -25,14 +25,14 @@ final class RegexEngine {
     self.icu = icu
     switch translation {
     case .success(let t)?:
-      if let compiled = LinearRegex(t.pattern) {
-        linear = compiled
+      do {
+        linear = try LinearRegex(compiling: t.pattern)
         self.translation = t
         refusal = nil
-      } else {
+      } catch {
         linear = nil
         self.translation = nil
-        refusal = "RE2 does not compile its translation (too large?)"
+        refusal = "a translation RE2 does not take (\(error))"
       }
     case .failure(let r)?:
       linear = nil

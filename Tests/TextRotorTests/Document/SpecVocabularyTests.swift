@@ -146,6 +146,14 @@ struct SpecVocabularyTests {
     #expect(inserted.generation == change.generation + 1)
     #expect(try document.position(of: stays).map { try document.utf8Offset(of: $0) } == 25)
     #expect(try document.position(of: moves).map { try document.utf8Offset(of: $0) } == 26)
+    // "... XONE.\r\nSecond line": an anchor inside a replaced range goes to the end of the new text,
+    // one after it moves by the change in length.
+    let inside = try document.anchor(at: try document.position(in: 0, utf8Offset: 27))
+    let second = try document.anchor(at: try document.position(in: 0, utf8Offset: 32))
+    try document.replace(utf8Range: 26..<29, in: 0, with: "one!")
+    #expect(try document.text(of: 0).hasSuffix("Xone!.\r\nSecond line"))
+    #expect(try document.position(of: inside).map { try document.utf8Offset(of: $0) } == 30)
+    #expect(try document.position(of: second).map { try document.utf8Offset(of: $0) } == 33)
 
     try document.insert(TextElement(id: 2, text: "English"), at: 1)
     #expect(document.elementIDs == [0, 2, 1])

@@ -239,4 +239,38 @@ struct RE2EngineTests {
       }
     }
   }
+
+  /// Patterns past what RE2 does well (a big program: slow DFA states, then its NFA at KB/s; a
+  /// long chain of characters: DFA memory as its square; a translation of many MB: RE2's parser
+  /// takes GBs) stay on ICU, with the reason in the search path, and find what ICU finds. Before,
+  /// every one went to RE2 (`\w|\w|…`, 100 KB, ran out of memory).
+  @Test(
+    "patterns past RE2's budget stay on ICU, with the reason",
+    .timeLimit(.minutes(2)),
+    arguments: [
+      (#"\w{40}"#, "its RE2 program has 55724 instructions, over the 50000"),
+      (#"\w{1000}"#, "over 200000 instructions (estimated"),
+      (#"(\w{100}){100}"#, "over 200000 instructions (estimated"),
+      (#"(?:.{1000}){1000}"#, "over 200000 instructions (estimated"),
+      ("[a-z]{600}[a-z]{600}", "over 1000 characters in a row"),
+      ("(?:ab{10}){101}", "over 1000 characters in a row"),
+      (Array(repeating: #"\w"#, count: 33_000).joined(separator: "|"), "an RE2 translation over 1 MB"),
+    ])
+  func pastBudget(pattern: String, reason: String) throws {
+    let p = Pattern.regex(pattern)
+    #expect(try !onRE2(p))
+    let path = try PatternMatcher(p).searchPath
+    #expect(path.contains("ICU, not RE2") && path.contains(reason), "\(path.suffix(300))")
+    let bytes = ByteStorage(
+      String(repeating: "a", count: 2100) + "\n" + String(repeating: "ab", count: 700) + "\nx é\n")
+    #expect(try PatternMatcher(p).matches(in: bytes) == PatternMatcher(p, strategy: .icu).matches(in: bytes))
+  }
+
+  @Test("patterns just inside RE2's budget stay on RE2")
+  func insideBudget() throws {
+    for pattern in [#"\w{30}"#, "[a-z]{1000}", "(?:ab){500}", #"(?:\w+\s){20}"#, #"\w+|\d+|\s+|\p{L}+|[a-z]+"#] {
+      let path = try PatternMatcher(.regex(pattern)).searchPath
+      #expect(try onRE2(.regex(pattern)), "\(pattern): \(path.suffix(200))")
+    }
+  }
 }
