@@ -69,6 +69,12 @@ public final class BreakRules: @unchecked Sendable {
   @usableFromInline let firstStatus: UnsafeMutablePointer<Int32>
   /// ICU's category numbers (the trie's values) to the machine's (see `init`).
   @usableFromInline let permutation: UnsafeMutablePointer<UInt16>
+  /// Per state whose ``flags`` have bit 3 (8): the run scan of ``RuleMachine`` (see
+  /// `makeRunScans`). `runBytes[state]`: the bytes where a run of characters that keep the machine
+  /// in the state's class may end; `runTargets[state * categoryCount + category]`: the state of the
+  /// class a character of that category leads to from any state of the class, or `0xFFFF`.
+  @usableFromInline let runBytes: UnsafeMutablePointer<cicu_byteset>?
+  @usableFromInline let runTargets: UnsafeMutablePointer<UInt16>?
   /// ICU's binary rules, which the trie reads in place.
   private var data: UnsafeMutableRawPointer?
 
@@ -215,6 +221,128 @@ public final class BreakRules: @unchecked Sendable {
     }
     self.firstRow = firstRow
     self.firstStatus = firstStatus
+    // After the pair step's states are chosen (they compare flags with 1), so bit 3 changes none.
+    if kind == .sentence,
+      let scans = Self.makeRunScans(
+        next: next, flags: stateFlags, status: status, bmp: bmp, states: states, categories: categories,
+        dictionaryStart: dictionaryStart)
+    {
+      runBytes = scans.bytes
+      runTargets = scans.targets
+    } else {
+      runBytes = nil
+      runTargets = nil
+    }
+  }
+
+  /// The run scans of the states that have one (their ``flags`` get bit 3), or nil when none has.
+  ///
+  /// A state's *class* is a set of states S and a set of categories K such that a character of a
+  /// category k in K leads from every state of S to one same state of S, and every state of S has
+  /// the same flags (nothing to do but accept, or not) and status: while the machine reads
+  /// characters of K it stays in S, accepting (or not) at each, and the state it ends in is the
+  /// target of the last character's category. So a run of such characters can be skipped whole: a
+  /// byte scan (SIMD) finds where it may end, and the state is that of the run's last character.
+  /// The class is grown greedily from the state: the state reached by another category is added when
+  /// the categories of the larger class cover more code points (the sentence rules' "in a
+  /// sentence" states after a letter and after anything else: letters, digits, spaces,
+  /// punctuation that ends nothing and ideographs are one run).
+  ///
+  /// The bytes where a run may end: ASCII bytes of a category outside K, lead bytes of 2- and
+  /// 3-byte sequences of which some code point is outside K, and every 4-byte lead; never a
+  /// continuation byte, so a run ends on a character boundary. Ill-formed sequences read as U+FFFD,
+  /// which must be in K (else no scan).
+  static func makeRunScans(
+    next: UnsafeMutablePointer<UInt16>, flags: UnsafeMutablePointer<UInt8>, status: UnsafeMutablePointer<Int32>,
+    bmp: UnsafeMutablePointer<UInt16>, states: Int, categories: Int, dictionaryStart: Int
+  ) -> (bytes: UnsafeMutablePointer<cicu_byteset>, targets: UnsafeMutablePointer<UInt16>)? {
+    guard categories <= 64, dictionaryStart > 3 else { return nil }
+    // The categories of the code points behind each lead byte (a block of 64 or 4,096 code
+    // points, read in runs of one category: this runs at every rules' load), and each category's
+    // code points, one in 16 counted (only to compare classes).
+    var leadMask = [UInt64](repeating: 0, count: 256)
+    var c = 0x80
+    while c < 0x10000 {
+      let lead = c < 0x800 ? 0xC0 | c >> 6 : 0xE0 | c >> 12
+      let blockEnd = c < 0x800 ? (c | 0x3F) + 1 : c < 0xD800 ? min((c | 0xFFF) + 1, 0xD800) : (c | 0xFFF) + 1
+      var mask: UInt64 = 0
+      var previous = -1
+      for x in c..<blockEnd {
+        let k = Int(bmp[x])
+        if k != previous {
+          mask |= 1 &<< UInt64(k)
+          previous = k
+        }
+      }
+      leadMask[lead] |= mask
+      c = blockEnd == 0xD800 ? 0xE000 : blockEnd
+    }
+    var weight = [Int](repeating: 0, count: categories)
+    for x in stride(from: 0, to: 0x10000, by: 16) { weight[Int(bmp[x])] += 1 }
+    let replacement = UInt64(1) << UInt64(bmp[0xFFFD])
+    // The categories that lead from every state of `set` to one same state of `set`.
+    func covered(_ set: [Int]) -> UInt64 {
+      var mask: UInt64 = 0
+      for k in 3..<dictionaryStart {
+        let t = Int(next[set[0] * categories + k])
+        if t != 0, set.contains(t), set.allSatisfy({ Int(next[$0 * categories + k]) == t }) { mask |= 1 << UInt64(k) }
+      }
+      return mask
+    }
+    func cover(_ mask: UInt64) -> Int {
+      (0..<categories).reduce(0) { mask >> UInt64($1) & 1 != 0 ? $0 + weight[$1] : $0 }
+    }
+    var bytes: UnsafeMutablePointer<cicu_byteset>?
+    var targets: UnsafeMutablePointer<UInt16>?
+    for start in 1..<states where flags[start] & 6 == 0 {
+      var set = [start]
+      var mask = covered(set)
+      while true {
+        var best: (set: [Int], mask: UInt64)?
+        for k in 3..<dictionaryStart where mask >> UInt64(k) & 1 == 0 {
+          let t = Int(next[start * categories + k])
+          guard t != 0, !set.contains(t), flags[t] & 7 == flags[start] & 7, status[t] == status[start] else {
+            continue
+          }
+          let larger = set + [t]
+          let m = covered(larger)
+          if cover(m) > cover(best?.mask ?? mask) { best = (larger, m) }
+        }
+        guard let found = best else { break }
+        (set, mask) = (found.set, found.mask)
+      }
+      // Worth a scan when ASCII letters are in the run (the text a class is for), and possible
+      // when U+FFFD is.
+      let letters = (0x41...0x7A).filter { mask >> UInt64(bmp[$0]) & 1 != 0 }.count
+      guard mask & replacement != 0, letters >= 40 else { continue }
+      if bytes == nil {
+        bytes = .allocate(capacity: states)
+        targets = .allocate(capacity: states * categories)
+        targets!.initialize(repeating: 0xFFFF, count: states * categories)
+      }
+      var scan = cicu_byteset()
+      withUnsafeMutableBytes(of: &scan.member) { member in
+        for b in 0..<256 {
+          let ends: Bool
+          switch b {
+          case 0..<0x80: ends = mask >> UInt64(bmp[b]) & 1 == 0
+          case 0x80..<0xC2: ends = false  // continuation bytes and C0, C1 (U+FFFD)
+          case 0xC2..<0xF0: ends = leadMask[b] & ~mask != 0
+          case 0xF0..<0xF5: ends = true
+          default: ends = false  // U+FFFD
+          }
+          member[b] = ends ? 1 : 0
+        }
+      }
+      cicu_byteset_prepare(&scan)
+      bytes![start] = scan
+      for k in 3..<dictionaryStart where mask >> UInt64(k) & 1 != 0 {
+        targets![start * categories + k] = next[set[0] * categories + k]
+      }
+      flags[start] |= 8
+    }
+    guard let bytes, let targets else { return nil }
+    return (bytes, targets)
   }
 
   deinit {
@@ -229,6 +357,8 @@ public final class BreakRules: @unchecked Sendable {
     firstRow.deallocate()
     firstStatus.deallocate()
     permutation.deallocate()
+    runBytes?.deallocate()
+    runTargets?.deallocate()
     cicu_trie_close(trie)
     free(data)
   }
@@ -403,7 +533,7 @@ public final class RuleMachine {
                 var kk = k
                 while true {
                   p &+= l
-                  if f != 0 {
+                  if f & 1 != 0 {
                     last = p
                     lastStatus = status[t]
                   }
@@ -475,6 +605,46 @@ public final class RuleMachine {
     return (
       (b0 & 0x07) << 18 | (b1 & 0x3F) << 12 | (UInt32(text[i + 2]) & 0x3F) << 6 | (UInt32(text[i + 3]) & 0x3F), 4
     )
+  }
+
+  /// The run scan of `state` (a state whose flags have bit 3: see `BreakRules.makeRunScans`) from
+  /// `start`: the characters that keep the machine in the state's class, skipped, and the state
+  /// and position after them. Runs are found by a byte scan; a byte where a run may end is looked
+  /// at as a character, and the run goes on when it is one of the class's.
+  @usableFromInline @inline(never)
+  func skipRun(_ text: UnsafePointer<UInt8>, state: Int, from start: Int, end: Int) -> (state: Int, position: Int) {
+    let bytes = rules.runBytes! + state
+    let targets = rules.runTargets! + state &* categories
+    var state = state
+    var p = start
+    while true {
+      let q = Int(cicu_byteset_find(text, Int64(p), Int64(end), bytes))
+      if q > p { state = Int(targets[lastCategory(text, from: p, to: q)]) }
+      p = q
+      guard q < end else { break }
+      let (c, l) = Self.decodeShort(text, q, end)
+      guard l != 0 else { break }
+      let t = targets[Int(bmp[c])]  // 0xFFFF for a dictionary category too (never in a class)
+      guard t != 0xFFFF else { break }
+      state = Int(t)
+      p = q &+ l
+    }
+    return (state, p)
+  }
+
+  /// The category of the last character of `text[start..<end]`, both character boundaries,
+  /// `start < end`: the character that begins at the last byte that is not a continuation byte
+  /// (of the last 4), or U+FFFD when continuation bytes that belong to no sequence end the range.
+  @inline(__always)
+  func lastCategory(_ text: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+    var j = end &- 1
+    let lowest = max(start, end &- 4)
+    while j > lowest && text[j] & 0xC0 == 0x80 { j &-= 1 }
+    if text[j] & 0xC0 != 0x80 {
+      let (c, length) = Self.decode(text, j, end)
+      if j &+ length == end { return Int(c < 0x10000 ? bmp[Int(c)] : rules.category(c)) }
+    }
+    return Int(bmp[0xFFFD])
   }
 
   /// ``next(_:from:end:)`` out of line, so that the pair step's loop keeps its values in registers.
@@ -576,8 +746,17 @@ public final class RuleMachine {
             state = t
             position &+= 1
             if f != 0 {
-              result = position
-              statusState = t
+              if f & 1 != 0 {
+                result = position
+                statusState = t
+              }
+              if f & 8 != 0 {
+                (state, position) = skipRun(text, state: state, from: position, end: end)
+                if f & 1 != 0 {
+                  result = position
+                  statusState = state
+                }
+              }
             }
           }
         }
@@ -623,8 +802,17 @@ public final class RuleMachine {
           state = t
           position &+= length
           if f != 0 {
-            result = position
-            statusState = t
+            if f & 1 != 0 {
+              result = position
+              statusState = t
+            }
+            if f & 8 != 0 {
+              (state, position) = skipRun(text, state: state, from: position, end: end)
+              if f & 1 != 0 {
+                result = position
+                statusState = state
+              }
+            }
           }
         }
       }

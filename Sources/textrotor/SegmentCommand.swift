@@ -88,6 +88,20 @@ struct SegmentCommand: ExitStatusCommand {
     if threads < 1 { throw ValidationError("--threads must be at least 1.") }
   }
 
+  /// Starts loading the break rules that `arguments` (a `segment` command line, not parsed yet)
+  /// will segment with, on another core (`Segmenter.prepare`), unless it asks for one thread:
+  /// the parser, the file's mapping and its validity pass then run beside the load. A guess from
+  /// `--by` and `--locale`; the parser still reads and checks everything.
+  static func prepareRules(_ arguments: [String]) {
+    func value(_ name: String) -> String? {
+      guard let k = arguments.lastIndex(of: name), k + 1 < arguments.count else { return nil }
+      return arguments[k + 1]
+    }
+    guard value("--threads") != "1", let by = value("--by").flatMap(SegmentUnit.init(rawValue:)), let rotor = by.rotor
+    else { return }
+    Segmenter.prepare(rotor, locale: value("--locale") ?? "")
+  }
+
   mutating func runWithStatus() -> Int32 {
     if let structure = by.structure { return runStructure(structure) }
     let rotor = prose ? SystemRotor.proseSentences : by.rotor!

@@ -25,6 +25,7 @@ struct TextRotorCommand: ParsableCommand {
       // `segment` parsed alone: the parser then reflects on its own options only, not on every
       // command's (most of a short run's start). Anything it does not accept (help, a usage
       // error) goes through the whole parser below, which prints what it always prints.
+      if arguments.first == "segment" { SegmentCommand.prepareRules(arguments) }
       if arguments.first == "segment",
         var segment = (try? SegmentCommand.parseAsRoot(Array(arguments.dropFirst()))) as? SegmentCommand
       {

@@ -1017,6 +1017,68 @@ static inline int64_t cicu_word_safe_point_after(const uint8_t *h, int64_t offse
   return end;
 }
 
+// MARK: byte sets
+
+/// A set of byte values prepared for cicu_byteset_find: `member[b]` is nonzero for a member;
+/// `low[l]` has bit h & 7 set when the byte h << 4 | l with h < 8 is a member, `high[l]` the same
+/// for h >= 8 (a byte is a member when the entry of its low nibble in the table of its high nibble's
+/// top bit has the bit of its high nibble: exact for any set of the 256 values).
+typedef struct {
+  uint8_t member[256];
+  uint8_t low[16];
+  uint8_t high[16];
+} cicu_byteset;
+
+static inline void cicu_byteset_prepare(cicu_byteset *set) {
+  for (int l = 0; l < 16; l++) {
+    set->low[l] = 0;
+    set->high[l] = 0;
+  }
+  for (int b = 0; b < 256; b++) {
+    if (!set->member[b]) continue;
+    int h = b >> 4, l = b & 15;
+    if (h < 8) set->low[l] |= (uint8_t)(1u << h);
+    else set->high[l] |= (uint8_t)(1u << (h & 7));
+  }
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static inline int64_t cicu_byteset_find_avx2(const uint8_t *h, int64_t from,
+                                                                            int64_t end, const cicu_byteset *set) {
+  const __m256i low = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->low));
+  const __m256i high = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)set->high));
+  const __m256i bits = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16,
+                                        32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+  const __m256i nibble = _mm256_set1_epi8(0x0F);
+  int64_t i = from;
+  for (; i + 32 <= end; i += 32) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(h + i));
+    __m256i l = _mm256_and_si256(x, nibble);
+    __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble);
+    // The row of the low nibble, from the table of the high nibble's top bit (x's bit 7).
+    __m256i row = _mm256_blendv_epi8(_mm256_shuffle_epi8(low, l), _mm256_shuffle_epi8(high, l), x);
+    __m256i hit = _mm256_and_si256(row, _mm256_shuffle_epi8(bits, hi));
+    uint32_t miss = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, _mm256_setzero_si256()));
+    if (miss != 0xFFFFFFFFu) return i + __builtin_ctz(~miss);
+  }
+  return i;
+}
+#endif
+
+/// The first offset in from..<end whose byte is a member of `set`, or end.
+static inline int64_t cicu_byteset_find(const uint8_t *h, int64_t from, int64_t end, const cicu_byteset *set) {
+  int64_t i = from;
+#if defined(__x86_64__)
+  if (end - i >= 32 && cicu_has_avx2()) {
+    i = cicu_byteset_find_avx2(h, i, end, set);
+    if (i < end && set->member[h[i]]) return i;
+  }
+#endif
+  for (; i < end; i++)
+    if (set->member[h[i]]) return i;
+  return end;
+}
+
 // MARK: GNU extensions that Glibc's Swift module does not declare without _GNU_SOURCE
 
 extern void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);

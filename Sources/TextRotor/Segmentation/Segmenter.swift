@@ -40,6 +40,19 @@ public struct Segmenter: Sendable {
   /// The number of cores of this machine.
   public static var availableCores: Int { Int(sysconfCores()) }
 
+  /// Starts loading `rotor`'s break rules for `locale` (ICU's iterator and the native machine's
+  /// tables) on another thread, and returns at once: a command that knows what it will segment
+  /// calls this before it parses the rest of its arguments and maps its files, so that the load
+  /// (1-2 ms) runs on a core that is idle then instead of between reading a file and segmenting
+  /// it. The segmenter then finds them loaded (or waits for the load under way); the entries are
+  /// the same either way.
+  public static func prepare(_ rotor: SystemRotor, locale: String) {
+    guard let kind = rotor.breakKind else { return }
+    DispatchQueue.global().async {
+      _ = IteratorCache.shared.rules(kind, locale: locale)
+    }
+  }
+
   /// Segments `elements` (byte ranges of `bytes`, sorted and disjoint) into `rotor`'s entries.
   public func segment(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor) throws(ICUError)
     -> SegmentStore
@@ -287,14 +300,18 @@ final class IteratorCache: Sendable {
     let key = Key(kind: kind, locale: locale)
     let found: BreakIterator? = prototypes.withLock { $0[key] }
     if let found { return Prototype(iterator: found, lock: self) }
-    let opened = try BreakIterator(kind, locale: locale)
-    let kept = prototypes.withLock { table in
-      if let existing = table[key] { return existing }
-      table[key] = opened
-      return opened
+    // One load at a time: a second caller (a worker, or the command after `Segmenter.prepare`)
+    // waits for the load under way instead of doing it again beside it.
+    return try openLock.withLock { _ throws(ICUError) in
+      if let found = prototypes.withLock({ $0[key] }) { return Prototype(iterator: found, lock: self) }
+      let opened = try BreakIterator(kind, locale: locale)
+      prototypes.withLock { $0[key] = opened }
+      return Prototype(iterator: opened, lock: self)
     }
-    return Prototype(iterator: kept, lock: self)
   }
+
+  private let openLock = Mutex<Void>(())
+  private let rulesLock = Mutex<Void>(())
 
   private let cloneLock = Mutex<Void>(())
 
@@ -305,16 +322,13 @@ final class IteratorCache: Sendable {
   func rules(_ kind: BreakKind, locale: String) -> BreakRules? {
     let key = Key(kind: kind, locale: locale)
     if let found = loadedRules.withLock({ $0[key] }) { return found }
-    let loaded: BreakRules?
-    do {
-      let prototype = try iterator(kind, locale: locale)
-      loaded = prototype.lock.cloneLock.withLock { _ in BreakRules.load(from: prototype.iterator) }
-    } catch {
-      loaded = nil
-    }
-    return loadedRules.withLock { table in
-      if let existing = table[key] { return existing }
-      table[key] = loaded
+    let prototype = try? iterator(kind, locale: locale)
+    return rulesLock.withLock { _ in
+      if let found = loadedRules.withLock({ $0[key] }) { return found }
+      let loaded = prototype.flatMap { prototype in
+        prototype.lock.cloneLock.withLock { _ in BreakRules.load(from: prototype.iterator) }
+      }
+      loadedRules.withLock { $0[key] = loaded }
       return loaded
     }
   }

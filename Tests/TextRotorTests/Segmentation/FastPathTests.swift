@@ -368,6 +368,48 @@ import TextRotorICU
     }
   }
 
+  /// The sentence machine's run scan (`BreakRules.makeRunScans`) skips runs of letters, spaces,
+  /// digits and ideographs with a byte scan and takes the state of the run's last character: runs
+  /// of every length (past the 32-byte vector blocks) that end in every kind of character, ill-formed
+  /// sequences (truncated, stray continuation bytes, C0, F5) and 4-byte characters among them and
+  /// just before a full stop, where the state after an upper- or lower-case letter and after
+  /// anything else differ.
+  @Test func sentenceRunScan() throws {
+    var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
+    let seed = rng.seed
+    let runs: [[UInt8]] =
+      [
+        "a", "B", "x", "Я", "ж", "é", "Ω", "中", "文", "1", " ", " ", "\t", ",", ";", "(", ")", "\"", "'", "-",
+        "\u{3001}", "\u{FF0C}", "\u{00A0}", "\u{0301}", "\u{00AD}", "\u{00D7}", "😀", "\u{10400}", "\u{FFFD}",
+      ].map { Array($0.utf8) } + [
+        [0x80], [0xBF], [0xC0], [0xC1], [0xF5], [0xFF], [0xD0], [0xE4, 0xB8], [0xE4], [0xED, 0xA0, 0x80], [0xF0, 0x9F],
+        [0xE0, 0x80],
+      ]
+    let ends: [[UInt8]] = [
+      ".", "!", "?", "\n", "\r\n", "\u{3002}", "\u{FF01}", "\u{2028}", "\u{0085}", ". ", ".) A", ". a", "! X",
+      ".\u{0301} B", "\u{FF0E}",
+    ].map { Array($0.utf8) }
+    for round in 0..<TestScale.count(3000) {
+      var text: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...12, using: &rng) {
+        let length =
+          Int.random(in: 0..<4, using: &rng) == 0
+          ? Int.random(in: 30...200, using: &rng) : Int.random(in: 0...12, using: &rng)
+        for _ in 0..<length {
+          // Mostly letters, as in text; the rest anything.
+          text +=
+            Int.random(in: 0..<3, using: &rng) == 0
+            ? runs.randomElement(using: &rng)! : runs[Int.random(in: 0..<8, using: &rng)]
+        }
+        text += ends.randomElement(using: &rng)!
+      }
+      if Bool.random(using: &rng) { text.removeLast(Int.random(in: 0...min(3, text.count - 1), using: &rng)) }
+      try Self.compare(
+        text, [0..<text.count], .sentences, locale: round % 5 == 0 ? "de" : "",
+        context: "sentence runs \(round) (TEXTROTOR_SEED=\(seed))")
+    }
+  }
+
   /// Long random texts: a long ASCII stretch with islands far apart and close together.
   @Test func randomLongTexts() throws {
     var rng = SeededRandom(seed: SeededRandom.seedFromEnvironment())
