@@ -11,6 +11,8 @@
 
 _Static_assert(CTR_MD_CMARK_LIST_TYPE == CMARK_NODE_LIST, "CMARK_NODE_LIST");
 _Static_assert(CTR_MD_CMARK_CODE_BLOCK_TYPE == CMARK_NODE_CODE_BLOCK, "CMARK_NODE_CODE_BLOCK");
+_Static_assert(CTR_MD_CMARK_PARAGRAPH_TYPE == CMARK_NODE_PARAGRAPH, "CMARK_NODE_PARAGRAPH");
+_Static_assert(CTR_MD_CMARK_HEADING_TYPE == CMARK_NODE_HEADING, "CMARK_NODE_HEADING");
 
 static pthread_once_t ctr_md_once = PTHREAD_ONCE_INIT;
 // cmark-gfm is not thread-safe across parsers: attaching an extension adds its trigger characters

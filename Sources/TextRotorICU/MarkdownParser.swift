@@ -49,23 +49,30 @@ public enum MarkdownParser {
   public static let listBlockType = Int32(CTR_MD_CMARK_LIST_TYPE)
   /// cmark-gfm's node type of a code block.
   public static let codeBlockType = Int32(CTR_MD_CMARK_CODE_BLOCK_TYPE)
+  /// cmark-gfm's node type of a paragraph.
+  public static let paragraphType = Int32(CTR_MD_CMARK_PARAGRAPH_TYPE)
+  /// cmark-gfm's node type of a heading.
+  public static let headingType = Int32(CTR_MD_CMARK_HEADING_TYPE)
 
   /// Texts longer than this are past cmark-gfm's 32-bit sizes.
   public static let maximumLength = Int(Int32.max) - 16
 
   /// The nodes of `range` of `bytes`, parsed as one Markdown document after `prelude` (parsed
   /// first and not reported: link reference definitions from elsewhere). Offsets are relative to
-  /// `range.lowerBound`; parents come before their children, in document order.
-  public static func parse(_ bytes: ByteStorage, range: Range<Int>, prelude: [UInt8] = []) throws(ParseError)
-    -> [MarkdownNode]
-  {
+  /// `range.lowerBound`; parents come before their children, in document order. A `postlude` is
+  /// parsed after the range (link reference definitions from after it); its nodes are reported
+  /// too (callers drop what starts past the range). With `kinds`, only nodes of those kinds.
+  public static func parse(
+    _ bytes: ByteStorage, range: Range<Int>, prelude: [UInt8] = [], postlude: [UInt8] = [],
+    kinds: Set<MarkdownNodeKind>? = nil
+  ) throws(ParseError) -> [MarkdownNode] {
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
-    guard range.count + prelude.count <= maximumLength else {
+    guard range.count + prelude.count + postlude.count <= maximumLength else {
       throw ParseError(description: "a Markdown text of \(range.count) bytes is past cmark-gfm's 32-bit sizes")
     }
     var result = ctr_md_result()
     let status: Int32
-    if prelude.isEmpty {
+    if prelude.isEmpty && postlude.isEmpty {
       status = bytes.withUnsafeBytes { all in
         ctr_md_parse(
           UnsafeRawPointer(all.baseAddress.map { $0 + range.lowerBound } ?? UnsafePointer(bitPattern: 1)!)
@@ -73,8 +80,9 @@ public enum MarkdownParser {
       }
     } else {
       var joined = prelude
-      joined.reserveCapacity(prelude.count + range.count)
+      joined.reserveCapacity(prelude.count + range.count + postlude.count)
       bytes.withUnsafeBytes { all in joined.append(contentsOf: all[range]) }
+      joined.append(contentsOf: postlude)
       status = joined.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) {
           ctr_md_parse($0.baseAddress, Int64($0.count), Int64(prelude.count), &result)
@@ -94,7 +102,7 @@ public enum MarkdownParser {
     }
     for k in 0..<Int(result.count) {
       let n = result.nodes[k]
-      guard let kind = MarkdownNodeKind(rawValue: n.kind) else { continue }
+      guard let kind = MarkdownNodeKind(rawValue: n.kind), kinds?.contains(kind) ?? true else { continue }
       nodes.append(
         MarkdownNode(
           kind: kind, detail: n.detail, items: n.items, depth: n.depth,

@@ -25,6 +25,9 @@
 #define CTR_MD_CMARK_LIST_TYPE 0x8003
 // ... and of a code block.
 #define CTR_MD_CMARK_CODE_BLOCK_TYPE 0x8005
+// ... of a paragraph and of a heading.
+#define CTR_MD_CMARK_PARAGRAPH_TYPE 0x8008
+#define CTR_MD_CMARK_HEADING_TYPE 0x8009
 
 typedef struct {
   int32_t kind;

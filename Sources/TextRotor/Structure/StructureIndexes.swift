@@ -59,12 +59,41 @@ struct StructureEntries {
   /// `scanned` (the parsed text in `bytes`).
   mutating func add(_ nodes: [MarkdownNode], shift: Int, bytes: ByteStorage? = nil, scanned: Range<Int> = 0..<0) {
     let origin = scanned.lowerBound
-    let referenceLines = bytes.map { ReferenceLines.find(in: $0, range: scanned) } ?? []
     if let bytes {
       for (r, hash) in ReferenceLines.usages(in: bytes, range: scanned) {
         usages.append(((r.lowerBound - origin + shift)..<(r.upperBound - origin + shift), hash))
       }
+      for line in Self.referenceLines(nodes, bytes: bytes, scanned: scanned) {
+        references.append(
+          (
+            (line.lowerBound - origin + shift)..<(line.upperBound - origin + shift),
+            ReferenceLines.definedKeyHash(bytes, line) ?? 0
+          ))
+      }
     }
+    for node in nodes {
+      let range = (node.range.lowerBound + shift)..<(node.range.upperBound + shift)
+      if node.kind == .block {
+        blocks.append((range, node.detail))
+      } else if node.kind == .listItem && node.depth == 1 {
+        units.append((range, 0))
+        rotors[.listItems, default: []].append((range, StructurePayload(node)))
+      } else if let kind = StructureRotor(node.kind) {
+        rotors[kind, default: []].append((range, StructurePayload(node)))
+      }
+    }
+  }
+
+  /// The lines of `scanned` (in `bytes`) that may define link references and that no code or HTML
+  /// block, paragraph, heading or table of the parse `nodes` (offsets relative to `scanned`) holds
+  /// but as definitions at a paragraph's start (`lines`: those of the lines that may define labels,
+  /// when already found).
+  static func referenceLines(
+    _ nodes: [MarkdownNode], bytes: ByteStorage, scanned: Range<Int>, lines: [Range<Int>]? = nil
+  ) -> [Range<Int>] {
+    let origin = scanned.lowerBound
+    let referenceLines = lines ?? ReferenceLines.find(in: bytes, range: scanned)
+    if referenceLines.isEmpty { return [] }
     // Leaf blocks, where a line is no definition, and the definitions at paragraphs' starts.
     var opaque: [Range<Int>] = []
     var definitions: [Range<Int>] = []
@@ -104,26 +133,9 @@ struct StructureEntries {
       }
       return lo > 0 && p < ranges[lo - 1].upperBound
     }
-    for line in referenceLines {
-      let p = line.lowerBound - origin
-      if let bytes, holds(definitions, p) || !holds(opaque, p) {
-        references.append(
-          (
-            (line.lowerBound - origin + shift)..<(line.upperBound - origin + shift),
-            ReferenceLines.definedKeyHash(bytes, line) ?? 0
-          ))
-      }
-    }
-    for node in nodes {
-      let range = (node.range.lowerBound + shift)..<(node.range.upperBound + shift)
-      if node.kind == .block {
-        blocks.append((range, node.detail))
-      } else if node.kind == .listItem && node.depth == 1 {
-        units.append((range, 0))
-        rotors[.listItems, default: []].append((range, StructurePayload(node)))
-      } else if let kind = StructureRotor(node.kind) {
-        rotors[kind, default: []].append((range, StructurePayload(node)))
-      }
+    return referenceLines.filter {
+      let p = $0.lowerBound - origin
+      return holds(definitions, p) || !holds(opaque, p)
     }
   }
 
@@ -160,7 +172,12 @@ enum ReferenceLines {
   static func find(in bytes: ByteStorage, range: Range<Int>) -> [Range<Int>] {
     var result: [Range<Int>] = []
     var p = range.lowerBound
-    while let hit = bytes.firstIndex(of: [0x5D, 0x3A], in: p..<range.upperBound) {
+    // `]` by memchr, then its `:` (memmem of `]:` took 8 instructions a byte).
+    while let hit = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
+      guard hit + 1 < range.upperBound && bytes[hit + 1] == 0x3A else {
+        p = hit + 1
+        continue
+      }
       var start = hit
       while start > range.lowerBound && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
       var end = hit
@@ -255,6 +272,24 @@ enum ReferenceLines {
     return result
   }
 
+  /// The key hashes of ``usages(in:range:)`` for which `keep` holds, without copying labels.
+  static func usageHashes(in bytes: ByteStorage, range: Range<Int>, keep: (Int) -> Bool) -> Set<Int> {
+    var result: Set<Int> = []
+    var p = range.lowerBound
+    while let close = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
+      var open = close - 1
+      while open >= range.lowerBound && close - open <= 1000 && bytes[open] != 0x5B && bytes[open] != 0x5D {
+        open -= 1
+      }
+      if open >= range.lowerBound && bytes[open] == 0x5B && close - open <= 1000 {
+        let hash = bytes.withUnsafeBytes { keyHash(UnsafeBufferPointer(rebasing: $0[(open + 1)..<close])) }
+        if keep(hash) { result.insert(hash) }
+      }
+      p = close + 1
+    }
+    return result
+  }
+
   /// Where a definition would start on the line `line` (at its `[`), or nil.
   static func definitionStart(_ bytes: ByteStorage, _ line: Range<Int>) -> Int? {
     var i = line.lowerBound
@@ -320,10 +355,13 @@ extension RotorDocument {
 
   /// The entries of `range` of `bytes` (a whole element, or for plain text any run of whole lines),
   /// moved by `shift`; with `forEdits` (Markdown), also the reference lines and bracketed texts
-  /// that edits use.
+  /// that edits use. A Markdown element longer than twice `pieceLength` is parsed in pieces (see
+  /// ``MarkdownPieces``), with the same entries. With `kinds`, the entries of those rotors only
+  /// (and the blocks).
   static func findStructure(
     in bytes: ByteStorage, range: Range<Int>, format: DocumentFormat, shift: Int, prelude: [UInt8] = [],
-    forEdits: Bool = true, into entries: inout StructureEntries
+    forEdits: Bool = true, pieceLength: Int = MarkdownPieces.pieceLength, kinds: Set<StructureRotor>? = nil,
+    into entries: inout StructureEntries
   ) throws(StructureError) {
     switch format {
     case .text:
@@ -335,13 +373,25 @@ extension RotorDocument {
           ))
       }
     case .markdown:
-      let nodes: [MarkdownNode]
+      // Only the kinds asked for, and the blocks that tell where definitions are.
+      let nodeKinds = kinds.map { kinds in
+        Set(kinds.compactMap(\.nodeKind)).union([
+          .block, .paragraph, .htmlBlock, .definitions, .codeBlock, .heading, .table,
+        ])
+      }
       do {
-        nodes = try MarkdownParser.parse(bytes, range: range, prelude: prelude)
+        if prelude.isEmpty && range.count > 2 * pieceLength {
+          for piece in try MarkdownPieces.parse(bytes, range: range, pieceLength: pieceLength, kinds: nodeKinds) {
+            entries.add(
+              piece.nodes, shift: shift + piece.range.lowerBound, bytes: forEdits ? bytes : nil, scanned: piece.range)
+          }
+        } else {
+          let nodes = try MarkdownParser.parse(bytes, range: range, prelude: prelude, kinds: nodeKinds)
+          entries.add(nodes, shift: shift + range.lowerBound, bytes: forEdits ? bytes : nil, scanned: range)
+        }
       } catch {
         throw StructureError(error.description)
       }
-      entries.add(nodes, shift: shift + range.lowerBound, bytes: forEdits ? bytes : nil, scanned: range)
     }
   }
 

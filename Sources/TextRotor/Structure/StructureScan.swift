@@ -25,7 +25,7 @@ public enum StructureScan {
     if kinds.contains(where: { $0 != .misspelled }) {
       for element in elements {
         try RotorDocument<Int>.findStructure(
-          in: bytes, range: element, format: format, shift: 0, forEdits: false, into: &found)
+          in: bytes, range: element, format: format, shift: 0, forEdits: false, kinds: Set(kinds), into: &found)
       }
       found.sort()
     }
