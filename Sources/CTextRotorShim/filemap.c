@@ -2,6 +2,7 @@
 // fault counter and the page size are this file's globals.
 #include "cicu_filemap.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -22,10 +23,11 @@ static void cicu_sigbus_handler(int sig, siginfo_t *info, void *context) {
   cicu_sigbus_faults = cicu_sigbus_faults + 1;
 }
 
-void cicu_install_sigbus_guard(void) {
-  static int installed = 0;
-  if (installed) return;
-  installed = 1;
+// Installed once per process, whichever thread maps a file first (a plain flag was a data race
+// when two threads mapped files at once: ThreadSanitizer, StructureEditModelTests).
+static pthread_once_t cicu_sigbus_once = PTHREAD_ONCE_INIT;
+
+static void cicu_install_sigbus_guard_once(void) {
   long size = sysconf(_SC_PAGESIZE);
   if (size > 0) cicu_page_size = (uintptr_t)size;
   struct sigaction action;
@@ -35,6 +37,8 @@ void cicu_install_sigbus_guard(void) {
   sigemptyset(&action.sa_mask);
   sigaction(SIGBUS, &action, NULL);
 }
+
+void cicu_install_sigbus_guard(void) { pthread_once(&cicu_sigbus_once, cicu_install_sigbus_guard_once); }
 
 long cicu_sigbus_fault_count(void) { return (long)cicu_sigbus_faults; }
 
