@@ -96,7 +96,8 @@ struct BadInputTests {
     let f = try Self.file(String(repeating: line, count: 200_000))
     defer { Self.remove(f) }
     // The first output comes when 64 KiB of it is ready; the pipe (64 KiB) then holds the process.
-    let output = try Self.truncatedWhileRead(["find", "--json", "def", f], file: f, to: 10 * 60_000 + 4)  // inside line 60,001
+    // Truncated inside line 60,001.
+    let output = try Self.truncatedWhileRead(["find", "--json", "def", f], file: f, to: 10 * 60_000 + 4)
     #expect(!output.contains("\\u0000"))
     let messages = try output.split(separator: "\n").map { try CLI.jsonObject(String($0)) }
     let matches = messages.filter { $0["type"] as? String == "match" }

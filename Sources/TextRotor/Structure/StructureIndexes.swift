@@ -256,18 +256,10 @@ enum ReferenceLines {
   static func usages(in bytes: ByteStorage, range: Range<Int>) -> [(Range<Int>, Int)] {
     var result: [(Range<Int>, Int)] = []
     var label: [UInt8] = []
-    var p = range.lowerBound
-    while let close = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
-      var open = close - 1
-      while open >= range.lowerBound && close - open <= 1000 && bytes[open] != 0x5B && bytes[open] != 0x5D {
-        open -= 1
-      }
-      if open >= range.lowerBound && bytes[open] == 0x5B && close - open <= 1000 {
-        label.removeAll(keepingCapacity: true)
-        for k in (open + 1)..<close { label.append(bytes[k]) }
-        result.append((open..<(close + 1), keyHash(label)))
-      }
-      p = close + 1
+    forEachLabel(in: bytes, range: range) { open, close in
+      label.removeAll(keepingCapacity: true)
+      for k in (open + 1)..<close { label.append(bytes[k]) }
+      result.append((open..<(close + 1), keyHash(label)))
     }
     return result
   }
@@ -275,19 +267,24 @@ enum ReferenceLines {
   /// The key hashes of ``usages(in:range:)`` for which `keep` holds, without copying labels.
   static func usageHashes(in bytes: ByteStorage, range: Range<Int>, keep: (Int) -> Bool) -> Set<Int> {
     var result: Set<Int> = []
+    forEachLabel(in: bytes, range: range) { open, close in
+      let hash = bytes.withUnsafeBytes { keyHash(UnsafeBufferPointer(rebasing: $0[(open + 1)..<close])) }
+      if keep(hash) { result.insert(hash) }
+    }
+    return result
+  }
+
+  /// Calls `body` with the `[` and `]` of every bracketed text of ``usages(in:range:)``.
+  private static func forEachLabel(in bytes: ByteStorage, range: Range<Int>, _ body: (Int, Int) -> Void) {
     var p = range.lowerBound
     while let close = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
       var open = close - 1
       while open >= range.lowerBound && close - open <= 1000 && bytes[open] != 0x5B && bytes[open] != 0x5D {
         open -= 1
       }
-      if open >= range.lowerBound && bytes[open] == 0x5B && close - open <= 1000 {
-        let hash = bytes.withUnsafeBytes { keyHash(UnsafeBufferPointer(rebasing: $0[(open + 1)..<close])) }
-        if keep(hash) { result.insert(hash) }
-      }
+      if open >= range.lowerBound && bytes[open] == 0x5B && close - open <= 1000 { body(open, close) }
       p = close + 1
     }
-    return result
   }
 
   /// Where a definition would start on the line `line` (at its `[`), or nil.
