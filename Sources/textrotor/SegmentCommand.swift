@@ -140,9 +140,11 @@ extension SegmentOptions {
     // segmented, when the elements are the whole file (after a byte order mark): no pass of its own.
     return Inputs(paths: files, validateUTF8: false, threads: threads).run(streamed: streamed) { name, bytes in
       let elementRanges = elements.ranges(in: bytes)
+      // (Lines and paragraphs are found by a scan of line breaks alone: their files are checked
+      // by the parallel pass of their own.)
       let checkedBySegmenter =
-        elementRanges.count == 1 && elementRanges[0].upperBound == bytes.count
-        && !(rotor == .lines && elements == .lines)
+        elementRanges.count == 1 && elementRanges[0].upperBound == bytes.count && rotor != .lines
+        && rotor != .paragraphs
       // Before the elements: nothing or a byte order mark (well-formed, so the file's first
       // ill-formed byte is the elements' first).
       let beforeElements = checkedBySegmenter ? bytes.firstInvalidUTF8(in: 0..<elementRanges[0].lowerBound) : nil
@@ -157,6 +159,7 @@ extension SegmentOptions {
       }
       let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
       segmenter.progress = bar?.callback
+      segmenter.pieceSize = Self.pieceSize(bytes: bytes.count, threads: threads)
       if rotor == .lines && elements == .lines {
         // Each line element is a line, an empty one included (as `--elements whole` lists it).
         bar?.finish()
@@ -319,6 +322,15 @@ extension SegmentOptions {
     _ = printer
     if output.count { StandardOutput.shared.write(several ? "\(name):\(count)\n" : "\(count)\n") }
     return count > 0 ? .found : .nothingFound
+  }
+
+  /// Bytes per piece for a file of `bytes` bytes: 1 MiB, smaller for files of less than 64 pieces
+  /// a thread (down to 64 KiB), so that the threads finish together (the pieces are handed out one
+  /// by one; the last one a thread takes can leave the others idle for its time: on a 20 MB file
+  /// and 2 threads a 1 MiB piece is 1/20 of the work). The entries are the same for any size.
+  static func pieceSize(bytes: Int, threads: Int) -> Int {
+    guard threads > 1 else { return 1 << 20 }
+    return max(64 << 10, min(1 << 20, bytes / (threads * 64)))
   }
 
   /// Bytes read per block of a stream (8 MiB; TEXTROTOR_STREAM_BLOCK_SIZE sets it, for tests).
