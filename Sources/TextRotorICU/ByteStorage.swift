@@ -208,6 +208,23 @@ public final class ByteStorage: @unchecked Sendable {
     return available
   }
 
+  /// Hands the pages wholly inside `range` of a mapped file back to the system (`MADV_DONTNEED`):
+  /// for bytes that were read for the last time, so that their page-table entries are torn down
+  /// now, by the calling thread, instead of all at once when the file is unmapped (a serial step
+  /// of a few milliseconds per 100 MB). The bytes stay the same and readable: a later read maps
+  /// them again from the page cache. Nothing happens for bytes that are not a mapped file.
+  public func dropMappedPages(in range: Range<Int>) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    guard release == .unmap, let base else { return }
+    let page = Self.pageSize
+    let start = (range.lowerBound + page - 1) / page * page
+    let end = range.upperBound == count ? range.upperBound : range.upperBound / page * page
+    guard end > start else { return }
+    _ = madvise(base + start, end - start, MADV_DONTNEED)
+  }
+
+  private static let pageSize = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+
   func pointer(at offset: Int) -> UnsafePointer<CChar> {
     guard let base else { return emptyText }
     return UnsafePointer((base + offset).assumingMemoryBound(to: CChar.self))

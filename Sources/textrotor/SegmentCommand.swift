@@ -102,24 +102,64 @@ struct SegmentCommand: ExitStatusCommand {
     Segmenter.prepare(rotor, locale: value("--locale") ?? "")
   }
 
-  mutating func runWithStatus() -> Int32 {
+  /// The parsed options as plain values.
+  var options: SegmentOptions {
+    SegmentOptions(
+      by: by, wordsOnly: wordsOnly, prose: prose, locale: text.locale, elements: text.elements, format: text.format,
+      threads: threads, count: output.count, json: output.json, positionEncoding: output.positionEncoding,
+      files: files)
+  }
+
+  mutating func runWithStatus() -> Int32 { options.run() }
+
+  /// After the last line break of `bytes` (not after a final CR, whose LF may come next).
+  static func lastLineCut(_ bytes: ByteStorage) -> Int? { SegmentOptions.lastLineCut(bytes) }
+
+  /// After the last blank line of `bytes` that is followed by more text, so no paragraph is cut.
+  static func lastParagraphCut(_ bytes: ByteStorage) -> Int? { SegmentOptions.lastParagraphCut(bytes) }
+}
+
+extension SegmentOptions {
+  /// Segments (or lists the structure of) the files as the options say; returns grep's exit status.
+  func run() -> Int32 {
     if let structure = by.structure { return runStructure(structure) }
     let rotor = prose ? SystemRotor.proseSentences : by.rotor!
-    text.warnIfUnknownLocale()
-    var segmenter = Segmenter(locale: text.locale, threads: threads)
+    warnIfUnknownLocale()
+    var segmenter = Segmenter(locale: locale, threads: threads)
     let several = files.count > 1
     let wordsOnly = self.wordsOnly
-    let elements = text.elements
-    let output = self.output
+    let elements = self.elements
+    let output = self
     let streamed = { (name: String, stream: BlockReader) throws -> Inputs.Outcome in
       try Self.segmentStream(
         stream, name: name, rotor: rotor, elements: elements, segmenter: segmenter, wordsOnly: wordsOnly,
         output: output, several: several)
     }
-    return Inputs(paths: files, threads: threads).run(streamed: streamed) { name, bytes in
+    let threads = self.threads
+    // The check for ill-formed UTF-8 is done by the segmenter, each piece just before it is
+    // segmented, when the elements are the whole file (after a byte order mark): no pass of its own.
+    return Inputs(paths: files, validateUTF8: false, threads: threads).run(streamed: streamed) { name, bytes in
       let elementRanges = elements.ranges(in: bytes)
+      // (Lines and paragraphs are found by a scan of line breaks alone: their files are checked
+      // by the parallel pass of their own.)
+      let checkedBySegmenter =
+        elementRanges.count == 1 && elementRanges[0].upperBound == bytes.count && rotor != .lines
+        && rotor != .paragraphs
+      // Before the elements: nothing or a byte order mark (well-formed, so the file's first
+      // ill-formed byte is the elements' first).
+      let beforeElements = checkedBySegmenter ? bytes.firstInvalidUTF8(in: 0..<elementRanges[0].lowerBound) : nil
+      if let bad = beforeElements {
+        Inputs.warnInvalidUTF8(at: bad, in: bytes, name: name)
+      } else if !checkedBySegmenter {
+        Inputs.warnIfInvalidUTF8(bytes, name: name, threads: threads)
+      }
+      // The segmenter's finding, said once it is known (before any entry is printed).
+      func warn(_ bad: Int?) {
+        if beforeElements == nil, let bad { Inputs.warnInvalidUTF8(at: bad, in: bytes, name: name) }
+      }
       let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
       segmenter.progress = bar?.callback
+      segmenter.pieceSize = Self.pieceSize(bytes: bytes.count, threads: threads)
       if rotor == .lines && elements == .lines {
         // Each line element is a line, an empty one included (as `--elements whole` lists it).
         bar?.finish()
@@ -129,14 +169,20 @@ struct SegmentCommand: ExitStatusCommand {
           elements: elementRanges, output: output, several: several)
       }
       if output.count {
-        let counted = try segmenter.count(bytes, elements: elementRanges, rotor: rotor, words: wordsOnly)
+        // The bytes are read no more: the threads hand each piece's pages back as they go.
+        let counted = try segmenter.count(
+          bytes, elements: elementRanges, rotor: rotor, words: wordsOnly, checkingUTF8: checkedBySegmenter,
+          lastRead: true)
         bar?.finish()
+        warn(counted.firstInvalidUTF8)
         let n = wordsOnly ? counted.words : counted.entries
         StandardOutput.shared.write(several ? "\(name):\(n)\n" : "\(n)\n")
         return n > 0 ? .found : .nothingFound
       }
-      let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
+      let (store, invalid) = try segmenter.segment(
+        bytes, elements: elementRanges, rotor: rotor, checkingUTF8: checkedBySegmenter)
       bar?.finish()
+      warn(invalid)
       let keep: (SegmentStore.Segment) -> Bool = wordsOnly ? { $0.status.isWord } : { _ in true }
       var printer = EntryPrinter(
         rotor: rotor.rawValue, name: name, bytes: bytes, elements: elementRanges,
@@ -167,8 +213,8 @@ struct SegmentCommand: ExitStatusCommand {
   /// its format from --format or its name.
   func runStructure(_ kind: StructureRotor) -> Int32 {
     let several = files.count > 1
-    let output = self.output
-    let text = self.text
+    let output = self
+    let text = self
     if kind == .misspelled {
       text.warnIfUnknownLocale()
       // No dictionary for the locale: one message, not one per file.
@@ -200,7 +246,7 @@ struct SegmentCommand: ExitStatusCommand {
   /// Prints (or counts) `entries`.
   static func print(
     _ entries: [Range<Int>], name: String, bytes: ByteStorage, rotor: SystemRotor, elements: [Range<Int>],
-    output: OutputOptions, several: Bool
+    output: SegmentOptions, several: Bool
   ) -> Inputs.Outcome {
     if output.count {
       StandardOutput.shared.write(several ? "\(name):\(entries.count)\n" : "\(entries.count)\n")
@@ -219,7 +265,7 @@ struct SegmentCommand: ExitStatusCommand {
   /// A block ends early when the writer pauses: its entries are printed at once.
   static func segmentStream(
     _ stream: BlockReader, name: String, rotor: SystemRotor, elements kind: ElementKind, segmenter: Segmenter,
-    wordsOnly: Bool, output: OutputOptions, several: Bool
+    wordsOnly: Bool, output: SegmentOptions, several: Bool
   ) throws -> Inputs.Outcome {
     let paragraphs = rotor.spansLines || kind == .paragraphs
     var printer: EntryPrinter? = nil
@@ -276,6 +322,15 @@ struct SegmentCommand: ExitStatusCommand {
     _ = printer
     if output.count { StandardOutput.shared.write(several ? "\(name):\(count)\n" : "\(count)\n") }
     return count > 0 ? .found : .nothingFound
+  }
+
+  /// Bytes per piece for a file of `bytes` bytes: 1 MiB, smaller for files of less than 64 pieces
+  /// a thread (down to 64 KiB), so that the threads finish together (the pieces are handed out one
+  /// by one; the last one a thread takes can leave the others idle for its time: on a 20 MB file
+  /// and 2 threads a 1 MiB piece is 1/20 of the work). The entries are the same for any size.
+  static func pieceSize(bytes: Int, threads: Int) -> Int {
+    guard threads > 1 else { return 1 << 20 }
+    return max(64 << 10, min(1 << 20, bytes / (threads * 64)))
   }
 
   /// Bytes read per block of a stream (8 MiB; TEXTROTOR_STREAM_BLOCK_SIZE sets it, for tests).

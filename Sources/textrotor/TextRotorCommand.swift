@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import TextRotor
 
 @main
 struct TextRotorCommand: ParsableCommand {
@@ -25,6 +26,14 @@ struct TextRotorCommand: ParsableCommand {
       // `segment` parsed alone: the parser then reflects on its own options only, not on every
       // command's (most of a short run's start). Anything it does not accept (help, a usage
       // error) goes through the whole parser below, which prints what it always prints.
+      // An everyday `segment` line skips the parser too (its reflection is most of a short run's
+      // start, and a serial step before any work can go to a second core).
+      if let options = SegmentOptions.fastParse(arguments) {
+        if options.threads > 1, let rotor = options.by.rotor { Segmenter.prepare(rotor, locale: options.locale) }
+        status = options.run()
+        StandardOutput.shared.flush()
+        Glibc.exit(status)
+      }
       if arguments.first == "segment" { SegmentCommand.prepareRules(arguments) }
       if arguments.first == "segment",
         var segment = (try? SegmentCommand.parseAsRoot(Array(arguments.dropFirst()))) as? SegmentCommand

@@ -123,6 +123,35 @@ struct SegmentCommandTests {
     #expect(objects.contains { ($0["label"] as? String)?.contains("\u{FFFD}") == true })
   }
 
+  @Test(
+    "--count says where invalid UTF-8 starts, once, on any number of threads, after a BOM too; the count is unchanged")
+  func invalidUTF8Counted() throws {
+    var text: [UInt8] = []
+    for k in 0..<3000 { text += Array("line \(k) naïve 中文\n".utf8) }
+    let bad = text.count - 5000
+    text[bad] = 0xFF
+    text[bad + 100] = 0x80
+    for bom in [[], [0xEF, 0xBB, 0xBF] as [UInt8]] {
+      let bytes = bom + text
+      let path = try CLI.temporaryFile(bytes)
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      for rotor in ["grapheme", "word", "sentence", "linebreak", "line"] {
+        var counts: Set<String> = []
+        for threads in ["1", "2", "3"] {
+          let result = try CLI.run(["segment", "--by", rotor, "--count", "--threads", threads, path])
+          #expect(result.status == 0)
+          let warnings = result.stderr.split(separator: "\n").filter { $0.contains("invalid UTF-8") }
+          #expect(
+            warnings == [
+              "textrotor: \(path): invalid UTF-8 at byte \(bom.count + bad) (0xFF); such bytes are read as U+FFFD"
+            ])
+          counts.insert(result.stdout)
+        }
+        #expect(counts.count == 1, "\(rotor): \(counts)")
+      }
+    }
+  }
+
   @Test("lines exclude CRLF/CR terminators; a BOM is not content")
   func linesAndBOM() throws {
     let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("one\r\ntwo\rthree\n\nfive".utf8)

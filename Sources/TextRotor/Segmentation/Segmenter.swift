@@ -67,16 +67,81 @@ public struct Segmenter: Sendable {
   public func count(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, words: Bool = true)
     throws(ICUError) -> (entries: Int, words: Int)
   {
-    let store = try segment(bytes, elements: elements, rotor: rotor, counting: true, countingWords: words)
+    let store = try segment(
+      bytes, elements: elements, rotor: rotor, counting: true, countingWords: words, checkingUTF8: false
+    ).store
     return (store.count, words ? store.wordCount : 0)
   }
 
+  /// ``count(_:elements:rotor:words:)`` that also checks the elements for ill-formed UTF-8, piece by
+  /// piece, each piece just before the thread that segments it reads it: no separate pass over the
+  /// text, and no separate parallel phase (with its wait for the slowest thread) before the
+  /// segmentation. `firstInvalidUTF8` is the first offset in the elements (in order) where
+  /// ``ByteStorage/firstInvalidUTF8(in:)`` finds ill-formed UTF-8, or nil.
+  ///
+  /// With `lastRead`, the caller reads these bytes no more: each piece's pages of a mapped file
+  /// are handed back to the system (`MADV_DONTNEED`) by the thread that counted them, so that the
+  /// mapping's teardown, one serial step of a few milliseconds per 100 MB when the file is
+  /// unmapped, is done in parallel as the work goes. The bytes stay readable (from the page cache).
+  public func count(
+    _ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, words: Bool = true, checkingUTF8: Bool,
+    lastRead: Bool = false
+  ) throws(ICUError) -> (entries: Int, words: Int, firstInvalidUTF8: Int?) {
+    let (store, invalid) = try segment(
+      bytes, elements: elements, rotor: rotor, counting: true, countingWords: words, checkingUTF8: checkingUTF8,
+      lastRead: lastRead)
+    return (store.count, words ? store.wordCount : 0, invalid)
+  }
+
+  /// ``segment(_:elements:rotor:)`` that also checks the elements for ill-formed UTF-8 as
+  /// ``count(_:elements:rotor:words:checkingUTF8:lastRead:)`` does.
+  public func segment(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, checkingUTF8: Bool)
+    throws(ICUError) -> (store: SegmentStore, firstInvalidUTF8: Int?)
+  {
+    let (store, invalid) = try segment(
+      bytes, elements: elements, rotor: rotor, counting: false, checkingUTF8: checkingUTF8)
+    return (store, invalid)
+  }
+
   private func segment(
-    _ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, counting: Bool, countingWords: Bool = true
+    _ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, counting: Bool
   ) throws(ICUError) -> SegmentStore {
+    try segment(bytes, elements: elements, rotor: rotor, counting: counting, checkingUTF8: false).store
+  }
+
+  /// The first offset in `elements` (in order) where the text is not well-formed UTF-8.
+  static func firstInvalidUTF8(_ bytes: ByteStorage, elements: [Range<Int>]) -> Int? {
+    for element in elements {
+      if let bad = bytes.firstInvalidUTF8(in: element) { return bad }
+    }
+    return nil
+  }
+
+  /// Whether a unit's spans hold ill-formed UTF-8 as checked span by span. A span is cut after a
+  /// line break, where no sequence continues, except in a line longer than ICU's 32-bit offsets
+  /// (see ``cutPoint(_:from:limit:paragraphs:)``): there a span may start or end inside a
+  /// character and be reported ill-formed wrongly. So a `true` is checked again over the whole
+  /// elements (``firstInvalidUTF8(_:elements:)``); a `false` is exact.
+  static func mayHoldInvalidUTF8(_ bytes: ByteStorage, _ unit: WorkUnit) -> Bool {
+    unit.spans.contains { bytes.firstInvalidUTF8(in: $0) != nil }
+  }
+
+  /// Hands a counted unit's pages back to the system (`lastRead`).
+  static func release(_ bytes: ByteStorage, _ unit: WorkUnit) {
+    guard let first = unit.spans.first, let last = unit.spans.last else { return }
+    bytes.dropMappedPages(in: first.lowerBound..<last.upperBound)
+  }
+
+  private func segment(
+    _ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, counting: Bool, countingWords: Bool = true,
+    checkingUTF8: Bool, lastRead: Bool = false
+  ) throws(ICUError) -> (store: SegmentStore, invalid: Int?) {
     switch rotor {
-    case .lines: return Self.lines(bytes, elements: elements)
-    case .paragraphs: return Self.paragraphs(bytes, elements: elements)
+    case .lines, .paragraphs:
+      let invalid = checkingUTF8 ? Self.firstInvalidUTF8(bytes, elements: elements) : nil
+      return (
+        rotor == .lines ? Self.lines(bytes, elements: elements) : Self.paragraphs(bytes, elements: elements), invalid
+      )
     default: break
     }
     let units = workUnits(bytes, elements: elements, paragraphs: rotor.spansLines).map { unit in
@@ -87,36 +152,46 @@ public struct Segmenter: Sendable {
     }
     let kind = rotor.breakKind!
     let prototype = try IteratorCache.shared.iterator(kind, locale: locale)
+    let release = lastRead && counting
+    var mayBeInvalid = false
+    let store: SegmentStore
     if threads == 1 || units.count == 1 {
       let iterator = try prototype.copy()
-      var store = SegmentStore()
+      var serial = SegmentStore()
       let total = units.reduce(0) { $0 + $1.byteCount }
       var done = 0
       for unit in units {
-        store.append(try Self.run(iterator, bytes, unit, rotor, fastPaths: useFastPaths))
+        if checkingUTF8 && !mayBeInvalid && Self.mayHoldInvalidUTF8(bytes, unit) { mayBeInvalid = true }
+        serial.append(try Self.run(iterator, bytes, unit, rotor, fastPaths: useFastPaths))
+        if release { Self.release(bytes, unit) }
         done += unit.byteCount
         progress?(done, total)
       }
-      return store
-    }
-    let results = ParallelResults(count: units.count)
-    let total = units.reduce(0) { $0 + $1.byteCount }
-    let progress = self.progress
-    let fastPaths = useFastPaths
-    let workers = min(threads, units.count)
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-      do {
-        let iterator = try prototype.copy()
-        while let i = results.claim() {
-          let chunk = try Self.run(iterator, bytes, units[i], rotor, fastPaths: fastPaths)
-          let done = results.store(chunk, at: i, bytes: units[i].byteCount)
-          progress?(done, total)
+      store = serial
+    } else {
+      let results = ParallelResults(count: units.count)
+      let total = units.reduce(0) { $0 + $1.byteCount }
+      let progress = self.progress
+      let fastPaths = useFastPaths
+      let workers = min(threads, units.count)
+      DispatchQueue.concurrentPerform(iterations: workers) { _ in
+        do {
+          let iterator = try prototype.copy()
+          while let i = results.claim() {
+            if checkingUTF8 && Self.mayHoldInvalidUTF8(bytes, units[i]) { results.noteInvalidUTF8() }
+            let chunk = try Self.run(iterator, bytes, units[i], rotor, fastPaths: fastPaths)
+            if release { Self.release(bytes, units[i]) }
+            let done = results.store(chunk, at: i, bytes: units[i].byteCount)
+            progress?(done, total)
+          }
+        } catch {
+          results.fail(error)
         }
-      } catch {
-        results.fail(error)
       }
+      store = try results.store()
+      mayBeInvalid = results.mayBeInvalidUTF8
     }
-    return try results.store()
+    return (store, mayBeInvalid ? Self.firstInvalidUTF8(bytes, elements: elements) : nil)
   }
 
   /// A piece of work: text spans segmented one after the other into one chunk.
@@ -349,6 +424,7 @@ private final class ParallelResults: Sendable {
     var next = 0
     var bytesDone = 0
     var error: ICUError?
+    var mayBeInvalidUTF8 = false
   }
   private let state: Mutex<State>
 
@@ -370,6 +446,9 @@ private final class ParallelResults: Sendable {
       return $0.bytesDone
     }
   }
+  func noteInvalidUTF8() { state.withLock { $0.mayBeInvalidUTF8 = true } }
+  var mayBeInvalidUTF8: Bool { state.withLock { $0.mayBeInvalidUTF8 } }
+
   func fail(_ error: any Error) {
     state.withLock { s in
       if s.error == nil { s.error = (error as? ICUError) ?? ICUError.unknown }

@@ -66,10 +66,13 @@ struct Inputs {
 
   /// Invalid UTF-8 is read as U+FFFD (offsets stay the file's); say where it starts.
   static func warnIfInvalidUTF8(_ bytes: ByteStorage, name: String, threads: Int = Segmenter.availableCores) {
-    if let bad = TextFacts.firstInvalidUTF8(bytes, threads: threads) {
-      StandardOutput.error(
-        "\(name): invalid UTF-8 at byte \(bad) (0x\(String(bytes[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD"
-      )
-    }
+    if let bad = TextFacts.firstInvalidUTF8(bytes, threads: threads) { warnInvalidUTF8(at: bad, in: bytes, name: name) }
+  }
+
+  /// The warning for ill-formed UTF-8 first found at `bad`.
+  static func warnInvalidUTF8(at bad: Int, in bytes: ByteStorage, name: String) {
+    StandardOutput.error(
+      "\(name): invalid UTF-8 at byte \(bad) (0x\(String(bytes[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD"
+    )
   }
 }

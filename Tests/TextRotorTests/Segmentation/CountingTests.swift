@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TextRotor
@@ -28,5 +29,69 @@ struct CountingTests {
         #expect(counted.words == words, "seed \(seed) round \(round) \(rotor)")
       }
     }
+  }
+
+  /// Ill-formed pieces, a lone lead byte before a line break among them (a piece ends there).
+  static let illFormed: [[UInt8]] = [[0x80], [0xFF], [0xC3, 0x28], [0xE2, 0x82], [0xE2, 0x0A], [0xF0, 0x9F, 0x98]]
+
+  @Test(
+    "checkingUTF8: the first ill-formed byte is the one a whole-text check finds, counted or stored, any threads and piece size"
+  )
+  func checkingUTF8FindsTheFirstIllFormedByte() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    for round in 0..<TestScale.count(60) {
+      var raw: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...300, using: &rng) {
+        if Int.random(in: 0..<40, using: &rng) == 0 {
+          raw += Self.illFormed.randomElement(using: &rng)!
+        } else {
+          raw += Array(Self.pieces.randomElement(using: &rng)!.utf8)
+        }
+      }
+      let bytes = ByteStorage(raw)
+      let elements = ElementKind.allCases.randomElement(using: &rng)!.ranges(in: bytes)
+      let expected = Segmenter.firstInvalidUTF8(bytes, elements: elements)
+      var segmenter = Segmenter(
+        threads: Int.random(in: 1...2, using: &rng), pieceSize: Int.random(in: 8...512, using: &rng))
+      segmenter.useFastPaths = Bool.random(using: &rng)
+      for rotor in SystemRotor.allCases {
+        let plain = try segmenter.count(bytes, elements: elements, rotor: rotor)
+        let counted = try segmenter.count(
+          bytes, elements: elements, rotor: rotor, checkingUTF8: true, lastRead: Bool.random(using: &rng))
+        let stored = try segmenter.segment(bytes, elements: elements, rotor: rotor, checkingUTF8: true)
+        let unchecked = try segmenter.count(bytes, elements: elements, rotor: rotor, checkingUTF8: false)
+        #expect(counted.firstInvalidUTF8 == expected, "seed \(seed) round \(round) \(rotor)")
+        #expect(stored.firstInvalidUTF8 == expected, "seed \(seed) round \(round) \(rotor)")
+        #expect(unchecked.firstInvalidUTF8 == nil, "seed \(seed) round \(round) \(rotor)")
+        #expect(counted.entries == plain.entries && counted.words == plain.words, "seed \(seed) round \(round)")
+        #expect(stored.store.count == plain.entries, "seed \(seed) round \(round) \(rotor)")
+      }
+      // The whole-text check, here over the elements, is what a file's check finds when the
+      // elements are the whole file.
+      if elements == [0..<bytes.count] {
+        #expect(expected == TextFacts.firstInvalidUTF8(bytes, threads: 2), "seed \(seed) round \(round)")
+      }
+    }
+  }
+
+  @Test("lastRead hands a mapped file's counted pages back; the bytes stay readable and the same")
+  func lastReadKeepsTheBytes() throws {
+    var text = ""
+    for k in 0..<40_000 { text += "Line \(k): naïve café, 中文 text.\n" }
+    let path = NSTemporaryDirectory() + "textrotor-lastread-\(UUID().uuidString).txt"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let bytes = try ByteStorage.contentsOf(path: path)
+    let elements = ElementKind.whole.ranges(in: bytes)
+    let segmenter = Segmenter(threads: 2, pieceSize: 64 << 10)
+    let expected = try segmenter.count(bytes, elements: elements, rotor: .words)
+    let counted = try segmenter.count(bytes, elements: elements, rotor: .words, checkingUTF8: true, lastRead: true)
+    #expect(counted.entries == expected.entries && counted.words == expected.words)
+    #expect(counted.firstInvalidUTF8 == nil)
+    // Read again after the pages were handed back: the same bytes, the same count.
+    #expect(bytes.string(0..<bytes.count) == text)
+    let again = try segmenter.count(bytes, elements: elements, rotor: .words, checkingUTF8: true, lastRead: true)
+    #expect(again.entries == expected.entries)
   }
 }
