@@ -6,6 +6,8 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +23,138 @@ static pthread_once_t ctr_md_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t ctr_md_lock = PTHREAD_MUTEX_INITIALIZER;
 static void ctr_md_register(void) { cmark_gfm_core_extensions_ensure_registered(); }
 
+// MARK: the arena
+
+// cmark-gfm's allocations for a text of at most CTR_MD_ARENA_TEXT bytes (the pieces a long
+// element is parsed in, edit windows) come from a bump arena that the next parse reuses: no
+// malloc/free per node and buffer (glibc's malloc, calloc, realloc and free and cmark's walk that
+// frees the tree were a third of the instructions of a links count of 5 MB), and no page faults
+// (the arena's pages stay mapped from parse to parse; an arena made and unmapped per parse cost
+// more system time than malloc). Used only under ctr_md_lock. Longer texts use malloc: an arena
+// never reuses what a parse frees, so it holds more than malloc's heap would.
+#define CTR_MD_ARENA_TEXT (8 << 20)
+#define CTR_MD_ARENA_CHUNK (4 << 20)
+// What the arena keeps between parses (more is freed at the end of the parse that needed it): a
+// 512 KB piece takes 8-13 MB of it, a 1 MB piece about twice that.
+#define CTR_MD_ARENA_KEEP (32 << 20)
+#define CTR_MD_ARENA_ALIGN 16
+
+typedef struct ctr_md_chunk {
+  struct ctr_md_chunk *next;
+  size_t size, used;
+  size_t pad;  // the data starts 16-byte aligned
+} ctr_md_chunk;
+
+static ctr_md_chunk *ctr_md_chunks;   // every chunk, the one in use first among the used ones
+static ctr_md_chunk *ctr_md_current;  // the chunk allocations come from
+static void *ctr_md_last;             // the last allocation (realloc grows it in place)
+
+static _Noreturn void ctr_md_out_of_memory(void) {
+  // As cmark-gfm's own allocator does when calloc fails.
+  fputs("textrotor: out of memory while parsing Markdown\n", stderr);
+  abort();
+}
+
+/// A chunk with at least `need` bytes free: the next kept one, or a new one.
+static ctr_md_chunk *ctr_md_next_chunk(size_t need) {
+  ctr_md_chunk **link = ctr_md_current ? &ctr_md_current->next : &ctr_md_chunks;
+  while (*link && (*link)->size < need) link = &(*link)->next;
+  ctr_md_chunk *chunk = *link;
+  if (chunk) {
+    // Taken out of the list and put after the current chunk.
+    *link = chunk->next;
+  } else {
+    size_t size = need > CTR_MD_ARENA_CHUNK ? need : CTR_MD_ARENA_CHUNK;
+    chunk = malloc(sizeof(ctr_md_chunk) + size);
+    if (!chunk) ctr_md_out_of_memory();
+    chunk->size = size;
+  }
+  chunk->used = 0;
+  if (ctr_md_current) {
+    chunk->next = ctr_md_current->next;
+    ctr_md_current->next = chunk;
+  } else {
+    chunk->next = ctr_md_chunks;
+    ctr_md_chunks = chunk;
+  }
+  ctr_md_current = chunk;
+  return chunk;
+}
+
+/// The bytes a block of `size` takes: a 16-byte header (the size in its last 8 bytes) and the data,
+/// rounded to 16 bytes (chunks' data start 16-byte aligned, as malloc's blocks do).
+static size_t ctr_md_arena_need(size_t size) {
+  size_t need = (size + CTR_MD_ARENA_ALIGN + CTR_MD_ARENA_ALIGN - 1) & ~(size_t)(CTR_MD_ARENA_ALIGN - 1);
+  if (need < size) ctr_md_out_of_memory();
+  return need;
+}
+
+static void *ctr_md_arena_alloc(size_t size) {
+  size_t need = ctr_md_arena_need(size);
+  ctr_md_chunk *chunk = ctr_md_current;
+  if (!chunk || chunk->size - chunk->used < need) chunk = ctr_md_next_chunk(need);
+  char *data = (char *)(chunk + 1) + chunk->used + CTR_MD_ARENA_ALIGN;
+  chunk->used += need;
+  ((size_t *)data)[-1] = size;
+  ctr_md_last = data;
+  return data;
+}
+
+static void *ctr_md_arena_calloc(size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size) ctr_md_out_of_memory();
+  void *p = ctr_md_arena_alloc(count * size);
+  memset(p, 0, count * size);
+  return p;
+}
+
+static void *ctr_md_arena_realloc(void *p, size_t size) {
+  if (!p) return ctr_md_arena_alloc(size);
+  size_t old = ((size_t *)p)[-1];
+  if (p == ctr_md_last) {
+    // The last allocation grows (or shrinks) in place when its chunk has room.
+    ctr_md_chunk *chunk = ctr_md_current;
+    size_t start = (size_t)((char *)p - CTR_MD_ARENA_ALIGN - (char *)(chunk + 1));
+    size_t need = ctr_md_arena_need(size);
+    if (start + need <= chunk->size) {
+      chunk->used = start + need;
+      ((size_t *)p)[-1] = size;
+      return p;
+    }
+  }
+  void *q = ctr_md_arena_alloc(size);
+  memcpy(q, p, old < size ? old : size);
+  return q;
+}
+
+static void ctr_md_arena_free(void *p) {
+  // Only the last allocation is given back (a buffer freed right after it was made).
+  if (p && p == ctr_md_last) {
+    ctr_md_current->used = (size_t)((char *)p - CTR_MD_ARENA_ALIGN - (char *)(ctr_md_current + 1));
+    ctr_md_last = NULL;
+  }
+}
+
+static cmark_mem ctr_md_arena = {ctr_md_arena_calloc, ctr_md_arena_realloc, ctr_md_arena_free};
+
+/// Everything the arena gave is free again; chunks past CTR_MD_ARENA_KEEP bytes go back to malloc.
+static void ctr_md_arena_reset(void) {
+  size_t kept = 0;
+  ctr_md_chunk **link = &ctr_md_chunks;
+  while (*link) {
+    ctr_md_chunk *chunk = *link;
+    if (kept + chunk->size > CTR_MD_ARENA_KEEP) {
+      *link = chunk->next;
+      free(chunk);
+    } else {
+      kept += chunk->size;
+      chunk->used = 0;
+      link = &chunk->next;
+    }
+  }
+  ctr_md_current = NULL;
+  ctr_md_last = NULL;
+}
+
 typedef struct {
   const char *text;
   int64_t length;
@@ -30,6 +164,7 @@ typedef struct {
   int64_t capacity, stringsCapacity;
   int64_t linkCursor;  // the end of the last link placed
   int64_t topStart, topEnd;  // the top-level block being walked: where a link can be
+  uint32_t kinds;  // the kinds reported (bit k: kind k)
   int failed;
 } ctr_md_context;
 
@@ -41,11 +176,13 @@ static int ctr_md_lines(ctr_md_context *c) {
   if (!starts) return -1;
   starts[n++] = 0;
   const char *t = c->text;
+  // Most texts have no CR: then one memchr a line, not two.
+  int hasCR = c->length > 0 && memchr(t, '\r', (size_t)c->length) != NULL;
   int64_t i = 0;
   while (i < c->length) {
     const char *lf = memchr(t + i, '\n', (size_t)(c->length - i));
     int64_t lfAt = lf ? lf - t : c->length;
-    const char *cr = memchr(t + i, '\r', (size_t)(lfAt - i));
+    const char *cr = hasCR ? memchr(t + i, '\r', (size_t)(lfAt - i)) : NULL;
     int64_t next;
     if (cr) {
       int64_t at = cr - t;
@@ -251,6 +388,8 @@ static void ctr_md_plain_text(ctr_md_context *c, cmark_node *node, int64_t start
 
 static ctr_md_node *ctr_md_add(ctr_md_context *c, int32_t kind, cmark_node *node, int64_t start, int64_t end,
                                int32_t depth) {
+  // Kinds not asked for: not reported, and neither their labels nor their URLs are made.
+  if (!(c->kinds & (UINT32_C(1) << kind))) return NULL;
   ctr_md_result *r = c->out;
   if (r->count == c->capacity) {
     int64_t capacity = c->capacity ? c->capacity * 2 : 1024;
@@ -601,7 +740,7 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
     if (start < skip) continue;
     int32_t kind = type == CMARK_NODE_EMPH ? CTR_MD_EMPHASIS : (type == CMARK_NODE_STRONG ? CTR_MD_STRONG : CTR_MD_LINK);
     ctr_md_node *n = ctr_md_add(c, kind, node, start, end, depth + 1);
-    if (!n) break;
+    if (!n) continue;
     ctr_md_set_label(c, n, node);
     if (type == CMARK_NODE_LINK) ctr_md_set_url(c, n, cmark_node_get_url(node));
   }
@@ -609,6 +748,10 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
 }
 
 int ctr_md_parse(const char *text, int64_t length, int64_t skip, ctr_md_result *out) {
+  return ctr_md_parse_kinds(text, length, skip, UINT32_MAX, out);
+}
+
+int ctr_md_parse_kinds(const char *text, int64_t length, int64_t skip, uint32_t kinds, ctr_md_result *out) {
   memset(out, 0, sizeof(*out));
   if (length < 0 || length > INT32_MAX - 16) return -1;
   pthread_once(&ctr_md_once, ctr_md_register);
@@ -616,9 +759,12 @@ int ctr_md_parse(const char *text, int64_t length, int64_t skip, ctr_md_result *
   c.text = text;
   c.length = length;
   c.out = out;
+  c.kinds = kinds;
   if (ctr_md_lines(&c) != 0) return -1;
   pthread_mutex_lock(&ctr_md_lock);
-  cmark_parser *parser = cmark_parser_new(CMARK_OPT_DEFAULT);
+  int arena = length <= CTR_MD_ARENA_TEXT;
+  cmark_parser *parser =
+    arena ? cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, &ctr_md_arena) : cmark_parser_new(CMARK_OPT_DEFAULT);
   if (!parser) {
     pthread_mutex_unlock(&ctr_md_lock);
     free(c.lineStarts);
@@ -633,11 +779,13 @@ int ctr_md_parse(const char *text, int64_t length, int64_t skip, ctr_md_result *
   cmark_node *document = cmark_parser_finish(parser);
   if (document) {
     ctr_md_walk(&c, document, skip);
-    cmark_node_free(document);
+    // The arena's nodes are freed all at once below.
+    if (!arena) cmark_node_free(document);
   } else {
     c.failed = 1;
   }
   cmark_parser_free(parser);
+  if (arena) ctr_md_arena_reset();
   pthread_mutex_unlock(&ctr_md_lock);
   free(c.lineStarts);
   if (c.failed) {

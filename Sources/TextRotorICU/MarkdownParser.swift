@@ -71,12 +71,14 @@ public enum MarkdownParser {
       throw ParseError(description: "a Markdown text of \(range.count) bytes is past cmark-gfm's 32-bit sizes")
     }
     var result = ctr_md_result()
+    // The kinds as cmark's walk takes them (bit k: kind k): it makes no node, label or URL for others.
+    let mask = kinds.map { $0.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) } } ?? UInt32.max
     let status: Int32
     if prelude.isEmpty && postlude.isEmpty {
       status = bytes.withUnsafeBytes { all in
-        ctr_md_parse(
+        ctr_md_parse_kinds(
           UnsafeRawPointer(all.baseAddress.map { $0 + range.lowerBound } ?? UnsafePointer(bitPattern: 1)!)
-            .assumingMemoryBound(to: CChar.self), Int64(range.count), 0, &result)
+            .assumingMemoryBound(to: CChar.self), Int64(range.count), 0, mask, &result)
       }
     } else {
       var joined = prelude
@@ -85,7 +87,7 @@ public enum MarkdownParser {
       joined.append(contentsOf: postlude)
       status = joined.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) {
-          ctr_md_parse($0.baseAddress, Int64($0.count), Int64(prelude.count), &result)
+          ctr_md_parse_kinds($0.baseAddress, Int64($0.count), Int64(prelude.count), mask, &result)
         }
       }
     }
@@ -102,7 +104,7 @@ public enum MarkdownParser {
     }
     for k in 0..<Int(result.count) {
       let n = result.nodes[k]
-      guard let kind = MarkdownNodeKind(rawValue: n.kind), kinds?.contains(kind) ?? true else { continue }
+      guard let kind = MarkdownNodeKind(rawValue: n.kind) else { continue }
       nodes.append(
         MarkdownNode(
           kind: kind, detail: n.detail, items: n.items, depth: n.depth,

@@ -55,6 +55,10 @@ typedef struct {
 /// is longer than cmark-gfm's 32-bit sizes (then `out` is empty). Free `out` with ctr_md_free.
 int ctr_md_parse(const char *text, int64_t length, int64_t skip, ctr_md_result *out);
 
+/// The same, reporting only the nodes of the kinds in `kinds` (bit k: kind k; labels and URLs are
+/// made only for those).
+int ctr_md_parse_kinds(const char *text, int64_t length, int64_t skip, uint32_t kinds, ctr_md_result *out);
+
 void ctr_md_free(ctr_md_result *result);
 
 #endif

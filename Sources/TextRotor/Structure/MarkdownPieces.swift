@@ -23,12 +23,24 @@ enum MarkdownPieces {
   /// Markdown, a C harness: 7.4 s whole, 4.8 s in 2 MB pieces, 4.1 s in 512 KB).
   static let pieceLength = 512 * 1024
 
-  /// One line that may define a label: where, its key hash, its label (see ``label(_:)``), its text.
+  /// One line that may define a label: where, its key hash, its label (see ``label(_:)``: the
+  /// index of its label among the distinct labels, and whether the label is ASCII), its text.
   fileprivate struct Candidate {
     var range: Range<Int>
     var hash: Int
-    var label: [UInt8]
+    var label: Int
+    var ascii: Bool
     var line: [UInt8]
+  }
+
+  /// A label's bytes with their hash (FNV-1a), hashed by it alone: a Set of byte arrays hashed
+  /// every byte through Hasher.
+  private struct Label: Hashable {
+    var bytes: [UInt8]
+    var hash: Int
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    static func == (a: Label, b: Label) -> Bool { a.hash == b.hash && a.bytes == b.bytes }
   }
 
   /// One definition: the first of its label.
@@ -43,9 +55,14 @@ enum MarkdownPieces {
   private static func label(_ line: [UInt8]) -> [UInt8] {
     var k = 1
     while k < line.count && line[k] != 0x5D { k += line[k] == 0x5C ? 2 : 1 }
+    let end = Swift.min(k, line.count)
     var result: [UInt8] = []
+    result.reserveCapacity(Swift.max(end - 1, 0))
     var space = false
-    for c in line[1..<Swift.min(k, line.count)] {
+    var i = 1
+    while i < end {
+      let c = line[i]
+      i += 1
       if c == 0x20 || (c >= 0x09 && c <= 0x0D) {
         space = !result.isEmpty
         continue
@@ -65,9 +82,11 @@ enum MarkdownPieces {
     var byHash: [Int: [Int]] = [:]
     /// The first definition of each label met in the pieces parsed so far, in order.
     var list: [Definition] = []
-    var labels: Set<[UInt8]> = []
+    /// By label index (``Candidate/label``): whether `list` has a definition of it.
+    var defined: [Bool] = []
 
     init(_ bytes: ByteStorage, range: Range<Int>) {
+      var labels: [Label: Int] = [:]
       for line in ReferenceLines.find(in: bytes, range: range) {
         guard let hash = ReferenceLines.definedKeyHash(bytes, line) else { continue }
         let text = bytes.copyBytes(line)
@@ -76,8 +95,14 @@ enum MarkdownPieces {
         while k < text.count && text[k] != 0x5D { k += text[k] == 0x5C ? 2 : 1 }
         guard k + 1 < text.count && text[k + 1] == 0x3A else { continue }
         byHash[hash, default: []].append(candidates.count)
-        candidates.append(Candidate(range: line, hash: hash, label: MarkdownPieces.label(text), line: text))
+        let bytes = MarkdownPieces.label(text)
+        let key = Label(bytes: bytes, hash: ReferenceLines.hash(bytes))
+        let index = labels[key] ?? labels.count
+        if index == labels.count { labels[key] = index }
+        candidates.append(
+          Candidate(range: line, hash: hash, label: index, ascii: MarkdownPieces.isASCII(bytes), line: text))
       }
+      defined = Array(repeating: false, count: labels.count)
     }
 
     /// The indices of the candidates in `range`.
@@ -98,9 +123,8 @@ enum MarkdownPieces {
     /// defined before.
     mutating func add(_ line: Range<Int>, piece: Int) {
       let k = candidates(in: line.lowerBound..<(line.lowerBound + 1)).lowerBound
-      guard k < candidates.count, candidates[k].range == line, labels.insert(candidates[k].label).inserted else {
-        return
-      }
+      guard k < candidates.count, candidates[k].range == line, !defined[candidates[k].label] else { return }
+      defined[candidates[k].label] = true
       list.append(Definition(candidate: k, piece: piece))
     }
 
@@ -129,12 +153,12 @@ enum MarkdownPieces {
   fileprivate struct Owner {
     var inText: Set<Int> = []
     var notASCII: Set<Int> = []
-    var inTextLabels: Set<[UInt8]> = []
+    /// Label indices (``Candidate/label``).
+    var inTextLabels: Set<Int> = []
 
     func owns(_ candidate: Candidate) -> Bool {
       !inText.contains(candidate.hash)
-        || (!notASCII.contains(candidate.hash) && isASCII(candidate.label)
-          && !inTextLabels.contains(candidate.label))
+        || (!notASCII.contains(candidate.hash) && candidate.ascii && !inTextLabels.contains(candidate.label))
     }
   }
 
@@ -163,9 +187,12 @@ enum MarkdownPieces {
     _ bytes: ByteStorage, range: Range<Int>, pieceLength: Int = Self.pieceLength, kinds: Set<MarkdownNodeKind>? = nil
   ) throws(MarkdownParser.ParseError) -> [Piece] {
     var definitions = Definitions(bytes, range: range)
+    // A copy: `definitions` changes below, and a closure reading it was checked for exclusive
+    // access at every bracketed text.
+    let byHash = definitions.byHash
     func used(_ r: Range<Int>) -> Set<Int> {
-      guard !definitions.candidates.isEmpty else { return [] }
-      return ReferenceLines.usageHashes(in: bytes, range: r) { definitions.byHash[$0] != nil }
+      guard !byHash.isEmpty else { return [] }
+      return ReferenceLines.usageHashes(in: bytes, range: r) { byHash[$0] != nil }
     }
 
     var pieces: [Piece] = []
@@ -186,13 +213,13 @@ enum MarkdownPieces {
           guard usedHashes.contains(candidate.hash) else { continue }
           owner.inText.insert(candidate.hash)
           owner.inTextLabels.insert(candidate.label)
-          if !isASCII(candidate.label) { owner.notASCII.insert(candidate.hash) }
+          if !candidate.ascii { owner.notASCII.insert(candidate.hash) }
         }
-        var labels: Set<[UInt8]> = []
+        var labels: Set<Int> = []
         for hash in usedHashes {
           for k in definitions.byHash[hash] ?? [] {
             let candidate = definitions.candidates[k]
-            if candidate.range.lowerBound >= cut && !definitions.labels.contains(candidate.label)
+            if candidate.range.lowerBound >= cut && !definitions.defined[candidate.label]
               && owner.owns(candidate) && labels.insert(candidate.label).inserted
             {
               later.insert(k)

@@ -54,10 +54,13 @@ struct StructureEntries {
   /// rotor and the blocks), which starts before the window, with its new range and item count.
   var list: (range: Range<Int>, payload: StructurePayload)? = nil
 
-  /// Adds cmark-gfm's nodes (offsets relative to the parsed text) moved by `shift`; with `bytes`,
-  /// also the reference lines that no code or HTML block holds and the bracketed texts of
-  /// `scanned` (the parsed text in `bytes`).
-  mutating func add(_ nodes: [MarkdownNode], shift: Int, bytes: ByteStorage? = nil, scanned: Range<Int> = 0..<0) {
+  /// Adds cmark-gfm's nodes (offsets relative to the parsed text) moved by `shift` (with `kinds`,
+  /// the rotors' entries of those kinds only); with `bytes`, also the reference lines that no code
+  /// or HTML block holds and the bracketed texts of `scanned` (the parsed text in `bytes`).
+  mutating func add(
+    _ nodes: [MarkdownNode], shift: Int, bytes: ByteStorage? = nil, scanned: Range<Int> = 0..<0,
+    kinds: Set<StructureRotor>? = nil
+  ) {
     let origin = scanned.lowerBound
     if let bytes {
       for (r, hash) in ReferenceLines.usages(in: bytes, range: scanned) {
@@ -71,16 +74,29 @@ struct StructureEntries {
           ))
       }
     }
-    for node in nodes {
-      let range = (node.range.lowerBound + shift)..<(node.range.upperBound + shift)
-      if node.kind == .block {
-        blocks.append((range, node.detail))
-      } else if node.kind == .listItem && node.depth == 1 {
+    // By index, each kind's entries gathered in an array of their own and appended to `rotors`
+    // once: a node copied retained and released its strings, and `rotors` hashed its key (a
+    // String-valued enum) for every entry.
+    let all = StructureRotor.allCases
+    var found: [[(Range<Int>, StructurePayload)]] = Array(repeating: [], count: all.count)
+    var wanted = Array(repeating: kinds == nil, count: all.count)
+    for kind in kinds ?? [] { wanted[kind.ordinal] = true }
+    for k in nodes.indices {
+      let kind = nodes[k].kind
+      let range = (nodes[k].range.lowerBound + shift)..<(nodes[k].range.upperBound + shift)
+      if kind == .block {
+        blocks.append((range, nodes[k].detail))
+      } else if kind == .listItem && nodes[k].depth == 1 {
         units.append((range, 0))
-        rotors[.listItems, default: []].append((range, StructurePayload(node)))
-      } else if let kind = StructureRotor(node.kind) {
-        rotors[kind, default: []].append((range, StructurePayload(node)))
+        if wanted[StructureRotor.listItems.ordinal] {
+          found[StructureRotor.listItems.ordinal].append((range, StructurePayload(nodes[k])))
+        }
+      } else if let rotor = StructureRotor(kind), wanted[rotor.ordinal] {
+        found[rotor.ordinal].append((range, StructurePayload(nodes[k])))
       }
+    }
+    for (ordinal, entries) in found.enumerated() where !entries.isEmpty {
+      rotors[all[ordinal], default: []].append(contentsOf: entries)
     }
   }
 
@@ -98,11 +114,14 @@ struct StructureEntries {
     var opaque: [Range<Int>] = []
     var definitions: [Range<Int>] = []
     var top: [Range<Int>] = []
-    for node in nodes {
-      switch node.kind {
-      case .codeBlock, .htmlBlock, .paragraph, .heading, .table: opaque.append(node.range)
-      case .definitions: definitions.append(node.range)
-      case .block: top.append(node.range)
+    opaque.reserveCapacity(nodes.count)
+    top.reserveCapacity(nodes.count)
+    // By index: a node copied (for node in nodes) retained and released its label and URL.
+    for k in nodes.indices {
+      switch nodes[k].kind {
+      case .codeBlock, .htmlBlock, .paragraph, .heading, .table: opaque.append(nodes[k].range)
+      case .definitions: definitions.append(nodes[k].range)
+      case .block: top.append(nodes[k].range)
       default: break
       }
     }
@@ -170,32 +189,37 @@ enum ReferenceLines {
   /// Lines of `range` of `bytes` that hold `]:` and, after container markers (`>`, list markers)
   /// and spaces, start with `[`: every line that can begin a link reference definition.
   static func find(in bytes: ByteStorage, range: Range<Int>) -> [Range<Int>] {
+    precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     var result: [Range<Int>] = []
-    var p = range.lowerBound
-    // `]` by memchr, then its `:` (memmem of `]:` took 8 instructions a byte).
-    while let hit = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
-      guard hit + 1 < range.upperBound && bytes[hit + 1] == 0x3A else {
-        p = hit + 1
-        continue
-      }
-      var start = hit
-      while start > range.lowerBound && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
-      var end = hit
-      while end < range.upperBound && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
-      if let content = definitionStart(bytes, start..<end) {
-        // `[label]:` alone on its line: the destination is on the next one, which belongs to it.
-        var k = hit + 2
-        while k < end && (bytes[k] == 0x20 || bytes[k] == 0x09) { k += 1 }
-        if k == end && end < range.upperBound {
-          var next = end + 1
-          if bytes[end] == 0x0D && next < range.upperBound && bytes[next] == 0x0A { next += 1 }
-          var nextEnd = next
-          while nextEnd < range.upperBound && bytes[nextEnd] != 0x0A && bytes[nextEnd] != 0x0D { nextEnd += 1 }
-          if nextEnd > next { end = nextEnd }
+    // Over the raw bytes: ByteStorage's subscript is a call (another module), and the scans to
+    // each `]:`'s line start and end took 3 M of it on 5 MB.
+    bytes.withUnsafeBytes { text in
+      var p = range.lowerBound
+      // `]` by memchr, then its `:` (memmem of `]:` took 8 instructions a byte).
+      while let hit = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
+        guard hit + 1 < range.upperBound && text[hit + 1] == 0x3A else {
+          p = hit + 1
+          continue
         }
-        result.append(content..<end)
+        var start = hit
+        while start > range.lowerBound && text[start - 1] != 0x0A && text[start - 1] != 0x0D { start -= 1 }
+        var end = hit
+        while end < range.upperBound && text[end] != 0x0A && text[end] != 0x0D { end += 1 }
+        if let content = definitionStart(text, start..<end) {
+          // `[label]:` alone on its line: the destination is on the next one, which belongs to it.
+          var k = hit + 2
+          while k < end && (text[k] == 0x20 || text[k] == 0x09) { k += 1 }
+          if k == end && end < range.upperBound {
+            var next = end + 1
+            if text[end] == 0x0D && next < range.upperBound && text[next] == 0x0A { next += 1 }
+            var nextEnd = next
+            while nextEnd < range.upperBound && text[nextEnd] != 0x0A && text[nextEnd] != 0x0D { nextEnd += 1 }
+            if nextEnd > next { end = nextEnd }
+          }
+          result.append(content..<end)
+        }
+        p = end
       }
-      p = end
     }
     return result
   }
@@ -255,11 +279,8 @@ enum ReferenceLines {
   /// of each `]`, at most 999 bytes), with its key hash: the labels a text may refer to.
   static func usages(in bytes: ByteStorage, range: Range<Int>) -> [(Range<Int>, Int)] {
     var result: [(Range<Int>, Int)] = []
-    var label: [UInt8] = []
-    forEachLabel(in: bytes, range: range) { open, close in
-      label.removeAll(keepingCapacity: true)
-      for k in (open + 1)..<close { label.append(bytes[k]) }
-      result.append((open..<(close + 1), keyHash(label)))
+    forEachLabel(in: bytes, range: range) { open, close, text in
+      result.append((open..<(close + 1), keyHash(UnsafeBufferPointer(rebasing: text[(open + 1)..<close]))))
     }
     return result
   }
@@ -267,28 +288,35 @@ enum ReferenceLines {
   /// The key hashes of ``usages(in:range:)`` for which `keep` holds, without copying labels.
   static func usageHashes(in bytes: ByteStorage, range: Range<Int>, keep: (Int) -> Bool) -> Set<Int> {
     var result: Set<Int> = []
-    forEachLabel(in: bytes, range: range) { open, close in
-      let hash = bytes.withUnsafeBytes { keyHash(UnsafeBufferPointer(rebasing: $0[(open + 1)..<close])) }
+    forEachLabel(in: bytes, range: range) { open, close, text in
+      let hash = keyHash(UnsafeBufferPointer(rebasing: text[(open + 1)..<close]))
       if keep(hash) { result.insert(hash) }
     }
     return result
   }
 
-  /// Calls `body` with the `[` and `]` of every bracketed text of ``usages(in:range:)``.
-  private static func forEachLabel(in bytes: ByteStorage, range: Range<Int>, _ body: (Int, Int) -> Void) {
-    var p = range.lowerBound
-    while let close = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
-      var open = close - 1
-      while open >= range.lowerBound && close - open <= 1000 && bytes[open] != 0x5B && bytes[open] != 0x5D {
-        open -= 1
+  /// Calls `body` with the `[` and `]` of every bracketed text of ``usages(in:range:)``, and the
+  /// raw bytes (the scan back to each `]`'s `[` reads them directly: through ByteStorage's
+  /// subscript, a call, it took 8 M instructions on 5 MB).
+  private static func forEachLabel(
+    in bytes: ByteStorage, range: Range<Int>, _ body: (Int, Int, UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
+    bytes.withUnsafeBytes { text in
+      var p = range.lowerBound
+      while let close = bytes.firstIndex(of: 0x5D, in: p..<range.upperBound) {
+        var open = close - 1
+        while open >= range.lowerBound && close - open <= 1000 && text[open] != 0x5B && text[open] != 0x5D {
+          open -= 1
+        }
+        if open >= range.lowerBound && text[open] == 0x5B && close - open <= 1000 { body(open, close, text) }
+        p = close + 1
       }
-      if open >= range.lowerBound && bytes[open] == 0x5B && close - open <= 1000 { body(open, close) }
-      p = close + 1
     }
   }
 
   /// Where a definition would start on the line `line` (at its `[`), or nil.
-  static func definitionStart(_ bytes: ByteStorage, _ line: Range<Int>) -> Int? {
+  static func definitionStart(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Int? {
     var i = line.lowerBound
     while i < line.upperBound {
       let b = bytes[i]
@@ -380,11 +408,13 @@ extension RotorDocument {
         if prelude.isEmpty && range.count > 2 * pieceLength {
           for piece in try MarkdownPieces.parse(bytes, range: range, pieceLength: pieceLength, kinds: nodeKinds) {
             entries.add(
-              piece.nodes, shift: shift + piece.range.lowerBound, bytes: forEdits ? bytes : nil, scanned: piece.range)
+              piece.nodes, shift: shift + piece.range.lowerBound, bytes: forEdits ? bytes : nil, scanned: piece.range,
+              kinds: kinds)
           }
         } else {
           let nodes = try MarkdownParser.parse(bytes, range: range, prelude: prelude, kinds: nodeKinds)
-          entries.add(nodes, shift: shift + range.lowerBound, bytes: forEdits ? bytes : nil, scanned: range)
+          entries.add(
+            nodes, shift: shift + range.lowerBound, bytes: forEdits ? bytes : nil, scanned: range, kinds: kinds)
         }
       } catch {
         throw StructureError(error.description)

@@ -55,9 +55,36 @@ public enum StructureRotor: String, CaseIterable, Sendable, Hashable, CustomStri
     }
   }
 
+  /// The rotor's index in ``allCases``.
+  var ordinal: Int {
+    switch self {
+    case .headings: 0
+    case .links: 1
+    case .lists: 2
+    case .listItems: 3
+    case .codeBlocks: 4
+    case .tables: 5
+    case .blockQuotes: 6
+    case .emphasis: 7
+    case .strong: 8
+    case .misspelled: 9
+    }
+  }
+
   init?(_ kind: MarkdownNodeKind) {
-    guard let found = Self.allCases.first(where: { $0.nodeKind == kind }) else { return nil }
-    self = found
+    // A switch, not a search of `allCases` (an array made at each call, once per node).
+    switch kind {
+    case .heading: self = .headings
+    case .link: self = .links
+    case .list: self = .lists
+    case .listItem: self = .listItems
+    case .codeBlock: self = .codeBlocks
+    case .table: self = .tables
+    case .blockQuote: self = .blockQuotes
+    case .emphasis: self = .emphasis
+    case .strong: self = .strong
+    case .block, .htmlBlock, .paragraph, .definitions: return nil
+    }
   }
 }
 

@@ -89,14 +89,25 @@ import TextRotorICU
       let bytes = ByteStorage(Array(text.utf8))
       let length = 16 + Int(rng.next() % 256)
       try Self.expectSame(bytes, pieceLength: length, "seed \(seed)")
-      // The command line asks for some kinds only: the same entries of those.
+      // The command line asks for some kinds only (cmark's walk then makes no nodes, labels or
+      // URLs of the others): the same entries of those.
       let all = try StructureScan.entries(
         StructureRotor.markdownKinds, in: bytes, elements: [0..<bytes.count], format: .markdown)
-      for kind in [StructureRotor.headings, .links, .listItems] {
+      for kind in StructureRotor.markdownKinds {
         let one = try StructureScan.entries([kind], in: bytes, elements: [0..<bytes.count], format: .markdown)
         #expect(one[kind] == all[kind], "seed \(seed): \(kind)")
       }
     }
+  }
+
+  /// Entries are gathered by rotor ordinal and node kinds map to rotors by a switch: both agree
+  /// with `allCases` and `nodeKind`.
+  @Test func rotorOrdinalsAndNodeKinds() {
+    for (k, rotor) in StructureRotor.allCases.enumerated() {
+      #expect(rotor.ordinal == k, "\(rotor)")
+      if let kind = rotor.nodeKind { #expect(StructureRotor(kind) == rotor, "\(rotor)") }
+    }
+    for kind in [MarkdownNodeKind.block, .htmlBlock, .paragraph, .definitions] { #expect(StructureRotor(kind) == nil) }
   }
 
   /// A definition used far before it and far after it: the pieces are parsed after (and with)
