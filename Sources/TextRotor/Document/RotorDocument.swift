@@ -58,6 +58,9 @@ public final class RotorDocument<ID: Hashable> {
   var boundaryReach = 1 << 16
   /// Edits whose update of a rotor came from the rule machine's re-synchronization (for tests).
   var resynchronized = 0
+  /// Edits whose prose sentences were re-segmented from a boundary near the edit, not over the
+  /// whole paragraph (for tests).
+  var proseLocalUpdates = 0
   /// Names of custom and computed rotors, in the order they were added.
   public private(set) var rotorNames: [String] = []
 

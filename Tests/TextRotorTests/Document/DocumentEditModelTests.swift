@@ -180,6 +180,59 @@ import Testing
     #expect(localEdits > edits / 2, "only \(localEdits) of \(edits) edits re-segmented locally")
   }
 
+  /// Hard-wrapped prose in long paragraphs (40-120 lines each), blank lines of nothing, spaces or a
+  /// tab, and lines of 1,500 spaces (longer than the 1 KB of context the prose copy around an edit
+  /// takes): typing, deletes and line breaks typed or removed, every rotor compared with a rebuild
+  /// after each edit. Most prose sentence updates must be local (from a boundary near the edit, not
+  /// the paragraph: a paragraph of hundreds of kilobytes was re-segmented on every keystroke).
+  @Test func longParagraphEditsMatchRebuild() throws {
+    let words = [
+      "word", "a", "Hello,", "world.", "Mr.", "Smith", "U.S.", "e.g.", "said", "\"Quote.\"", "2.5", "é", "日本語。", "?",
+    ]
+    let blanks = ["", "  ", "\t", String(repeating: " ", count: 1500)]
+    let typed = ["a", " ", ".", "x", "é", "\n", "\r\n", "?", "A", "\t"]
+    var seeds = SeededRandom(seed: 0x9A2A)
+    var edits = 0
+    var local = 0
+    for _ in 0..<TestScale.count(4) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for _ in 0..<3 {
+        for _ in 0..<(40 + Int(rng.next() % 80)) {
+          var line = rng.next() % 120 == 0 ? String(repeating: " ", count: 1500) + "tail" : ""
+          for _ in 0..<(3 + Int(rng.next() % 12)) {
+            line += (line.isEmpty ? "" : " ") + words[Int(rng.next() % UInt64(words.count))]
+          }
+          text += line + (rng.next() % 10 == 0 ? "\r\n" : "\n")
+        }
+        text += blanks[Int(rng.next() % UInt64(blanks.count))] + "\n"
+      }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+      for step in 0..<30 {
+        let current = try document.text(of: 0)
+        var a = Self.randomIndex(in: current, &rng)
+        var b = rng.next() % 3 == 0 ? Self.randomIndex(in: current, &rng) : a
+        if b < a { swap(&a, &b) }
+        if current.utf8.distance(from: a, to: b) > 64 { b = a }
+        let inserted = rng.next() % 4 == 0 ? "" : typed[Int(rng.next() % UInt64(typed.count))]
+        let description =
+          "seed \(seed) step \(step): replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
+        try document.replace(a..<b, in: 0, with: inserted)
+        edits += 1
+        let rebuilt = try RotorDocument(elements: document.elements)
+        for kind in SystemRotor.allCases {
+          #expect(
+            try Self.systemSnapshot(document, kind) == Self.systemSnapshot(rebuilt, kind), "\(description): \(kind)")
+        }
+      }
+      local += document.proseLocalUpdates
+    }
+    // Typing and deleting inside lines (most edits) update prose sentences locally.
+    #expect(local > edits / 3, "only \(local) of \(edits) prose sentence updates were local")
+  }
+
   /// The same where no old boundary is looked for near the edit, so that every rotor is updated by
   /// the rule machine's re-synchronization (`RuleMachine.resync`): from where its state is known
   /// until its runs over the old and the new text agree. Texts with long sentences (minified
