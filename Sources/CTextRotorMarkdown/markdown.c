@@ -417,6 +417,7 @@ static ctr_md_node *ctr_md_add(ctr_md_context *c, int32_t kind, cmark_node *node
 }
 
 static void ctr_md_set_label(ctr_md_context *c, ctr_md_node *n, cmark_node *node) {
+  if (c->kinds & CTR_MD_NO_TEXTS) return;
   int64_t at = c->out->stringsLength;
   int64_t length = 0;
   ctr_md_plain_text(c, node, at, &length);
@@ -425,7 +426,7 @@ static void ctr_md_set_label(ctr_md_context *c, ctr_md_node *n, cmark_node *node
 }
 
 static void ctr_md_set_url(ctr_md_context *c, ctr_md_node *n, const char *url) {
-  if (!url) return;
+  if (!url || (c->kinds & CTR_MD_NO_TEXTS)) return;
   int64_t length = (int64_t)strlen(url);
   int64_t at = ctr_md_append_string(c, url, length);
   if (at < 0) return;
@@ -748,7 +749,7 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
 }
 
 int ctr_md_parse(const char *text, int64_t length, int64_t skip, ctr_md_result *out) {
-  return ctr_md_parse_kinds(text, length, skip, UINT32_MAX, out);
+  return ctr_md_parse_kinds(text, length, skip, UINT32_MAX & ~CTR_MD_NO_TEXTS, out);
 }
 
 int ctr_md_parse_kinds(const char *text, int64_t length, int64_t skip, uint32_t kinds, ctr_md_result *out) {

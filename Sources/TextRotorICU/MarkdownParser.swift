@@ -61,10 +61,11 @@ public enum MarkdownParser {
   /// first and not reported: link reference definitions from elsewhere). Offsets are relative to
   /// `range.lowerBound`; parents come before their children, in document order. A `postlude` is
   /// parsed after the range (link reference definitions from after it); its nodes are reported
-  /// too (callers drop what starts past the range). With `kinds`, only nodes of those kinds.
+  /// too (callers drop what starts past the range). With `kinds`, only nodes of those kinds;
+  /// without `texts`, no node has a label or a URL (a count needs neither).
   public static func parse(
     _ bytes: ByteStorage, range: Range<Int>, prelude: [UInt8] = [], postlude: [UInt8] = [],
-    kinds: Set<MarkdownNodeKind>? = nil
+    kinds: Set<MarkdownNodeKind>? = nil, texts: Bool = true
   ) throws(ParseError) -> [MarkdownNode] {
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     guard range.count + prelude.count + postlude.count <= maximumLength else {
@@ -72,7 +73,8 @@ public enum MarkdownParser {
     }
     var result = ctr_md_result()
     // The kinds as cmark's walk takes them (bit k: kind k): it makes no node, label or URL for others.
-    let mask = kinds.map { $0.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) } } ?? UInt32.max
+    var mask = kinds.map { $0.reduce(UInt32(0)) { $0 | 1 << UInt32($1.rawValue) } } ?? UInt32.max & ~CTR_MD_NO_TEXTS
+    if !texts { mask |= CTR_MD_NO_TEXTS }
     let status: Int32
     if prelude.isEmpty && postlude.isEmpty {
       status = bytes.withUnsafeBytes { all in

@@ -230,7 +230,8 @@ extension SegmentOptions {
       let elementRanges = text.elements.ranges(in: bytes)
       let found =
         try StructureScan.entries(
-          [kind], in: bytes, elements: elementRanges, format: text.format(of: name), segmenter: segmenter)[kind] ?? []
+          [kind], in: bytes, elements: elementRanges, format: text.format(of: name), segmenter: segmenter,
+          labels: !output.count)[kind] ?? []
       if output.count {
         StandardOutput.shared.write(several ? "\(name):\(found.count)\n" : "\(found.count)\n")
       } else {

@@ -20,6 +20,8 @@
 #define CTR_MD_HTML_BLOCK 10  // not rotors: where link reference definitions cannot be ...
 #define CTR_MD_PARAGRAPH 11
 #define CTR_MD_DEFINITIONS 12  // ... but these lines at a paragraph's start were definitions
+// In the kinds of ctr_md_parse_kinds: no labels and no URLs (what a count needs).
+#define CTR_MD_NO_TEXTS 0x80000000u
 
 // cmark-gfm's node type of a list (a top-level block's `detail`); markdown.c checks it.
 #define CTR_MD_CMARK_LIST_TYPE 0x8003

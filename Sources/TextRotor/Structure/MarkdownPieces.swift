@@ -182,9 +182,11 @@ enum MarkdownPieces {
 
   /// The nodes of `range` of `bytes`, parsed as one Markdown document, in pieces of about
   /// `pieceLength` bytes (nodes relative to each piece's start; pieces in order, adjacent). With
-  /// `kinds`, only nodes of those kinds (the blocks that tell where definitions are, always).
+  /// `kinds`, only nodes of those kinds (the blocks that tell where definitions are, always);
+  /// without `texts`, no labels or URLs.
   static func parse(
-    _ bytes: ByteStorage, range: Range<Int>, pieceLength: Int = Self.pieceLength, kinds: Set<MarkdownNodeKind>? = nil
+    _ bytes: ByteStorage, range: Range<Int>, pieceLength: Int = Self.pieceLength, kinds: Set<MarkdownNodeKind>? = nil,
+    texts: Bool = true
   ) throws(MarkdownParser.ParseError) -> [Piece] {
     var definitions = Definitions(bytes, range: range)
     // A copy: `definitions` changes below, and a closure reading it was checked for exclusive
@@ -230,7 +232,7 @@ enum MarkdownPieces {
       }
       var prelude = definitions.text(chosen)
       if !prelude.isEmpty { prelude += Array("***\n\n".utf8) }
-      var nodes = try MarkdownParser.parse(bytes, range: start..<cut, prelude: prelude, kinds: kinds)
+      var nodes = try MarkdownParser.parse(bytes, range: start..<cut, prelude: prelude, kinds: kinds, texts: texts)
       var split = cut
       if cut < range.upperBound {
         guard let found = lastSplit(nodes, bytes, start: start) else {
@@ -277,7 +279,7 @@ enum MarkdownPieces {
       if !prelude.isEmpty { prelude += Array("***\n\n".utf8) }
       var nodes = try MarkdownParser.parse(
         bytes, range: start..<piece.lineEnd, prelude: prelude, postlude: [0x0A, 0x0A] + definitions.text(after),
-        kinds: kinds)
+        kinds: kinds, texts: texts)
       nodes.removeAll { $0.range.lowerBound >= piece.range.count }
       pieces[k].nodes = nodes
     }

@@ -382,11 +382,11 @@ extension RotorDocument {
   /// moved by `shift`; with `forEdits` (Markdown), also the reference lines and bracketed texts
   /// that edits use. A Markdown element longer than twice `pieceLength` is parsed in pieces (see
   /// ``MarkdownPieces``), with the same entries. With `kinds`, the entries of those rotors only
-  /// (and the blocks).
+  /// (and the blocks). Without `texts` (Markdown), no label or URL is made (a count needs neither).
   static func findStructure(
     in bytes: ByteStorage, range: Range<Int>, format: DocumentFormat, shift: Int, prelude: [UInt8] = [],
     forEdits: Bool = true, pieceLength: Int = MarkdownPieces.pieceLength, kinds: Set<StructureRotor>? = nil,
-    into entries: inout StructureEntries
+    texts: Bool = true, into entries: inout StructureEntries
   ) throws(StructureError) {
     switch format {
     case .text:
@@ -406,13 +406,15 @@ extension RotorDocument {
       }
       do {
         if prelude.isEmpty && range.count > 2 * pieceLength {
-          for piece in try MarkdownPieces.parse(bytes, range: range, pieceLength: pieceLength, kinds: nodeKinds) {
+          for piece in try MarkdownPieces.parse(
+            bytes, range: range, pieceLength: pieceLength, kinds: nodeKinds, texts: texts)
+          {
             entries.add(
               piece.nodes, shift: shift + piece.range.lowerBound, bytes: forEdits ? bytes : nil, scanned: piece.range,
               kinds: kinds)
           }
         } else {
-          let nodes = try MarkdownParser.parse(bytes, range: range, prelude: prelude, kinds: nodeKinds)
+          let nodes = try MarkdownParser.parse(bytes, range: range, prelude: prelude, kinds: nodeKinds, texts: texts)
           entries.add(
             nodes, shift: shift + range.lowerBound, bytes: forEdits ? bytes : nil, scanned: range, kinds: kinds)
         }

@@ -16,16 +16,18 @@ public enum StructureScan {
   /// The entries of `kinds` in `elements` (sorted, disjoint byte ranges of `bytes`), each kind's
   /// entries in document order. ``StructureRotor/misspelled`` checks the words `segmenter` finds
   /// with the Hunspell dictionary of its locale (empty: `en_US`); the other kinds are parsed only
-  /// when asked for.
+  /// when asked for. Without `labels`, Markdown entries have no label and no URL (the same
+  /// entries otherwise: what a count needs, without making a string for each).
   public static func entries(
     _ kinds: [StructureRotor], in bytes: ByteStorage, elements: [Range<Int>], format: DocumentFormat,
-    segmenter: Segmenter = Segmenter()
+    segmenter: Segmenter = Segmenter(), labels: Bool = true
   ) throws(StructureError) -> [StructureRotor: [StructureEntry]] {
     var found = StructureEntries()
     if kinds.contains(where: { $0 != .misspelled }) {
       for element in elements {
         try RotorDocument<Int>.findStructure(
-          in: bytes, range: element, format: format, shift: 0, forEdits: false, kinds: Set(kinds), into: &found)
+          in: bytes, range: element, format: format, shift: 0, forEdits: false, kinds: Set(kinds), texts: labels,
+          into: &found)
       }
       found.sort()
     }

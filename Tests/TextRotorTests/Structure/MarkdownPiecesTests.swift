@@ -96,6 +96,11 @@ import TextRotorICU
       for kind in StructureRotor.markdownKinds {
         let one = try StructureScan.entries([kind], in: bytes, elements: [0..<bytes.count], format: .markdown)
         #expect(one[kind] == all[kind], "seed \(seed): \(kind)")
+        // Without labels (a count): the same entries, with no label and no URL.
+        let bare = try StructureScan.entries(
+          [kind], in: bytes, elements: [0..<bytes.count], format: .markdown, labels: false)
+        #expect(bare[kind]?.map(\.range) == all[kind]?.map(\.range), "seed \(seed): \(kind)")
+        #expect(bare[kind]?.allSatisfy { $0.label == nil && $0.info.url == nil } ?? false, "seed \(seed): \(kind)")
       }
     }
   }
