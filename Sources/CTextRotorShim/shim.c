@@ -153,8 +153,35 @@ cicu_trie *cicu_trie_open(const void *data, int32_t length, int32_t *status) {
 }
 void cicu_trie_close(cicu_trie *trie) { ucptrie_close((UCPTrie *)trie); }
 uint32_t cicu_trie_get(const cicu_trie *trie, int32_t c) { return ucptrie_get((const UCPTrie *)trie, c); }
-void cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count) {
-  // Range by range (a few thousand in the BMP), not code point by code point.
+uint32_t cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count) {
+  const UCPTrie *t = (const UCPTrie *)trie;
+  uint32_t largest = 0;
+  // A fast-type trie (ICU's break rules use one) indexes every BMP code point directly, 64 to a
+  // data block, as `ucptrie_get` reads it (ASCII linearly): a copy block by block, 10 times
+  // fewer instructions than the ranges below, at the start of every run.
+  if (t->type == UCPTRIE_TYPE_FAST && count <= 0x10000 && count % UCPTRIE_FAST_DATA_BLOCK_LENGTH == 0 &&
+      (t->valueWidth == UCPTRIE_VALUE_BITS_16 || t->valueWidth == UCPTRIE_VALUE_BITS_8)) {
+    for (int32_t c = 0; c < count; c += UCPTRIE_FAST_DATA_BLOCK_LENGTH) {
+      int32_t at = c < 0x80 ? c : t->index[c >> UCPTRIE_FAST_SHIFT];
+      uint16_t *out = table + c;
+      if (t->valueWidth == UCPTRIE_VALUE_BITS_16) {
+        const uint16_t *in = t->data.ptr16 + at;
+        for (int k = 0; k < UCPTRIE_FAST_DATA_BLOCK_LENGTH; k++) {
+          out[k] = in[k];
+          if (in[k] > largest) largest = in[k];
+        }
+      } else {
+        const uint8_t *in = t->data.ptr8 + at;
+        for (int k = 0; k < UCPTRIE_FAST_DATA_BLOCK_LENGTH; k++) {
+          out[k] = in[k];
+          if (in[k] > largest) largest = in[k];
+        }
+      }
+    }
+    return largest;
+  }
+  // Range by range (a few thousand in the BMP), not code point by code point. Returns the largest
+  // value (the caller checks it, instead of a pass over the table).
   UChar32 c = 0;
   while (c < count) {
     uint32_t value = 0;
@@ -164,9 +191,11 @@ void cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count) {
       value = ucptrie_get((const UCPTrie *)trie, c);
     }
     if (end >= count) end = count - 1;
+    if (value > largest) largest = value;
     for (UChar32 x = c; x <= end; x++) table[x] = (uint16_t)value;
     c = end + 1;
   }
+  return largest;
 }
 
 // Whether ICU's break-iterator data has a dictionary or an LSTM model for `script` (the tables

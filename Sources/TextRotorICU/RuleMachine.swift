@@ -136,8 +136,7 @@ public final class BreakRules: @unchecked Sendable {
       }
     }
     let bmp = UnsafeMutablePointer<UInt16>.allocate(capacity: 0x10000)
-    cicu_trie_fill(trie, bmp, 0x10000)
-    for c in 0..<0x10000 where Int(bmp[c]) >= categories { valid = false }
+    if Int(cicu_trie_fill(trie, bmp, 0x10000)) >= categories { valid = false }
     let permutation = UnsafeMutablePointer<UInt16>.allocate(capacity: categories)
     guard valid else {
       next.deallocate()

@@ -104,8 +104,8 @@ cicu_trie *cicu_trie_open(const void *data, int32_t length, int32_t *status);
 void cicu_trie_close(cicu_trie *trie);
 /// The trie's value for code point `c` (`ucptrie_get`).
 uint32_t cicu_trie_get(const cicu_trie *trie, int32_t c);
-/// `table[c] = ucptrie_get(trie, c)` for every `c` in `0..<count`.
-void cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count);
+/// `table[c] = ucptrie_get(trie, c)` for every `c` in `0..<count`; returns the largest value stored.
+uint32_t cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count);
 /// For each category `k` in `start..<count` (the rules' dictionary categories), `unhandled[k - start]`
 /// is set to 1 when no character of that category can be given a boundary by one of ICU's language
 /// break engines, else 0. ICU asks an engine for the characters of a dictionary category in a

@@ -79,10 +79,11 @@ public struct Segmenter: Sendable {
   /// segmentation. `firstInvalidUTF8` is the first offset in the elements (in order) where
   /// ``ByteStorage/firstInvalidUTF8(in:)`` finds ill-formed UTF-8, or nil.
   ///
-  /// With `lastRead`, the caller reads these bytes no more: each piece's pages of a mapped file
-  /// are handed back to the system (`MADV_DONTNEED`) by the thread that counted them, so that the
-  /// mapping's teardown, one serial step of a few milliseconds per 100 MB when the file is
-  /// unmapped, is done in parallel as the work goes. The bytes stay readable (from the page cache).
+  /// With `lastRead`, the caller reads these bytes no more: the pages of a mapped file are handed
+  /// back to the system (`MADV_DONTNEED`) by the thread that counted them, a few megabytes at a
+  /// time, so that the mapping's teardown, one serial step of a few milliseconds per 100 MB when
+  /// the file is unmapped, is done in parallel as the work goes. The bytes stay readable (from
+  /// the page cache).
   public func count(
     _ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, words: Bool = true, checkingUTF8: Bool,
     lastRead: Bool = false
@@ -126,10 +127,28 @@ public struct Segmenter: Sendable {
     unit.spans.contains { bytes.firstInvalidUTF8(in: $0) != nil }
   }
 
-  /// Hands a counted unit's pages back to the system (`lastRead`).
-  static func release(_ bytes: ByteStorage, _ unit: WorkUnit) {
+  /// Bytes handed back to the system at once by ``release(_:_:pending:)``: each hand-back makes the
+  /// other cores that run the process flush their TLBs (an interrupt to each, and on a virtual
+  /// machine an exit to the hypervisor), so it is done for several pieces together.
+  static let releaseBatch = 4 << 20
+
+  /// Hands a counted unit's pages back to the system (`lastRead`): adds the unit to `pending`
+  /// (the bytes counted since the last hand-back) when it adjoins it, and hands `pending` back
+  /// when it does not or has grown to ``releaseBatch``. Hand back what is left in `pending` at
+  /// the end.
+  static func release(_ bytes: ByteStorage, _ unit: WorkUnit, pending: inout Range<Int>?) {
     guard let first = unit.spans.first, let last = unit.spans.last else { return }
-    bytes.dropMappedPages(in: first.lowerBound..<last.upperBound)
+    let range = first.lowerBound..<last.upperBound
+    if let held = pending, held.upperBound == range.lowerBound || held.lowerBound == range.upperBound {
+      pending = min(held.lowerBound, range.lowerBound)..<max(held.upperBound, range.upperBound)
+    } else {
+      if let held = pending { bytes.dropMappedPages(in: held) }
+      pending = range
+    }
+    if let held = pending, held.count >= releaseBatch {
+      bytes.dropMappedPages(in: held)
+      pending = nil
+    }
   }
 
   private func segment(
@@ -160,30 +179,34 @@ public struct Segmenter: Sendable {
       var serial = SegmentStore()
       let total = units.reduce(0) { $0 + $1.byteCount }
       var done = 0
+      var pending: Range<Int>? = nil
       for unit in units {
         if checkingUTF8 && !mayBeInvalid && Self.mayHoldInvalidUTF8(bytes, unit) { mayBeInvalid = true }
         serial.append(try Self.run(iterator, bytes, unit, rotor, fastPaths: useFastPaths))
-        if release { Self.release(bytes, unit) }
+        if release { Self.release(bytes, unit, pending: &pending) }
         done += unit.byteCount
         progress?(done, total)
       }
+      if let held = pending { bytes.dropMappedPages(in: held) }
       store = serial
     } else {
-      let results = ParallelResults(count: units.count)
+      let workers = min(threads, units.count)
+      let results = ParallelResults(count: units.count, workers: workers)
       let total = units.reduce(0) { $0 + $1.byteCount }
       let progress = self.progress
       let fastPaths = useFastPaths
-      let workers = min(threads, units.count)
-      DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
         do {
           let iterator = try prototype.copy()
-          while let i = results.claim() {
+          var pending: Range<Int>? = nil
+          while let i = results.claim(worker) {
             if checkingUTF8 && Self.mayHoldInvalidUTF8(bytes, units[i]) { results.noteInvalidUTF8() }
             let chunk = try Self.run(iterator, bytes, units[i], rotor, fastPaths: fastPaths)
-            if release { Self.release(bytes, units[i]) }
+            if release { Self.release(bytes, units[i], pending: &pending) }
             let done = results.store(chunk, at: i, bytes: units[i].byteCount)
             progress?(done, total)
           }
+          if let held = pending { bytes.dropMappedPages(in: held) }
         } catch {
           results.fail(error)
         }
@@ -364,23 +387,37 @@ public struct Segmenter: Sendable {
 /// and compiles ICU's rules, cloning copies them.
 final class IteratorCache: Sendable {
   static let shared = IteratorCache()
-  private struct Key: Hashable {
+  private struct Key: Equatable {
     var kind: BreakKind
     var locale: String
   }
-  private let prototypes = Mutex<[Key: BreakIterator]>([:])
+  // Arrays searched in order (a process opens one or two), not dictionaries: a dictionary's
+  // storage type is made by the Swift runtime at its first use, with a search of every protocol
+  // conformance in the binary for `Key: Hashable` (300,000 instructions, callgrind, of the load
+  // that the first segmentation of every run waits for).
+  private struct Opened {
+    var key: Key
+    var iterator: BreakIterator
+  }
+  private struct Loaded {
+    var key: Key
+    var rules: BreakRules?
+  }
+  private let prototypes = Mutex<[Opened]>([])
 
   /// A prototype; callers use `copy()` of it, never the prototype itself.
   func iterator(_ kind: BreakKind, locale: String) throws(ICUError) -> Prototype {
     let key = Key(kind: kind, locale: locale)
-    let found: BreakIterator? = prototypes.withLock { $0[key] }
+    let found: BreakIterator? = prototypes.withLock { $0.first { $0.key == key }?.iterator }
     if let found { return Prototype(iterator: found, lock: self) }
     // One load at a time: a second caller (a worker, or the command after `Segmenter.prepare`)
     // waits for the load under way instead of doing it again beside it.
     return try openLock.withLock { _ throws(ICUError) in
-      if let found = prototypes.withLock({ $0[key] }) { return Prototype(iterator: found, lock: self) }
+      if let found = prototypes.withLock({ $0.first { $0.key == key }?.iterator }) {
+        return Prototype(iterator: found, lock: self)
+      }
       let opened = try BreakIterator(kind, locale: locale)
-      prototypes.withLock { $0[key] = opened }
+      prototypes.withLock { $0.append(Opened(key: key, iterator: opened)) }
       return Prototype(iterator: opened, lock: self)
     }
   }
@@ -390,20 +427,20 @@ final class IteratorCache: Sendable {
 
   private let cloneLock = Mutex<Void>(())
 
-  private let loadedRules = Mutex<[Key: BreakRules?]>([:])
+  private let loadedRules = Mutex<[Loaded]>([])
 
   /// The compiled rules of (kind, locale) for the native rule machine, read from ICU once; nil when
   /// ICU's rules cannot be run natively (then ICU segments everything).
   func rules(_ kind: BreakKind, locale: String) -> BreakRules? {
     let key = Key(kind: kind, locale: locale)
-    if let found = loadedRules.withLock({ $0[key] }) { return found }
+    if let found = loadedRules.withLock({ $0.first { $0.key == key } }) { return found.rules }
     let prototype = try? iterator(kind, locale: locale)
     return rulesLock.withLock { _ in
-      if let found = loadedRules.withLock({ $0[key] }) { return found }
+      if let found = loadedRules.withLock({ $0.first { $0.key == key } }) { return found.rules }
       let loaded = prototype.flatMap { prototype in
         prototype.lock.cloneLock.withLock { _ in BreakRules.load(from: prototype.iterator) }
       }
-      loadedRules.withLock { $0[key] = loaded }
+      loadedRules.withLock { $0.append(Loaded(key: key, rules: loaded)) }
       return loaded
     }
   }
@@ -418,23 +455,48 @@ final class IteratorCache: Sendable {
 }
 
 /// Results of parallel segmentation, filled in by the workers.
-private final class ParallelResults: Sendable {
+///
+/// Each worker takes the units of its own contiguous share in order, and when its share is done,
+/// the last unit of the share with the most units left: so the workers read parts of the text far
+/// apart (a mapped file's page faults of two threads then seldom meet on the lock of one page
+/// table, which covers 2 MB) until the very end.
+final class ParallelResults: Sendable {
   private struct State {
     var chunks: [SegmentStore.Chunk?]
-    var next = 0
+    /// Worker k's share is `next[k]..<end[k]`.
+    var next: [Int]
+    var end: [Int]
     var bytesDone = 0
     var error: ICUError?
     var mayBeInvalidUTF8 = false
   }
   private let state: Mutex<State>
 
-  init(count: Int) { state = Mutex(State(chunks: Array(repeating: nil, count: count))) }
+  init(count: Int, workers: Int) {
+    let workers = max(1, workers)
+    let bounds = (0...workers).map { count * $0 / workers }
+    state = Mutex(
+      State(
+        chunks: Array(repeating: nil, count: count), next: Array(bounds.dropLast()), end: Array(bounds.dropFirst())))
+  }
 
-  func claim() -> Int? {
+  /// The next unit for `worker`, or nil when every unit is taken (or one failed).
+  func claim(_ worker: Int) -> Int? {
     state.withLock { s in
-      guard s.error == nil, s.next < s.chunks.count else { return nil }
-      defer { s.next += 1 }
-      return s.next
+      guard s.error == nil else { return nil }
+      if s.next[worker] < s.end[worker] {
+        defer { s.next[worker] += 1 }
+        return s.next[worker]
+      }
+      var most = 0
+      var from = -1
+      for k in s.next.indices where s.end[k] - s.next[k] > most {
+        most = s.end[k] - s.next[k]
+        from = k
+      }
+      guard from >= 0 else { return nil }
+      s.end[from] -= 1
+      return s.end[from]
     }
   }
 

@@ -94,4 +94,65 @@ struct CountingTests {
     let again = try segmenter.count(bytes, elements: elements, rotor: .words, checkingUTF8: true, lastRead: true)
     #expect(again.entries == expected.entries)
   }
+
+  @Test(
+    "parallel units: each taken once; a worker takes its own share in order, then the far end of the largest share left"
+  )
+  func workersTakeTheirSharesThenSteal() {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    for round in 0..<TestScale.count(200) {
+      let count = Int.random(in: 0...40, using: &rng)
+      let workers = Int.random(in: 1...5, using: &rng)
+      let results = ParallelResults(count: count, workers: workers)
+      let bounds = (0...workers).map { count * $0 / workers }
+      // The model: what is left of each share.
+      var left = (0..<workers).map { bounds[$0]..<bounds[$0 + 1] }
+      var taken: [Int] = []
+      var active = Array(0..<workers)
+      while !active.isEmpty {
+        let k = active.randomElement(using: &rng)!
+        guard let i = results.claim(k) else {
+          let unitsLeft = left.reduce(0) { $0 + $1.count }
+          #expect(unitsLeft == 0, "seed \(seed) round \(round): worker \(k) stopped with units left")
+          active.removeAll { $0 == k }
+          continue
+        }
+        taken.append(i)
+        if !left[k].isEmpty {
+          #expect(i == left[k].lowerBound, "seed \(seed) round \(round): worker \(k) took \(i) out of order")
+          left[k] = (left[k].lowerBound + 1)..<left[k].upperBound
+        } else {
+          let most = left.map(\.count).max()!
+          let from = left.firstIndex { $0.count == most }!
+          #expect(i == left[from].upperBound - 1, "seed \(seed) round \(round): worker \(k) stole \(i)")
+          left[from] = left[from].lowerBound..<(left[from].upperBound - 1)
+        }
+      }
+      #expect(taken.sorted() == Array(0..<count), "seed \(seed) round \(round)")
+    }
+  }
+
+  @Test("lastRead hands back adjoining units together, up to the batch size, in either direction")
+  func releaseBatchesAdjoiningUnits() {
+    let batch = Segmenter.releaseBatch
+    // Plain bytes, not a mapped file: the hand-back itself does nothing.
+    let bytes = ByteStorage([UInt8](repeating: 0x61, count: batch + 200))
+    var pending: Range<Int>? = nil
+    func unit(_ range: Range<Int>) -> Segmenter.WorkUnit { Segmenter.WorkUnit(spans: [range]) }
+    Segmenter.release(bytes, unit(0..<10), pending: &pending)
+    #expect(pending == 0..<10)
+    Segmenter.release(bytes, unit(10..<25), pending: &pending)
+    #expect(pending == 0..<25)
+    // A unit taken from the far end of another share: what was pending is handed back first.
+    Segmenter.release(bytes, unit(100..<120), pending: &pending)
+    #expect(pending == 100..<120)
+    // Stolen units go backwards: the one before adjoins too.
+    Segmenter.release(bytes, unit(90..<100), pending: &pending)
+    #expect(pending == 90..<120)
+    Segmenter.release(bytes, unit(120..<(90 + batch)), pending: &pending)
+    #expect(pending == nil, "handed back once the batch size is reached")
+    Segmenter.release(bytes, unit((90 + batch)..<(91 + batch)), pending: &pending)
+    #expect(pending == (90 + batch)..<(91 + batch))
+  }
 }
