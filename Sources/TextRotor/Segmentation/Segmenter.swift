@@ -79,11 +79,10 @@ public struct Segmenter: Sendable {
   /// segmentation. `firstInvalidUTF8` is the first offset in the elements (in order) where
   /// ``ByteStorage/firstInvalidUTF8(in:)`` finds ill-formed UTF-8, or nil.
   ///
-  /// With `lastRead`, the caller reads these bytes no more: the pages of a mapped file are handed
-  /// back to the system (`MADV_DONTNEED`) by the thread that counted them, a few megabytes at a
-  /// time, so that the mapping's teardown, one serial step of a few milliseconds per 100 MB when
-  /// the file is unmapped, is done in parallel as the work goes. The bytes stay readable (from
-  /// the page cache).
+  /// With `lastRead`, the caller reads these bytes no more: each piece's pages of a mapped file
+  /// are handed back to the system (`MADV_DONTNEED`) by the thread that counted them, so that the
+  /// mapping's teardown, one serial step of a few milliseconds per 100 MB when the file is
+  /// unmapped, is done in parallel as the work goes. The bytes stay readable (from the page cache).
   public func count(
     _ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor, words: Bool = true, checkingUTF8: Bool,
     lastRead: Bool = false
@@ -127,28 +126,13 @@ public struct Segmenter: Sendable {
     unit.spans.contains { bytes.firstInvalidUTF8(in: $0) != nil }
   }
 
-  /// Bytes handed back to the system at once by ``release(_:_:pending:)``: each hand-back makes the
-  /// other cores that run the process flush their TLBs (an interrupt to each, and on a virtual
-  /// machine an exit to the hypervisor), so it is done for several pieces together.
-  static let releaseBatch = 4 << 20
-
-  /// Hands a counted unit's pages back to the system (`lastRead`): adds the unit to `pending`
-  /// (the bytes counted since the last hand-back) when it adjoins it, and hands `pending` back
-  /// when it does not or has grown to ``releaseBatch``. Hand back what is left in `pending` at
-  /// the end.
-  static func release(_ bytes: ByteStorage, _ unit: WorkUnit, pending: inout Range<Int>?) {
+  /// Hands a counted unit's pages back to the system (`lastRead`). (Unit by unit: handing several
+  /// units back at once saves TLB flushes of the other cores but costs more than it saves, the
+  /// page tables and pages being colder by then: `perf record`, 100 MB English graphemes on two
+  /// threads, unmap + flush 3.2 ms per unit, 3.9 ms per MB, 4.5 ms per 4 MB.)
+  static func release(_ bytes: ByteStorage, _ unit: WorkUnit) {
     guard let first = unit.spans.first, let last = unit.spans.last else { return }
-    let range = first.lowerBound..<last.upperBound
-    if let held = pending, held.upperBound == range.lowerBound || held.lowerBound == range.upperBound {
-      pending = min(held.lowerBound, range.lowerBound)..<max(held.upperBound, range.upperBound)
-    } else {
-      if let held = pending { bytes.dropMappedPages(in: held) }
-      pending = range
-    }
-    if let held = pending, held.count >= releaseBatch {
-      bytes.dropMappedPages(in: held)
-      pending = nil
-    }
+    bytes.dropMappedPages(in: first.lowerBound..<last.upperBound)
   }
 
   private func segment(
@@ -179,15 +163,13 @@ public struct Segmenter: Sendable {
       var serial = SegmentStore()
       let total = units.reduce(0) { $0 + $1.byteCount }
       var done = 0
-      var pending: Range<Int>? = nil
       for unit in units {
         if checkingUTF8 && !mayBeInvalid && Self.mayHoldInvalidUTF8(bytes, unit) { mayBeInvalid = true }
         serial.append(try Self.run(iterator, bytes, unit, rotor, fastPaths: useFastPaths))
-        if release { Self.release(bytes, unit, pending: &pending) }
+        if release { Self.release(bytes, unit) }
         done += unit.byteCount
         progress?(done, total)
       }
-      if let held = pending { bytes.dropMappedPages(in: held) }
       store = serial
     } else {
       let workers = min(threads, units.count)
@@ -198,15 +180,13 @@ public struct Segmenter: Sendable {
       DispatchQueue.concurrentPerform(iterations: workers) { worker in
         do {
           let iterator = try prototype.copy()
-          var pending: Range<Int>? = nil
           while let i = results.claim(worker) {
             if checkingUTF8 && Self.mayHoldInvalidUTF8(bytes, units[i]) { results.noteInvalidUTF8() }
             let chunk = try Self.run(iterator, bytes, units[i], rotor, fastPaths: fastPaths)
-            if release { Self.release(bytes, units[i], pending: &pending) }
+            if release { Self.release(bytes, units[i]) }
             let done = results.store(chunk, at: i, bytes: units[i].byteCount)
             progress?(done, total)
           }
-          if let held = pending { bytes.dropMappedPages(in: held) }
         } catch {
           results.fail(error)
         }

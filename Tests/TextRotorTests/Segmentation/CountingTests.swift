@@ -132,27 +132,4 @@ struct CountingTests {
       #expect(taken.sorted() == Array(0..<count), "seed \(seed) round \(round)")
     }
   }
-
-  @Test("lastRead hands back adjoining units together, up to the batch size, in either direction")
-  func releaseBatchesAdjoiningUnits() {
-    let batch = Segmenter.releaseBatch
-    // Plain bytes, not a mapped file: the hand-back itself does nothing.
-    let bytes = ByteStorage([UInt8](repeating: 0x61, count: batch + 200))
-    var pending: Range<Int>? = nil
-    func unit(_ range: Range<Int>) -> Segmenter.WorkUnit { Segmenter.WorkUnit(spans: [range]) }
-    Segmenter.release(bytes, unit(0..<10), pending: &pending)
-    #expect(pending == 0..<10)
-    Segmenter.release(bytes, unit(10..<25), pending: &pending)
-    #expect(pending == 0..<25)
-    // A unit taken from the far end of another share: what was pending is handed back first.
-    Segmenter.release(bytes, unit(100..<120), pending: &pending)
-    #expect(pending == 100..<120)
-    // Stolen units go backwards: the one before adjoins too.
-    Segmenter.release(bytes, unit(90..<100), pending: &pending)
-    #expect(pending == 90..<120)
-    Segmenter.release(bytes, unit(120..<(90 + batch)), pending: &pending)
-    #expect(pending == nil, "handed back once the batch size is reached")
-    Segmenter.release(bytes, unit((90 + batch)..<(91 + batch)), pending: &pending)
-    #expect(pending == (90 + batch)..<(91 + batch))
-  }
 }
