@@ -512,7 +512,8 @@ extension ByteStorage {
   /// `count` of `range`, split across `threads` for a large range (cut at characters' starts when
   /// `atCharacters`), the parts' counts added up with the CR LF pairs split between two parts.
   private func inParts(
-    _ range: Range<Int>, threads: Int, atCharacters: Bool, _ count: @Sendable (Range<Int>, _ parallel: Bool) -> TextCounts
+    _ range: Range<Int>, threads: Int, atCharacters: Bool,
+    _ count: @Sendable (Range<Int>, _ parallel: Bool) -> TextCounts
   ) -> TextCounts {
     guard !range.isEmpty else { return TextCounts() }
     let parts = range.count >= Self.parallelCountMinimum ? max(1, threads) : 1
