@@ -417,6 +417,32 @@ extension ByteStorage {
     return counts.lineBreaks
   }
 
+  /// What the counting kernels alone give for `range`: one call, one thread, no UTF-8 validation
+  /// (the UTF-16 fields count lead bytes and 4-byte leads, whatever the bytes are). `linesOnly`
+  /// picks the line-terminator kernel (its UTF-16 fields are 0); `portable` the baseline loop
+  /// instead of the AVX2 one (which runs only where the CPU has AVX2). For tests, which compare
+  /// them with a byte-by-byte count.
+  public func kernelCounts(in range: Range<Int>, linesOnly: Bool, portable: Bool) -> TextCounts {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    guard !range.isEmpty else { return TextCounts() }
+    let c = withUnsafeBytes { all in
+      let p = all.baseAddress! + range.lowerBound
+      switch (linesOnly, portable) {
+      case (true, true): return cicu_count_lines_portable(p, range.count)
+      case (true, false): return cicu_count_lines(p, range.count)
+      case (false, true): return cicu_count_text_portable(p, range.count)
+      case (false, false): return cicu_count_text(p, range.count)
+      }
+    }
+    var result = TextCounts()
+    result.lineFeeds = Int(c.lineFeeds)
+    result.carriageReturns = Int(c.carriageReturns)
+    result.crlfPairs = Int(c.crlfPairs)
+    result.utf16Units = Int(c.utf16Units)
+    result.leadBytes = Int(c.leads)
+    return result
+  }
+
   /// `count` of `range`, split across `threads` for a large range (cut at characters' starts when
   /// `atCharacters`), the parts' counts added up with the CR LF pairs split between two parts.
   private func inParts(

@@ -603,9 +603,9 @@ static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
   return total;
 }
 
-/// The body of the counting loop with W 8-bit lanes per counter, compiled twice: 16 lanes for the
-/// baseline (SSE2) and 32 for AVX2 (the same code; the CPU is checked at run time). Lanes are
-/// flushed every 255 rounds, before they can wrap.
+/// The body of the portable counting loop with W 8-bit lanes per counter (16: the compiler turns it
+/// into SSE2, the baseline; CPUs with AVX2 run `cicu_count_text_avx2` below, checked at run time).
+/// Lanes are flushed every 255 rounds, before they can wrap.
 #define CICU_COUNT_TEXT_BODY(W) \
   cicu_text_counts result = {0, 0, 0, 0, 0}; \
   if (n == 0) return result; \
@@ -655,20 +655,6 @@ static inline int64_t cicu_count_scalars(const uint8_t *p, size_t n) {
 
 static inline cicu_text_counts cicu_count_text_portable(const uint8_t *p, size_t n) { CICU_COUNT_TEXT_BODY(16) }
 
-#if defined(__x86_64__)
-__attribute__((target("avx2"))) static inline cicu_text_counts cicu_count_text_avx2(const uint8_t *p, size_t n) {
-  CICU_COUNT_TEXT_BODY(32)
-}
-#endif
-
-/// Counts line terminators and UTF-16 units of `n` bytes in one pass.
-static inline cicu_text_counts cicu_count_text(const uint8_t *p, size_t n) {
-#if defined(__x86_64__)
-  if (cicu_has_avx2()) return cicu_count_text_avx2(p, n);
-#endif
-  return cicu_count_text_portable(p, n);
-}
-
 /// The line terminators of `n` bytes only (LF, CR, CR LF pairs; the UTF-16 fields stay 0): what a
 /// line number needs, without the UTF-8 work (a third of the instructions of `cicu_count_text`).
 #define CICU_COUNT_LINES_BODY(W) \
@@ -709,11 +695,166 @@ static inline cicu_text_counts cicu_count_text(const uint8_t *p, size_t n) {
 static inline cicu_text_counts cicu_count_lines_portable(const uint8_t *p, size_t n) { CICU_COUNT_LINES_BODY(16) }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) static inline cicu_text_counts cicu_count_lines_avx2(const uint8_t *p, size_t n) {
-  CICU_COUNT_LINES_BODY(32)
+// The AVX2 counting kernels, written with intrinsics: each compare gives 0xFF (-1) per matching
+// byte, subtracted into byte accumulators; the four vectors of a 128-byte round are summed first
+// (at most 4 per lane), so a lane wraps after 63 rounds: then `_mm256_sad_epu8` adds the lanes
+// into 64-bit totals. CR LF pairs are counted only in rounds that hold a CR (none in most text):
+// a CR at byte k pairs with an LF at k + 1, compared by a load one byte further on, which stays
+// inside the range because a round runs only while a byte follows it (the last byte of the range,
+// which has no next byte inside it, is always left to the scalar tail).
+
+/// `total` plus the byte lanes of `acc`, summed into 64-bit lanes.
+__attribute__((target("avx2"))) static inline __m256i cicu_sad_add(__m256i total, __m256i acc) {
+  return _mm256_add_epi64(total, _mm256_sad_epu8(acc, _mm256_setzero_si256()));
 }
+
+/// The sum of the four 64-bit lanes of `v`.
+__attribute__((target("avx2"))) static inline int64_t cicu_sum64(__m256i v) {
+  __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+  return _mm_cvtsi128_si64(s) + _mm_extract_epi64(s, 1);
+}
+
+/// 0xFF where a byte of `a` is 0xF0 or more (the lead of a 4-byte sequence).
+__attribute__((target("avx2"))) static inline __m256i cicu_ge_f0(__m256i a) {
+  return _mm256_cmpeq_epi8(_mm256_max_epu8(a, _mm256_set1_epi8((char)0xF0)), a);
+}
+
+/// The compares of the 32 bytes at `q + 32 * K` (a vector `a`K, its line feeds `l`K and carriage
+/// returns `c`K). Spelled out, not looped over arrays: a compiler that does not unroll such a loop
+/// (the package's C build did not) keeps the arrays on the stack.
+#define CICU_COUNT_LOAD(K)                                                                                   \
+  const __m256i a##K = _mm256_loadu_si256((const __m256i *)(q + 32 * K));                                    \
+  const __m256i l##K = _mm256_cmpeq_epi8(a##K, lf);                                                          \
+  const __m256i c##K = _mm256_cmpeq_epi8(a##K, cr)
+
+/// CR LF pairs of vector K: a CR whose next byte (loaded one byte further on) is an LF.
+#define CICU_COUNT_PAIRS(K)                                                                                  \
+  _mm256_and_si256(c##K, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(q + 32 * K + 1)), lf))
+
+/// Lead bytes (signed, greater than -65: not 0x80-0xBF) of vector K, and 4-byte leads.
+#define CICU_COUNT_LEADS(K) _mm256_cmpgt_epi8(a##K, notContinuation)
+#define CICU_COUNT_FOURS(K) cicu_ge_f0(a##K)
+
+/// One round of 128 bytes at `q`: line feeds into `lfAcc`, and in a round that holds a CR,
+/// carriage returns and CR LF pairs into `crAcc` and `pairAcc`; with `TEXT`, lead bytes into
+/// `leadAcc` and 4-byte leads into `fourAcc`. Each lane grows by at most 4.
+#define CICU_COUNT_ROUND4(TEXT)                                                                              \
+  do {                                                                                                       \
+    CICU_COUNT_LOAD(0);                                                                                      \
+    CICU_COUNT_LOAD(1);                                                                                      \
+    CICU_COUNT_LOAD(2);                                                                                      \
+    CICU_COUNT_LOAD(3);                                                                                      \
+    lfAcc = _mm256_sub_epi8(lfAcc, _mm256_add_epi8(_mm256_add_epi8(l0, l1), _mm256_add_epi8(l2, l3)));       \
+    if (TEXT) {                                                                                              \
+      leadAcc = _mm256_sub_epi8(                                                                             \
+        leadAcc, _mm256_add_epi8(_mm256_add_epi8(CICU_COUNT_LEADS(0), CICU_COUNT_LEADS(1)),                  \
+                                 _mm256_add_epi8(CICU_COUNT_LEADS(2), CICU_COUNT_LEADS(3))));                \
+      fourAcc = _mm256_sub_epi8(                                                                             \
+        fourAcc, _mm256_add_epi8(_mm256_add_epi8(CICU_COUNT_FOURS(0), CICU_COUNT_FOURS(1)),                  \
+                                 _mm256_add_epi8(CICU_COUNT_FOURS(2), CICU_COUNT_FOURS(3))));                \
+    }                                                                                                        \
+    const __m256i anyCR = _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3));                \
+    if (!_mm256_testz_si256(anyCR, anyCR)) {                                                                 \
+      crAcc = _mm256_sub_epi8(crAcc, _mm256_add_epi8(_mm256_add_epi8(c0, c1), _mm256_add_epi8(c2, c3)));     \
+      pairAcc = _mm256_sub_epi8(pairAcc, _mm256_add_epi8(_mm256_add_epi8(CICU_COUNT_PAIRS(0), CICU_COUNT_PAIRS(1)), \
+                                                         _mm256_add_epi8(CICU_COUNT_PAIRS(2), CICU_COUNT_PAIRS(3)))); \
+    }                                                                                                        \
+  } while (0)
+
+/// The same for the 32 bytes at `q` (no branch: at most three such rounds per call).
+#define CICU_COUNT_ROUND1(TEXT)                                                                              \
+  do {                                                                                                       \
+    CICU_COUNT_LOAD(0);                                                                                      \
+    lfAcc = _mm256_sub_epi8(lfAcc, l0);                                                                      \
+    crAcc = _mm256_sub_epi8(crAcc, c0);                                                                      \
+    pairAcc = _mm256_sub_epi8(pairAcc, CICU_COUNT_PAIRS(0));                                                 \
+    if (TEXT) {                                                                                              \
+      leadAcc = _mm256_sub_epi8(leadAcc, CICU_COUNT_LEADS(0));                                               \
+      fourAcc = _mm256_sub_epi8(fourAcc, CICU_COUNT_FOURS(0));                                               \
+    }                                                                                                        \
+  } while (0)
+
+/// The body of both AVX2 kernels (`TEXT`: the UTF-16 counts too). Rounds of 128 bytes while a
+/// byte follows the round, flushed every 63 rounds; then rounds of 32 bytes (at most 3, no flush
+/// needed); then the last bytes one at a time.
+#define CICU_COUNT_AVX2_BODY(TEXT)                                                                           \
+  const __m256i lf = _mm256_set1_epi8(0x0A), cr = _mm256_set1_epi8(0x0D);                                    \
+  const __m256i notContinuation = _mm256_set1_epi8((char)0xBF); /* signed: a byte > -65 leads */             \
+  (void)notContinuation;                                                                                     \
+  const __m256i zero = _mm256_setzero_si256();                                                               \
+  __m256i lfTotal = zero, crTotal = zero, pairTotal = zero, leadTotal = zero, fourTotal = zero;              \
+  size_t i = 0;                                                                                              \
+  while (i + 128 < n) {                                                                                      \
+    __m256i lfAcc = zero, crAcc = zero, pairAcc = zero, leadAcc = zero, fourAcc = zero;                      \
+    size_t rounds = (n - 1 - i) / 128;                                                                       \
+    if (rounds > 63) rounds = 63;                                                                            \
+    for (size_t r = 0; r < rounds; r++, i += 128) {                                                          \
+      const uint8_t *q = p + i;                                                                              \
+      CICU_COUNT_ROUND4(TEXT);                                                                             \
+    }                                                                                                        \
+    lfTotal = cicu_sad_add(lfTotal, lfAcc);                                                                  \
+    crTotal = cicu_sad_add(crTotal, crAcc);                                                                  \
+    pairTotal = cicu_sad_add(pairTotal, pairAcc);                                                            \
+    if (TEXT) {                                                                                              \
+      leadTotal = cicu_sad_add(leadTotal, leadAcc);                                                          \
+      fourTotal = cicu_sad_add(fourTotal, fourAcc);                                                          \
+    }                                                                                                        \
+  }                                                                                                          \
+  {                                                                                                          \
+    __m256i lfAcc = zero, crAcc = zero, pairAcc = zero, leadAcc = zero, fourAcc = zero;                      \
+    for (; i + 32 < n; i += 32) {                                                                            \
+      const uint8_t *q = p + i;                                                                              \
+      CICU_COUNT_ROUND1(TEXT);                                                                             \
+    }                                                                                                        \
+    lfTotal = cicu_sad_add(lfTotal, lfAcc);                                                                  \
+    crTotal = cicu_sad_add(crTotal, crAcc);                                                                  \
+    pairTotal = cicu_sad_add(pairTotal, pairAcc);                                                            \
+    if (TEXT) {                                                                                              \
+      leadTotal = cicu_sad_add(leadTotal, leadAcc);                                                          \
+      fourTotal = cicu_sad_add(fourTotal, fourAcc);                                                          \
+    }                                                                                                        \
+  }                                                                                                          \
+  cicu_text_counts result = {cicu_sum64(lfTotal), cicu_sum64(crTotal), cicu_sum64(pairTotal), 0, 0};         \
+  if (TEXT) {                                                                                                \
+    result.leads = cicu_sum64(leadTotal);                                                                    \
+    result.utf16Units = result.leads + cicu_sum64(fourTotal);                                                \
+  }                                                                                                          \
+  for (; i < n; i++) {                                                                                       \
+    uint8_t b = p[i];                                                                                        \
+    result.lineFeeds += b == 0x0A;                                                                           \
+    result.carriageReturns += b == 0x0D;                                                                     \
+    result.crlfPairs += b == 0x0D && i + 1 < n && p[i + 1] == 0x0A;                                          \
+    if (TEXT) {                                                                                              \
+      result.leads += (int8_t)b >= -64;                                                                      \
+      result.utf16Units += ((int8_t)b >= -64) + (b >= 0xF0);                                                 \
+    }                                                                                                        \
+  }                                                                                                          \
+  return result;
+
+__attribute__((target("avx2"))) static inline cicu_text_counts cicu_count_text_avx2(const uint8_t *p, size_t n) {
+  CICU_COUNT_AVX2_BODY(1)
+}
+__attribute__((target("avx2"))) static inline cicu_text_counts cicu_count_lines_avx2(const uint8_t *p, size_t n) {
+  CICU_COUNT_AVX2_BODY(0)
+}
+#undef CICU_COUNT_AVX2_BODY
+#undef CICU_COUNT_ROUND4
+#undef CICU_COUNT_ROUND1
+#undef CICU_COUNT_LOAD
+#undef CICU_COUNT_PAIRS
+#undef CICU_COUNT_LEADS
+#undef CICU_COUNT_FOURS
 #endif
 
+/// Counts line terminators and UTF-16 units of `n` bytes in one pass.
+static inline cicu_text_counts cicu_count_text(const uint8_t *p, size_t n) {
+#if defined(__x86_64__)
+  if (cicu_has_avx2()) return cicu_count_text_avx2(p, n);
+#endif
+  return cicu_count_text_portable(p, n);
+}
+
+/// Counts line terminators of `n` bytes (the UTF-16 fields stay 0).
 static inline cicu_text_counts cicu_count_lines(const uint8_t *p, size_t n) {
 #if defined(__x86_64__)
   if (cicu_has_avx2()) return cicu_count_lines_avx2(p, n);
@@ -817,6 +958,19 @@ __attribute__((target("avx2"))) static inline int64_t cicu_utf8_first_invalid_av
   __m256i previous = _mm256_setzero_si256();
   __m256i incomplete = _mm256_setzero_si256();
   while (i + 32 <= n) {
+    // 128 bytes of ASCII after well-formed text (no sequence left unfinished): nothing to check.
+    // Most blocks of text in a Latin script are such runs, and this costs a fifth of the checks.
+    if (i + 128 <= n && _mm256_testz_si256(incomplete, incomplete)) {
+      __m256i a0 = _mm256_loadu_si256((const __m256i *)(p + i));
+      __m256i a1 = _mm256_loadu_si256((const __m256i *)(p + i + 32));
+      __m256i a2 = _mm256_loadu_si256((const __m256i *)(p + i + 64));
+      __m256i a3 = _mm256_loadu_si256((const __m256i *)(p + i + 96));
+      if (_mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(a0, a1), _mm256_or_si256(a2, a3))) == 0) {
+        previous = a3;
+        i += 128;
+        continue;
+      }
+    }
     __m256i input = _mm256_loadu_si256((const __m256i *)(p + i));
     __m256i error;
     if (_mm256_movemask_epi8(input) == 0) {
