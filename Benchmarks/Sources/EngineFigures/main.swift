@@ -180,6 +180,26 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
     while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
     return o
   }
+  // Typing at a caret, as an editor's user types: a burst of 24 characters (words and spaces)
+  // typed one at a time at a random place, then deleted by backspace, at `edits / 48` places.
+  do {
+    var times: [UInt64] = []
+    var cpu: [UInt64] = []
+    let burst = Array("quick brown fox jumps ove".utf8.prefix(24))
+    for _ in 0..<Swift.max(1, edits / 48) {
+      let o = place()
+      for (k, c) in burst.enumerated() {
+        let typed = String(decoding: [c], as: UTF8.self)
+        try timed(&times, &cpu) { try document.replace(utf8Range: (o + k)..<(o + k), in: 0, with: typed) }
+      }
+      for k in stride(from: burst.count - 1, through: 0, by: -1) {
+        try timed(&times, &cpu) { try document.replace(utf8Range: (o + k)..<(o + k + 1), in: 0, with: "") }
+      }
+    }
+    emit(
+      "| typing at a caret (24 characters typed, then deleted by backspace), 6 system rotors + pattern rotor | \(label) | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu)) |"
+    )
+  }
   for (withSnapshots, withProse) in [(false, false), (true, false), (false, true)] {
     if withProse { _ = try document.rotor(.proseSentences) }
     var times: [UInt64] = []

@@ -5,7 +5,8 @@
 //   lookup | insert | remove | move   among N elements (env N, default 1,000,000; KINDS=words,lines,...
 //                                     system rotors held; CUSTOM=1 a custom rotor, an entry every 10)
 //   edit FILE   a one-character insert and its delete (two edits) at 1,000 random offsets, every system
-//               rotor but prose sentences and a pattern rotor held (PROSE=1: prose sentences too)
+//               rotor but prose sentences and a pattern rotor held (PROSE=1: prose sentences too;
+//               KINDS=words,pattern,...: only those)
 //   pos | utf16 | fromutf16 | loc | nav | view FILE   conversions, next entry, 4 KB viewports
 //   tail FILE   thread CPU time per edit: percentiles and the slowest edits with what they changed
 // It prints the mean CPU time per repetition (noisy on a shared machine: use callgrind's counts).
@@ -99,8 +100,15 @@ default:
   let words = what == "nav" || what == "view" ? try document.rotor(.words) : nil
   if what == "edit" {
     let prose = ProcessInfo.processInfo.environment["PROSE"] != nil
-    for kind in SystemRotor.allCases where prose || kind != .proseSentences { _ = try document.rotor(kind) }
-    _ = try document.rotor(matching: .literal("the"))
+    if let k = ProcessInfo.processInfo.environment["KINDS"] {
+      for name in k.split(separator: ",") where name != "pattern" {
+        _ = try document.rotor(SystemRotor(rawValue: String(name))!)
+      }
+      if k.contains("pattern") { _ = try document.rotor(matching: .literal("the")) }
+    } else {
+      for kind in SystemRotor.allCases where prose || kind != .proseSentences { _ = try document.rotor(kind) }
+      _ = try document.rotor(matching: .literal("the"))
+    }
   }
   let positions = try offsets.map { try document.position(in: 0, utf8Offset: $0) }
   let t = now()

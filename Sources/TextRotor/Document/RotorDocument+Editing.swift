@@ -124,13 +124,22 @@ extension RotorDocument {
       lineWindow = (ws, we, storage, r)
       return lineWindow!
     }
+    let neighbours = runEdits ? Self.runNeighbours(text, a: a, b: b, inserted: n) : nil
     for kind in Array(systemIndexes.keys) {
       // Taken out of the dictionary, so that the index's tree is not shared and changes in place.
       var index = systemIndexes.removeValue(forKey: kind)!
-      if long || kind == .lines || kind == .paragraphs || kind == .proseSentences,
-        let local = try? longLineUpdate(
-          kind, index, text, elementStart: s, a: a, b: b, inserted: new, removed: removed)
-      {
+      // A keystroke inside a word needs no segmenting (`runUpdate`); lines and paragraphs only
+      // grow or shrink the entry holding a small edit, and long lines are not re-segmented whole
+      // (`longLineUpdate`).
+      var local = neighbours.flatMap {
+        runUpdate(kind, index, $0, elementStart: s, a: a, b: b, inserted: new, removed: removed)
+      }
+      if local != nil {
+        runUpdates += 1
+      } else if long || kind == .lines || kind == .paragraphs || kind == .proseSentences {
+        local = try? longLineUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: new, removed: removed)
+      }
+      if let local {
         let removed = index.replace(
           startingIn: local.old, movingLaterBy: delta, with: local.store, storeDelta: local.storeDelta)
         systemIndexes[kind] = index

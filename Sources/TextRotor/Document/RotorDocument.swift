@@ -56,6 +56,12 @@ public final class RotorDocument<ID: Hashable> {
   /// How far from an edit in a long line an old boundary is looked for before the rule machine's
   /// re-synchronization is tried (`boundaryUpdate`, `resyncUpdate`); settable for tests.
   var boundaryReach = 1 << 16
+  /// Whether a keystroke inside a run of letters or digits updates the rotors without segmenting
+  /// (`runUpdate`): on when fast paths are and the locale's ASCII rules are root's; settable for
+  /// tests of the other paths.
+  lazy var runEdits = windowSegmenter.segmenter.useFastPaths && FastPath.supports(locale: segmenter.locale)
+  /// Edits whose update of a rotor came from `runUpdate` (for tests).
+  var runUpdates = 0
   /// Edits whose update of a rotor came from the rule machine's re-synchronization (for tests).
   var resynchronized = 0
   /// Edits whose prose sentences were re-segmented from a boundary near the edit, not over the

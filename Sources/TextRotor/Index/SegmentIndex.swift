@@ -76,6 +76,16 @@ struct SegmentPiece: TreeItem, Sendable {
     return SegmentPiece(box: box, lo: k, hi: hi, rawStart: rawStart + offset, width: width - offset)
   }
 
+  /// The parts before and from `offset` (``prefix(upTo:)`` and ``suffix(from:)``), the chunk
+  /// searched once.
+  func split(at offset: Int) -> (SegmentPiece, SegmentPiece) {
+    let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
+    return (
+      SegmentPiece(box: box, lo: lo, hi: k, rawStart: rawStart, width: offset),
+      SegmentPiece(box: box, lo: k, hi: hi, rawStart: rawStart + offset, width: width - offset)
+    )
+  }
+
   /// The part of the piece before `offset`: entries starting before it.
   func prefix(upTo offset: Int) -> SegmentPiece {
     let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
@@ -182,6 +192,23 @@ struct SegmentIndex: Sendable {
     return before.count + Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
   }
 
+  /// The last entry starting at or before `offset` and its index (nil if none): one descent.
+  func entry(startingAtOrBefore offset: Int) -> (index: Int, segment: SegmentStore.Segment)? {
+    guard offset >= 0 else { return nil }
+    let (p, before) = piece(holding: offset)
+    let piece = tree[p]
+    let k = piece.chunk.firstIndex(startingAfter: piece.rawStart + offset - before.bytes)
+    let local = Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
+    guard local > 0 else {
+      // Every entry of this piece starts after `offset`: the entry is the one before the piece.
+      return before.count > 0 ? (before.count - 1, self[before.count - 1]) : nil
+    }
+    var s = piece.segment(at: local - 1)
+    s.start += before.bytes
+    s.end += before.bytes
+    return (before.count + local - 1, s)
+  }
+
   /// The index of the first entry whose end is greater than `offset` (`count` if none).
   func firstIndex(endingAfter offset: Int) -> Int {
     let (p, before) = piece(holding: Swift.max(offset, 0))
@@ -221,11 +248,15 @@ struct SegmentIndex: Sendable {
     // One buffer for the new pieces, gaps folded and entries normalised in place.
     var pieces: [SegmentPiece] = []
     pieces.reserveCapacity(store.chunks.count + 3)
-    let head = first.prefix(upTo: old.lowerBound - before0.bytes)
+    // An insertion point (an empty range) cuts its piece once.
+    let (head, cutTail) =
+      old.isEmpty && old.lowerBound - before0.bytes <= first.width
+      ? first.split(at: old.lowerBound - before0.bytes)
+      : (first.prefix(upTo: old.lowerBound - before0.bytes), nil)
     if head.width > 0 { pieces.append(head) }
     let newEnd = old.upperBound + delta
     Self.appendPieces(of: [(store, storeDelta)], from: old.lowerBound, to: newEnd, into: &pieces)
-    let tail = last.suffix(from: Swift.min(old.upperBound - before1.bytes, last.width))
+    let tail = cutTail ?? last.suffix(from: Swift.min(old.upperBound - before1.bytes, last.width))
     if tail.width > 0 || p1 == tree.count - 1 && tail.count > 0 { pieces.append(tail) }
     // A window with no entries leaves a gap piece: fold it into a neighbour's span.
     Self.foldGaps(&pieces)

@@ -112,19 +112,21 @@ struct SumTree<Item: TreeItem> {
 
     /// Recomputes the running sums from entry `k` on (after entries `k...` changed).
     func recompute(from k: Int) {
-      // The arrays are moved out and back (one access each), not accessed per entry.
+      // The arrays are moved out and back (one access each), not accessed per entry; entries are
+      // overwritten in place, and only a change of length appends or removes at the end.
       var prefix: [Summary] = []
       swap(&prefix, &self.prefix)
       defer { swap(&prefix, &self.prefix) }
-      let k = Swift.min(k, prefix.count)
-      prefix.removeSubrange(k...)
+      let n = isLeaf ? items.count : sizes.count
+      let k = Swift.min(k, prefix.count, n)
+      if prefix.count > n { prefix.removeLast(prefix.count - n) }
       var acc = k == 0 ? Summary.zero : prefix[k - 1]
       if isLeaf {
         let items = self.items
-        prefix.reserveCapacity(items.count)
-        for j in k..<items.count {
+        prefix.reserveCapacity(n)
+        for j in k..<n {
           acc.add(items[j].summary)
-          prefix.append(acc)
+          if j < prefix.count { prefix[j] = acc } else { prefix.append(acc) }
         }
       } else {
         let summaries = self.summaries
@@ -132,15 +134,15 @@ struct SumTree<Item: TreeItem> {
         var counts: [Int] = []
         swap(&counts, &self.counts)
         defer { swap(&counts, &self.counts) }
-        counts.removeSubrange(k...)
-        prefix.reserveCapacity(sizes.count)
-        counts.reserveCapacity(sizes.count)
-        var c = counts.last ?? 0
-        for j in k..<sizes.count {
+        if counts.count > n { counts.removeLast(counts.count - n) }
+        prefix.reserveCapacity(n)
+        counts.reserveCapacity(n)
+        var c = k == 0 ? 0 : counts[k - 1]
+        for j in k..<n {
           acc.add(summaries[j])
-          prefix.append(acc)
           c += sizes[j]
-          counts.append(c)
+          if j < prefix.count { prefix[j] = acc } else { prefix.append(acc) }
+          if j < counts.count { counts[j] = c } else { counts.append(c) }
         }
       }
     }

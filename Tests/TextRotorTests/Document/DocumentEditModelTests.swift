@@ -209,6 +209,7 @@ import Testing
         text += blanks[Int(rng.next() % UInt64(blanks.count))] + "\n"
       }
       let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      document.runEdits = false  // the prose path is what this checks (run edits: runEditsMatchRebuild)
       for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
       for step in 0..<30 {
         let current = try document.text(of: 0)
@@ -231,6 +232,68 @@ import Testing
     }
     // Typing and deleting inside lines (most edits) update prose sentences locally.
     #expect(local > edits / 3, "only \(local) of \(edits) prose sentence updates were local")
+  }
+
+  /// Typing letters or digits beside a letter or digit of the same class, and deleting them,
+  /// updates characters, words, sentences, prose sentences and line-break segments without
+  /// segmenting (`runUpdate`): checked against a rebuild at every scalar boundary of texts made of
+  /// the contexts where the rules look further than one character (abbreviations, numbers with
+  /// separators, apostrophes, quotes, upper case after a period, URLs, combining marks, emoji and
+  /// flag sequences, dictionary scripts, CR LF), typing one to three bytes and deleting them again,
+  /// and deleting each letter or digit of the text.
+  @Test func runEditsMatchRebuild() throws {
+    let pieces = [
+      "Mr. ", "U.S. ", "e.g. ", "etc. ", "3.14", "1,000", "don't", "O'Neil", "abc-def", "x_y", "a:b",
+      "http://x.org/a?b=1",
+      "\"Quote.\" ", "(see) ", "ABC", "DEF. ghi", "a. B", "a.B", "2nd", "x86", "é", "e\u{301}", "日本", "😀",
+      "🇫🇷🇩🇪", "👨\u{200D}👩", " ", "  ", "\n", "\r\n", "\t", "? ", "! ", "...", "—", "\u{00A0}", "١٢", "α", "ß", "word",
+      "Word", "WORD", "12", "a", "Z", "9", "\n\n", ". 5 x", "ab\u{200B}cd", "ﬁ",
+    ]
+    let typed = ["x", "Q", "7", "ab", "QR", "42", "b", "x7"]
+    var seeds = SeededRandom(seed: 0x2E_7E)
+    var edits = 0
+    var runs = 0
+    for _ in 0..<TestScale.count(8) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for _ in 0..<(20 + Int(rng.next() % 20)) { text += pieces[Int(rng.next() % UInt64(pieces.count))] }
+      let document = try RotorDocument(elements: [
+        TextElement(id: 0, text: text), TextElement(id: 1, text: "tail words. And more"),
+      ])
+      for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+      func check(_ description: @autoclosure () -> String) throws {
+        edits += 1
+        let rebuilt = try RotorDocument(elements: document.elements)
+        for kind in SystemRotor.allCases {
+          let got = try Self.systemSnapshot(document, kind)
+          let want = try Self.systemSnapshot(rebuilt, kind)
+          #expect(got == want, "seed \(seed): \(description()): \(kind)")
+          if got != want { return }
+        }
+      }
+      let length = text.utf8.count
+      let bytes = Array(text.utf8)
+      for offset in 0...length where offset == length || bytes[offset] & 0xC0 != 0x80 {
+        // Type one of `typed` here, then delete it.
+        let t = typed[Int(rng.next() % UInt64(typed.count))]
+        try document.replace(utf8Range: offset..<offset, in: 0, with: t)
+        try check("type \(t) at \(offset) of \(text.debugDescription)")
+        try document.replace(utf8Range: offset..<(offset + t.utf8.count), in: 0, with: "")
+        try check("delete \(t) at \(offset) of \(text.debugDescription)")
+        // Delete the letter or digit here, then type it again.
+        guard offset < length, bytes[offset] < 0x80,
+          case let c = bytes[offset], (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A || c >= 0x30 && c <= 0x39
+        else { continue }
+        try document.replace(utf8Range: offset..<(offset + 1), in: 0, with: "")
+        try check("delete byte \(offset) of \(text.debugDescription)")
+        try document.replace(utf8Range: offset..<offset, in: 0, with: String(UnicodeScalar(c)))
+        try check("retype byte \(offset) of \(text.debugDescription)")
+      }
+      runs += document.runUpdates
+    }
+    // Most of these keystrokes are run edits (of up to five rotors each).
+    #expect(runs > edits, "only \(runs) run updates in \(edits) edits")
   }
 
   /// The same where no old boundary is looked for near the edit, so that every rotor is updated by
@@ -274,6 +337,7 @@ import Testing
       let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
       document.longLineThreshold = 48
       document.boundaryReach = boundaryReach
+      document.runEdits = false  // the long-line paths are what this checks
       for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
       defer { resynchronized += document.resynchronized }
       for step in 0..<40 {
