@@ -157,8 +157,8 @@ uint32_t cicu_trie_fill(const cicu_trie *trie, uint16_t *table, int32_t count) {
   const UCPTrie *t = (const UCPTrie *)trie;
   uint32_t largest = 0;
   // A fast-type trie (ICU's break rules use one) indexes every BMP code point directly, 64 to a
-  // data block, as `ucptrie_get` reads it (ASCII linearly): a copy block by block, 10 times
-  // fewer instructions than the ranges below, at the start of every run.
+  // data block, as `ucptrie_get` reads it (ASCII linearly): a copy block by block, half the
+  // instructions of the ranges below (callgrind: 0.31 M against 0.63 M), at the start of every run.
   if (t->type == UCPTRIE_TYPE_FAST && count <= 0x10000 && count % UCPTRIE_FAST_DATA_BLOCK_LENGTH == 0 &&
       (t->valueWidth == UCPTRIE_VALUE_BITS_16 || t->valueWidth == UCPTRIE_VALUE_BITS_8)) {
     for (int32_t c = 0; c < count; c += UCPTRIE_FAST_DATA_BLOCK_LENGTH) {
