@@ -57,12 +57,18 @@ public final class ByteStorage: @unchecked Sendable {
   private let shrunk = Mutex<(faults: Int, size: Int)>((0, Int.max))
   /// Whether ``availableCountNow()`` found the file shorter (before any fault).
   private let noticedShrink = Atomic<Bool>(false)
+  /// A descriptor of the mapped file (-1 if none), kept for a large file: a count over most of it
+  /// reads it with `pread` (see ``lineBreaks(in:threads:)``).
+  private let readDescriptor: Int32
 
-  private init(base: UnsafeMutableRawPointer?, count: Int, release: Release, path: String? = nil) {
+  private init(
+    base: UnsafeMutableRawPointer?, count: Int, release: Release, path: String? = nil, readDescriptor: Int32 = -1
+  ) {
     self.base = base
     self.count = count
     self.release = release
     self.path = path
+    self.readDescriptor = readDescriptor
     self.faultsAtStart = cicu_sigbus_fault_count()
   }
 
@@ -72,6 +78,7 @@ public final class ByteStorage: @unchecked Sendable {
     case .free: Glibc.free(base)
     case .unmap: if let base { munmap(base, count) }
     }
+    if readDescriptor >= 0 { close(readDescriptor) }
   }
 
   /// A copy of `bytes`.
@@ -143,7 +150,8 @@ public final class ByteStorage: @unchecked Sendable {
       cicu_install_sigbus_guard()
       guard let p = cicu_map_file(fd, size) else { return try readAll(fd: fd, path: path) }
       _ = madvise(p, size, MADV_SEQUENTIAL)
-      return ByteStorage(base: p, count: size, release: .unmap, path: path)
+      let kept = size >= parallelCountMinimum ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1
+      return ByteStorage(base: p, count: size, release: .unmap, path: path, readDescriptor: kept)
     }
     return try readAll(fd: fd, path: path)
   }
@@ -399,22 +407,80 @@ extension ByteStorage {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
     // Parts start where a character does (a continuation byte is moved past, at most 3: a
     // character split between two parts would be counted as two U+FFFD, and each part slowly).
-    return inParts(range, threads: threads, atCharacters: true) { self.countPart($0) }
+    return inParts(range, threads: threads, atCharacters: true) { part, parallel in
+      (parallel ? self.countByReading(part, linesOnly: false) : nil) ?? self.countPart(part)
+    }
   }
 
   /// Hard line breaks in `range` (every LF, and every CR not followed by LF inside the range),
   /// without the UTF-8 work of ``textCounts(in:threads:)``: what a line number needs.
+  ///
+  /// A range of a large mapped file counted on several threads (`next --at N`, whose line number
+  /// counts everything before N) is read with `pread`, a block at a time into a buffer that stays
+  /// in cache, not through the mapping: the bytes are then copied out of the page cache by the
+  /// kernel, on each thread, instead of each of their pages being mapped on a fault and unmapped
+  /// again when the process exits (the unmapping on one thread). ``textCounts(in:threads:)`` too.
   public func lineBreaks(in range: Range<Int>, threads: Int = 1) -> Int {
     precondition(range.lowerBound >= 0 && range.upperBound <= count)
-    let counts = inParts(range, threads: threads, atCharacters: false) { part in
-      let c = self.withUnsafeBytes { cicu_count_lines($0.baseAddress! + part.lowerBound, part.count) }
-      var result = TextCounts()
-      result.lineFeeds = Int(c.lineFeeds)
-      result.carriageReturns = Int(c.carriageReturns)
-      result.crlfPairs = Int(c.crlfPairs)
-      return result
+    let counts = inParts(range, threads: threads, atCharacters: false) { part, parallel in
+      (parallel ? self.countByReading(part, linesOnly: true) : nil) ?? self.lineCounts(part)
     }
     return counts.lineBreaks
+  }
+
+  /// The line terminators of `range`, through the mapping (or the bytes in memory).
+  private func lineCounts(_ range: Range<Int>) -> TextCounts {
+    guard !range.isEmpty else { return TextCounts() }
+    let c = withUnsafeBytes { cicu_count_lines($0.baseAddress! + range.lowerBound, range.count) }
+    var result = TextCounts()
+    result.lineFeeds = Int(c.lineFeeds)
+    result.carriageReturns = Int(c.carriageReturns)
+    result.crlfPairs = Int(c.crlfPairs)
+    return result
+  }
+
+  /// The size from which a count is split across threads.
+  static let parallelCountMinimum = 32 << 20
+
+  /// The counts of `range` of the mapped file read with `pread`, ``countBlock`` bytes at a time
+  /// into one buffer (cut where a character starts, as ``countInBlocks(_:)`` cuts, with the CR LF
+  /// pairs split between two blocks added); the line terminators only when `linesOnly`. Nil when
+  /// the storage keeps no descriptor of its file. A read that comes back short (the file shrank)
+  /// leaves the rest to the mapping, whose guard reads the missing pages as zeros.
+  private func countByReading(_ range: Range<Int>, linesOnly: Bool) -> TextCounts? {
+    guard readDescriptor >= 0, !range.isEmpty else { return nil }
+    let block = Self.countBlock
+    // 3 bytes more: the rest of a character that the block's end cuts.
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: block + 3, alignment: 4096)
+    defer { buffer.deallocate() }
+    let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+    var total = TextCounts()
+    var p = range.lowerBound
+    let end = range.upperBound
+    // Whether the byte before p (in the range) is a CR: with an LF at p, a pair split at p.
+    var afterCR = false
+    while p < end {
+      let want = Swift.min(end - p, block + 3)
+      let got = pread(readDescriptor, buffer, want, off_t(p))
+      guard got > 0 else { break }
+      var e = Swift.min(got, block)
+      var moved = 0
+      while !linesOnly && e < got && moved < 3 && bytes[e] & 0xC0 == 0x80 {
+        e += 1
+        moved += 1
+      }
+      if afterCR && bytes[0] == 0x0A { total.crlfPairs += 1 }
+      let view = ByteStorage(base: buffer, count: e, release: .none)
+      total.add(linesOnly ? view.lineCounts(0..<e) : view.countPart(0..<e, knownWellFormed: false, inBlocks: false))
+      afterCR = bytes[e - 1] == 0x0D
+      p += e
+      if got < want { break }
+    }
+    guard p < end else { return total }
+    // The rest through the mapping.
+    if afterCR && self[p] == 0x0A { total.crlfPairs += 1 }
+    total.add(linesOnly ? lineCounts(p..<end) : countPart(p..<end))
+    return total
   }
 
   /// What the counting kernels alone give for `range`: one call, one thread, no UTF-8 validation
@@ -446,11 +512,12 @@ extension ByteStorage {
   /// `count` of `range`, split across `threads` for a large range (cut at characters' starts when
   /// `atCharacters`), the parts' counts added up with the CR LF pairs split between two parts.
   private func inParts(
-    _ range: Range<Int>, threads: Int, atCharacters: Bool, _ count: @Sendable (Range<Int>) -> TextCounts
+    _ range: Range<Int>, threads: Int, atCharacters: Bool,
+    _ count: @Sendable (Range<Int>, _ parallel: Bool) -> TextCounts
   ) -> TextCounts {
     guard !range.isEmpty else { return TextCounts() }
-    let parts = range.count >= 32 << 20 ? max(1, threads) : 1
-    if parts == 1 { return count(range) }
+    let parts = range.count >= Self.parallelCountMinimum ? max(1, threads) : 1
+    if parts == 1 { return count(range, false) }
     let size = (range.count + parts - 1) / parts
     let cuts =
       [range.lowerBound]
@@ -466,7 +533,7 @@ extension ByteStorage {
     let pieces = (0..<parts).map { k in cuts[k]..<cuts[k + 1] }
     let results = CountResults(parts)
     DispatchQueue.concurrentPerform(iterations: parts) { k in
-      results.set(k, count(pieces[k]))
+      results.set(k, count(pieces[k], true))
     }
     var total = TextCounts()
     for (k, part) in results.values.enumerated() {

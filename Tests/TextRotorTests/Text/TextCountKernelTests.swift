@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TextRotorICU
 
@@ -90,5 +91,49 @@ struct TextCountKernelTests {
         }
       }
     }
+  }
+
+  /// A large mapped file counted on two threads is read with `pread`, a block (``ByteStorage/countBlock``)
+  /// at a time: the counts must equal those of the same bytes in memory, with CR LF pairs, characters
+  /// and ill-formed sequences at the blocks' seams, and after the file shrank (the rest read through
+  /// the mapping, the missing pages as zeros).
+  @Test("a large file read with pread on two threads counts as the same bytes in memory, also after it shrank")
+  func readFileCounts() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    let period = Self.randomText(&rng, length: 999_983)  // not a divisor of the block size
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(34 << 20)
+    while bytes.count < (33 << 20) + 12_345 { bytes += period }
+    // At and around the first blocks' seams (parts start at 0 and at half the range).
+    let block = ByteStorage.countBlock
+    for (k, piece) in [Array("\r\n".utf8), Array("😀".utf8), [0xE4, 0xB8], [0x80, 0x80, 0x80, 0x80], [0x0D, 0x0D]]
+      .enumerated()
+    {
+      for shift in [-2, -1, 0, 1] {
+        let at = block * (k * 4 + shift + 10) + shift
+        bytes.replaceSubrange(at..<(at + piece.count), with: piece)
+      }
+    }
+    let path = NSTemporaryDirectory() + "textrotor-readcounts-\(UUID().uuidString).txt"
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let mapped = try ByteStorage.contentsOf(path: path)
+    let memory = ByteStorage(bytes)
+    let n = bytes.count
+    for range in [0..<n, 1..<(n - 1), (block - 1)..<(n - block - 3), 7..<(33 << 20)] {
+      let expected = memory.textCounts(in: range, threads: 1)
+      #expect(mapped.textCounts(in: range, threads: 2) == expected, "seed \(seed) \(range)")
+      #expect(mapped.lineBreaks(in: range, threads: 2) == expected.lineBreaks, "seed \(seed) \(range)")
+    }
+    // Shrunk in the middle of a block of the second part, before its pages were read.
+    let newSize = (20 << 20) + block / 2 + 3
+    #expect(truncate(path, off_t(newSize)) == 0)
+    let shrunk = try ByteStorage.contentsOf(path: path)
+    #expect(shrunk.count == newSize)
+    let zeros = ByteStorage(Array(bytes[0..<newSize]) + [UInt8](repeating: 0, count: n - newSize))
+    let expected = zeros.textCounts(in: 0..<n, threads: 1)
+    #expect(mapped.textCounts(in: 0..<n, threads: 2) == expected, "seed \(seed)")
+    #expect(mapped.lineBreaks(in: 0..<n, threads: 2) == expected.lineBreaks, "seed \(seed)")
   }
 }
