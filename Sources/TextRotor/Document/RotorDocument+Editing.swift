@@ -293,8 +293,12 @@ extension RotorDocument {
       // sentences are re-segmented as sentences are, from an old boundary until they agree again
       // (over a copy of the bytes around them in which single line breaks are spaces); else the
       // paragraph is re-segmented.
-      guard let removed, keepsLineBreaks(removed), staysNonBlank(removed),
+      guard let removed, keepsLineBreaks(removed), staysNonBlank(removed) else { return nil }
+      // From an old boundary near the edit; else (no sentence boundary near: a long table
+      // without periods) the rule machine's re-synchronization over the prose copies.
+      guard
         let found = try boundaryUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: n)
+          ?? resyncUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
       else { return nil }
       proseLocalUpdates += 1
       return found
@@ -409,12 +413,18 @@ extension RotorDocument {
   /// over the bytes around the edit (64 bytes, then 1 KB, then 64 KB on each side): the entries from
   /// the one holding the point where the machine's state is known to the first old boundary past
   /// the point where the runs over the old and the new text agree. Nil when the machine cannot
-  /// tell (a dictionary character, runs that do not agree within 64 KB).
+  /// tell (a dictionary character, runs that do not agree within 64 KB). For prose sentences the
+  /// bytes are prose copies (``proseWindow(_:_:)``) and the machine is the sentences one.
   func resyncUpdate(
     _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int,
     inserted: [UInt8], removed: [UInt8]
   ) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
-    guard let machine = windowSegmenter.machine(kind) else { return nil }
+    // Prose sentences are ICU's sentences of the prose copy (line breaks inside a paragraph read
+    // as spaces): the sentence machine runs over prose copies of the old and the new bytes. The
+    // caller has checked that the edit keeps every line break and its line non-blank, so the
+    // copies differ only where the edit is.
+    let rules: SystemRotor = kind == .proseSentences ? .sentences : kind
+    guard let machine = windowSegmenter.machine(rules) else { return nil }
     let n = inserted.count
     let delta = n - (b - a)
     let length = text.utf8Count
@@ -422,7 +432,13 @@ extension RotorDocument {
     for reach in [64, 1024, 65536] {
       let w0 = Swift.max(0, a - reach)
       let w1 = Swift.min(length, a + n + reach + 16)
-      let new = text.bytes(w0..<w1)
+      let new: [UInt8]
+      if kind == .proseSentences {
+        guard let (copy, local) = Self.proseWindow(text, w0..<w1) else { return nil }
+        new = copy.copyBytes(local)
+      } else {
+        new = text.bytes(w0..<w1)
+      }
       var old = Array(new[..<(a - w0)])
       old.append(contentsOf: removed)
       old.append(contentsOf: new[(a + n - w0)...])
@@ -453,7 +469,8 @@ extension RotorDocument {
       guard k > j, e > oldSync || e == elementEnd else { continue }
       // The old boundaries between: those the old run ended go; the others stay (moved past
       // the edit), with their statuses; the new run's come in.
-      let ended = Set(r.oldBoundaries.map { s + w0 + $0 })
+      // (The end of the element, where a run that reached it ends, is no entry's start.)
+      let ended = Set(r.oldBoundaries.filter { w0 + $0 < oldLength }.map { s + w0 + $0 })
       var boundariesAfter: [(Int, SegmentStatus)] = []
       var previousStatus = index[j].status
       var consistent = true
@@ -479,8 +496,8 @@ extension RotorDocument {
         assertionFailure("resync: the old run's boundaries are not the index's")
         continue
       }
-      for (x, status) in zip(r.newBoundaries, r.newStatuses) {
-        boundariesAfter.append((s + w0 + x, SegmentStatus(icuStatus: status, of: kind)))
+      for (x, status) in zip(r.newBoundaries, r.newStatuses) where w0 + x < length {
+        boundariesAfter.append((s + w0 + x, SegmentStatus(icuStatus: status, of: rules)))
       }
       boundariesAfter.sort { $0.0 < $1.0 }
       boundariesAfter.append((e + (e >= s + b ? delta : 0), previousStatus))

@@ -194,7 +194,11 @@ import Testing
     var seeds = SeededRandom(seed: 0x9A2A)
     var edits = 0
     var local = 0
-    for _ in 0..<TestScale.count(4) {
+    var resynchronized = 0
+    // Every other text with no old boundary looked for near the edit: the prose sentences then
+    // come from the rule machine's re-synchronization over prose copies (`resyncUpdate`), as in a
+    // long paragraph without a sentence boundary near the edit (a table without periods).
+    for round in 0..<TestScale.count(6) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var text = ""
@@ -210,6 +214,7 @@ import Testing
       }
       let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
       document.runEdits = false  // the prose path is what this checks (run edits: runEditsMatchRebuild)
+      if round % 2 == 1 { document.boundaryReach = 0 }
       for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
       for step in 0..<30 {
         let current = try document.text(of: 0)
@@ -229,9 +234,11 @@ import Testing
         }
       }
       local += document.proseLocalUpdates
+      if round % 2 == 1 { resynchronized += document.resynchronized }
     }
     // Typing and deleting inside lines (most edits) update prose sentences locally.
     #expect(local > edits / 3, "only \(local) of \(edits) prose sentence updates were local")
+    #expect(resynchronized > edits / 6, "only \(resynchronized) prose sentence updates were re-synchronized")
   }
 
   /// Typing letters or digits beside a letter or digit of the same class, and deleting them,
