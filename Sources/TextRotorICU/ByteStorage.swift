@@ -383,6 +383,15 @@ public struct TextCounts: Equatable, Sendable {
   /// Whether the range is well-formed UTF-8 (not known when false: see ``ByteStorage/textCounts(in:threads:)``).
   public var isWellFormed = true
 
+  /// The counts of the shim's kernels.
+  init(_ c: cicu_text_counts) {
+    lineFeeds = Int(c.lineFeeds)
+    carriageReturns = Int(c.carriageReturns)
+    crlfPairs = Int(c.crlfPairs)
+    utf16Units = Int(c.utf16Units)
+    leadBytes = Int(c.leads)
+  }
+
   /// Hard line breaks: every LF, and every CR not followed by LF.
   public var lineBreaks: Int { lineFeeds + carriageReturns - crlfPairs }
 
@@ -500,13 +509,7 @@ extension ByteStorage {
       case (false, false): return cicu_count_text(p, range.count)
       }
     }
-    var result = TextCounts()
-    result.lineFeeds = Int(c.lineFeeds)
-    result.carriageReturns = Int(c.carriageReturns)
-    result.crlfPairs = Int(c.crlfPairs)
-    result.utf16Units = Int(c.utf16Units)
-    result.leadBytes = Int(c.leads)
-    return result
+    return TextCounts(c)
   }
 
   /// `count` of `range`, split across `threads` for a large range (cut at characters' starts when
@@ -552,12 +555,7 @@ extension ByteStorage {
     guard !range.isEmpty else { return TextCounts() }
     if inBlocks && !knownWellFormed && range.count > 2 * Self.countBlock { return countInBlocks(range) }
     let c = withUnsafeBytes { cicu_count_text($0.baseAddress! + range.lowerBound, range.count) }
-    var result = TextCounts()
-    result.lineFeeds = Int(c.lineFeeds)
-    result.carriageReturns = Int(c.carriageReturns)
-    result.crlfPairs = Int(c.crlfPairs)
-    result.utf16Units = Int(c.utf16Units)
-    result.leadBytes = Int(c.leads)
+    var result = TextCounts(c)
     // The vectorised count is exact for well-formed UTF-8; ill-formed text is counted again byte
     // by byte, each maximal subpart as one U+FFFD.
     if !knownWellFormed, let bad = firstInvalidUTF8(in: range) {
