@@ -46,7 +46,7 @@ extension RotorDocument {
     guard let runClass = Self.runClass(kind) else { return nil }
     guard let first = typed.first, let x = runClass(first), typed.allSatisfy({ runClass($0) == x }) else { return nil }
     // The old entry holding the neighbour of the typed class: the run the edit lengthens or shortens.
-    let found: (index: Int, segment: SegmentStore.Segment)?
+    let found: SegmentStore.Segment?
     if let left, runClass(left) == x {
       found = index.entry(startingAtOrBefore: s + a - 1)
     } else if let right, runClass(right) == x {
@@ -54,7 +54,7 @@ extension RotorDocument {
     } else {
       return nil
     }
-    guard let entry = found?.segment else { return nil }
+    guard let entry = found else { return nil }
     // The edited bytes lie inside it (deleted ones) or at its edge (typed ones): else the rules
     // did not read as expected, and the caller re-segments.
     guard entry.start >= s, entry.start <= s + a, entry.end >= s + b, entry.end + delta > entry.start else {
@@ -105,14 +105,14 @@ extension RotorDocument {
     let old: Range<Int>
     if right != nil {
       // The entry starting right after the edit (old offsets), moved by it.
-      guard let entry = index.entry(startingAtOrBefore: s + b)?.segment, entry.start == s + b else { return nil }
+      guard let entry = index.entry(startingAtOrBefore: s + b), entry.start == s + b else { return nil }
       chunk = SegmentStore.Chunk(origin: s + a)
       for i in 0..<n { chunk.append(start: s + a + i, end: s + a + i + 1) }
       chunk.append(start: entry.start + delta, end: entry.end + delta, status: entry.status)
       old = (s + a)..<entry.end
     } else if left != nil {
       // At the element's end: the entry ending right before the edit.
-      guard let entry = index.entry(startingAtOrBefore: s + a - 1)?.segment, entry.end == s + a, entry.start >= s
+      guard let entry = index.entry(startingAtOrBefore: s + a - 1), entry.end == s + a, entry.start >= s
       else { return nil }
       chunk = SegmentStore.Chunk(origin: entry.start)
       chunk.append(start: entry.start, end: entry.end, status: entry.status)

@@ -72,14 +72,20 @@ struct SegmentPiece: TreeItem, Sendable {
 
   /// The part of the piece from `offset` (relative to its start) on: entries starting there or later.
   func suffix(from offset: Int) -> SegmentPiece {
-    let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
+    let k = firstIndex(startingAtLeast: offset)
     return SegmentPiece(box: box, lo: k, hi: hi, rawStart: rawStart + offset, width: width - offset)
+  }
+
+  /// The index (in the chunk, within `lo...hi`) of the piece's first entry starting at or after
+  /// `offset` (relative to the piece): where the piece is cut there.
+  private func firstIndex(startingAtLeast offset: Int) -> Int {
+    Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
   }
 
   /// The parts before and from `offset` (``prefix(upTo:)`` and ``suffix(from:)``), the chunk
   /// searched once.
   func split(at offset: Int) -> (SegmentPiece, SegmentPiece) {
-    let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
+    let k = firstIndex(startingAtLeast: offset)
     return (
       SegmentPiece(box: box, lo: lo, hi: k, rawStart: rawStart, width: offset),
       SegmentPiece(box: box, lo: k, hi: hi, rawStart: rawStart + offset, width: width - offset)
@@ -88,7 +94,7 @@ struct SegmentPiece: TreeItem, Sendable {
 
   /// The part of the piece before `offset`: entries starting before it.
   func prefix(upTo offset: Int) -> SegmentPiece {
-    let k = Swift.min(Swift.max(chunk.firstIndex(startingAfter: rawStart + offset - 1), lo), hi)
+    let k = firstIndex(startingAtLeast: offset)
     return SegmentPiece(box: box, lo: lo, hi: k, rawStart: rawStart, width: offset)
   }
 }
@@ -192,8 +198,8 @@ struct SegmentIndex: Sendable {
     return before.count + Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
   }
 
-  /// The last entry starting at or before `offset` and its index (nil if none): one descent.
-  func entry(startingAtOrBefore offset: Int) -> (index: Int, segment: SegmentStore.Segment)? {
+  /// The last entry starting at or before `offset` (nil if none): one descent.
+  func entry(startingAtOrBefore offset: Int) -> SegmentStore.Segment? {
     guard offset >= 0 else { return nil }
     let (p, before) = piece(holding: offset)
     let piece = tree[p]
@@ -201,12 +207,12 @@ struct SegmentIndex: Sendable {
     let local = Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
     guard local > 0 else {
       // Every entry of this piece starts after `offset`: the entry is the one before the piece.
-      return before.count > 0 ? (before.count - 1, self[before.count - 1]) : nil
+      return before.count > 0 ? self[before.count - 1] : nil
     }
     var s = piece.segment(at: local - 1)
     s.start += before.bytes
     s.end += before.bytes
-    return (before.count + local - 1, s)
+    return s
   }
 
   /// The index of the first entry whose end is greater than `offset` (`count` if none).
