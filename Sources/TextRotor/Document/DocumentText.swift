@@ -126,15 +126,16 @@ struct DocumentText<ID: Hashable> {
 
   subscript(i: Int) -> ElementItem { tree[i] }
 
-  /// Replaces the UTF-8 range `range` of element `i`'s text with `new` and returns the new text.
+  /// Replaces the UTF-8 range `range` of element `i`'s text with `new` and returns the element.
   /// The element's rope is detached from the tree while it changes, so that (unless a snapshot
   /// shares it) it is edited in place rather than copied along its path.
-  mutating func replaceText(_ range: Range<Int>, ofElement i: Int, with new: [UInt8]) -> TextRope {
+  mutating func replaceText(_ range: Range<Int>, ofElement i: Int, with new: [UInt8]) -> ElementItem {
     var item = tree[i]
     tree.update(at: i, with: item.with(text: TextRope()))
     item.text.replace(range, with: new)
-    tree.update(at: i, with: item.with(text: item.text))
-    return item.text
+    let changed = item.with(text: item.text)
+    tree.update(at: i, with: changed)
+    return changed
   }
 
   /// The id of element `i`.

@@ -91,15 +91,17 @@ extension RotorDocument {
   func edit(element e: Int, _ range: Range<Int>, with new: [UInt8]) -> DocumentChange<ID> {
     // Inside a long line (no line break within `longLineThreshold` bytes on a side), the window of
     // an edit is not the whole line: see `longLineUpdate`.
-    let long = isLongLine(table[e].text, range.lowerBound, range.upperBound)
-    // The removed bytes: for a long line's update, and for the lines and paragraphs rotors of
-    // any small edit (an edit without line breaks only grows or shrinks the entry holding it).
-    let removed =
-      range.isEmpty ? [] : (long && range.count <= 4096) || range.count <= 64 ? table[e].text.bytes(range) : nil
-    // The structure rotors read the text before the edit (an O(1) copy of the rope, kept only then).
-    let oldText = structure != nil ? table[e].text : nil
-    let text = table.replaceText(range, ofElement: e, with: new)
-    let item = table[e]
+    let (long, removed, oldText): (Bool, [UInt8]?, TextRope?) = {
+      let text = table[e].text
+      let long = isLongLine(text, range.lowerBound, range.upperBound)
+      // The removed bytes: for a long line's update, and for the lines and paragraphs rotors of
+      // any small edit (an edit without line breaks only grows or shrinks the entry holding it).
+      let removed = range.isEmpty ? [] : (long && range.count <= 4096) || range.count <= 64 ? text.bytes(range) : nil
+      // The structure rotors read the text before the edit (an O(1) copy of the rope, kept only then).
+      return (long, removed, structure != nil ? text : nil)
+    }()
+    let item = table.replaceText(range, ofElement: e, with: new)
+    let text = item.text
     source = nil
     generation += 1
     let s = table.start(of: e)

@@ -157,8 +157,8 @@ struct SegmentIndex: Sendable {
 
   subscript(i: Int) -> SegmentStore.Segment {
     precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
-    let (p, before) = tree.seek { $0.count > i }
-    var s = tree[p].segment(at: i - before.count)
+    let (_, before, piece) = tree.find { $0.count > i }
+    var s = piece!.segment(at: i - before.count)
     s.start += before.bytes
     s.end += before.bytes
     return s
@@ -183,17 +183,16 @@ struct SegmentIndex: Sendable {
   }
 
   /// The piece whose span holds `offset` (the last one at or past the end) and the summary before it.
-  private func piece(holding offset: Int) -> (Int, PieceSummary) {
-    let found = tree.seek { $0.bytes > offset }
-    if found.index < tree.count { return found }
-    return (tree.count - 1, tree.summary(before: tree.count - 1))
+  private func piece(holding offset: Int) -> (Int, PieceSummary, SegmentPiece) {
+    let found = tree.find { $0.bytes > offset }
+    if let piece = found.item { return (found.index, found.before, piece) }
+    return tree.last
   }
 
   /// The index of the first entry whose start is greater than `offset` (`count` if none).
   func firstIndex(startingAfter offset: Int) -> Int {
     if offset < 0 { return 0 }
-    let (p, before) = piece(holding: offset)
-    let piece = tree[p]
+    let (_, before, piece) = piece(holding: offset)
     let k = piece.chunk.firstIndex(startingAfter: piece.rawStart + offset - before.bytes)
     return before.count + Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
   }
@@ -201,8 +200,7 @@ struct SegmentIndex: Sendable {
   /// The last entry starting at or before `offset` (nil if none): one descent.
   func entry(startingAtOrBefore offset: Int) -> SegmentStore.Segment? {
     guard offset >= 0 else { return nil }
-    let (p, before) = piece(holding: offset)
-    let piece = tree[p]
+    let (_, before, piece) = piece(holding: offset)
     let k = piece.chunk.firstIndex(startingAfter: piece.rawStart + offset - before.bytes)
     let local = Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
     guard local > 0 else {
@@ -217,8 +215,7 @@ struct SegmentIndex: Sendable {
 
   /// The index of the first entry whose end is greater than `offset` (`count` if none).
   func firstIndex(endingAfter offset: Int) -> Int {
-    let (p, before) = piece(holding: Swift.max(offset, 0))
-    let piece = tree[p]
+    let (_, before, piece) = piece(holding: Swift.max(offset, 0))
     let k = piece.chunk.firstIndex(endingAfter: piece.rawStart + offset - before.bytes)
     let i = before.count + Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
     // Ends are sorted: only the entry just before (in an earlier piece) can also end after it.
@@ -247,10 +244,8 @@ struct SegmentIndex: Sendable {
   mutating func replace(startingIn old: Range<Int>, movingLaterBy delta: Int, with store: SegmentStore, storeDelta: Int)
     -> Range<Int>
   {
-    let (p0, before0) = piece(holding: old.lowerBound)
-    let (p1, before1) = old.isEmpty ? (p0, before0) : piece(holding: old.upperBound)
-    let first = tree[p0]
-    let last = tree[p1]
+    let (p0, before0, first) = piece(holding: old.lowerBound)
+    let (p1, before1, last) = old.isEmpty ? (p0, before0, first) : piece(holding: old.upperBound)
     // One buffer for the new pieces, gaps folded and entries normalised in place.
     var pieces: [SegmentPiece] = []
     pieces.reserveCapacity(store.chunks.count + 3)

@@ -257,6 +257,45 @@ struct SumTree<Item: TreeItem> {
     }
   }
 
+  /// ``seek(_:)`` that also returns the item found (nil when none reaches): one descent where
+  /// `seek` and a subscript would make two.
+  func find(_ reaches: (Summary) -> Bool) -> (index: Int, before: Summary, item: Item?) {
+    var acc = Summary.zero
+    var index = 0
+    var node = root
+    while true {
+      let prefix = node.prefix
+      var lo = 0
+      var hi = prefix.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if reaches(acc.adding(prefix[mid])) { hi = mid } else { lo = mid + 1 }
+      }
+      if lo == prefix.count {
+        return (index + node.count, acc.adding(node.summary), nil)
+      }
+      index += node.countBefore(lo)
+      if lo > 0 { acc.add(prefix[lo - 1]) }
+      if node.isLeaf { return (index, acc, node.items[lo]) }
+      node = node.children[lo]
+    }
+  }
+
+  /// The last item with the summary before it (`count > 0`): one descent along the right edge.
+  var last: (index: Int, before: Summary, item: Item) {
+    precondition(count > 0, "no last item of an empty tree")
+    var acc = Summary.zero
+    var node = root
+    while !node.isLeaf {
+      let c = node.children.count - 1
+      if c > 0 { acc.add(node.prefix[c - 1]) }
+      node = node.children[c]
+    }
+    let k = node.items.count - 1
+    if k > 0 { acc.add(node.prefix[k - 1]) }
+    return (count - 1, acc, node.items[k])
+  }
+
   /// Calls `body` with each item from `start` on, in order, and the summary before it, until it
   /// returns false. O(log n + k).
   func forEach(from start: Int = 0, _ body: (Int, Summary, Item) throws -> Bool) rethrows {
@@ -502,15 +541,17 @@ struct SumTree<Item: TreeItem> {
   }
 
   /// Replaces items `range` with `items`. When the range lies in one leaf (an edit's usual case),
-  /// one path is changed; otherwise item by item.
+  /// one path is changed, in one descent; otherwise item by item.
   mutating func replaceSubrange(_ range: Range<Int>, with items: some Collection<Item>) {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "items \(range) out of 0...\(count)")
     if range.lowerBound == 0 && range.upperBound == count {
       self = SumTree(items)
       return
     }
-    if Self.fitsOneLeaf(root, range, items.count) {
-      if let right = Self.splice(&root, range, Array(items)) { root = Node(children: [root, right]) }
+    if let extra = Self.splice(&root, range, Array(items)) {
+      if !extra.isEmpty { root = Self.buildUp([root] + extra) }
+      if root.fanout == 0 { root = Node(items: []) }
+      while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
       return
     }
     var i = range.lowerBound
@@ -548,37 +589,60 @@ struct SumTree<Item: TreeItem> {
     return (c, (range.lowerBound - start)..<(range.upperBound - start))
   }
 
-  /// Whether replacing `range` with `n` items changes one leaf that stays non-empty and at most
-  /// twice the fan-out.
-  private static func fitsOneLeaf(_ node: Node, _ range: Range<Int>, _ n: Int) -> Bool {
-    var node = node
-    var range = range
-    while !node.isLeaf {
-      guard let (c, r) = spliceChild(node, range) else { return false }
-      node = node.children[c]
-      range = r
-    }
-    let total = node.items.count - range.count + n
-    return total > 0 && total <= 2 * maxFanout
-  }
-
-  /// Replaces `range` of `node`'s items (checked by ``fitsOneLeaf``) with `items`; returns the new
-  /// right sibling when `node` had to split.
-  private static func splice(_ node: inout Node, _ range: Range<Int>, _ items: [Item]) -> Node? {
+  /// Replaces `range` of `node`'s items with `items` when the range lies in one leaf, in one
+  /// descent; returns the new right siblings when `node` had to split (a leaf that grows past the
+  /// maximum splits into as many nodes as it needs; a node left empty is dropped by its parent),
+  /// or nil, having changed nothing, when the range spans two children somewhere on the way (the
+  /// nodes above are then only made unique, which a copy-on-write tree may do at any time).
+  private static func splice(_ node: inout Node, _ range: Range<Int>, _ items: [Item]) -> [Node]? {
     makeUnique(&node)
     if node.isLeaf {
       node.items.replaceSubrange(range, with: items)
       node.recompute(from: range.lowerBound)
-      return split(node)
+      return splitAll(node)
     }
-    let (c, r) = spliceChild(node, range)!
-    if let right = splice(&node.children[c], r, items) {
-      node.children.insert(right, at: c + 1)
-      node.summaries.insert(right.summary, at: c + 1)
-      node.sizes.insert(right.count, at: c + 1)
+    guard let (c, r) = spliceChild(node, range) else { return nil }
+    guard let extra = splice(&node.children[c], r, items) else { return nil }
+    if node.children[c].fanout == 0 {
+      node.children.remove(at: c)
+      node.summaries.remove(at: c)
+      node.sizes.remove(at: c)
+      node.recompute(from: c)
+      return []
+    }
+    if !extra.isEmpty {
+      node.children.insert(contentsOf: extra, at: c + 1)
+      node.summaries.insert(contentsOf: extra.map(\.summary), at: c + 1)
+      node.sizes.insert(contentsOf: extra.map(\.count), at: c + 1)
     }
     refresh(node, c)
-    return split(node)
+    return splitAll(node)
+  }
+
+  /// Splits `node` (unique) into nodes of at most the maximum fan-out, evenly: keeps the first,
+  /// returns the others (none when it fits).
+  private static func splitAll(_ node: Node) -> [Node] {
+    let n = node.fanout
+    guard n > maxFanout else { return [] }
+    let parts = (n + maxFanout - 1) / maxFanout
+    var cuts: [Int] = []
+    for p in 1...parts { cuts.append(n * p / parts) }
+    var extra: [Node] = []
+    extra.reserveCapacity(parts - 1)
+    for p in 1..<parts {
+      let r = cuts[p - 1]..<cuts[p]
+      extra.append(node.isLeaf ? Node(items: Array(node.items[r])) : Node(children: Array(node.children[r])))
+    }
+    let keep = cuts[0]
+    if node.isLeaf {
+      node.items.removeSubrange(keep...)
+    } else {
+      node.children.removeSubrange(keep...)
+      node.summaries.removeSubrange(keep...)
+      node.sizes.removeSubrange(keep...)
+    }
+    node.recompute(from: keep)
+    return extra
   }
 
   // MARK: Invariants

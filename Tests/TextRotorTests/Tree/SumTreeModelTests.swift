@@ -35,7 +35,7 @@ import Testing
       var snapshots: [(SumTree<Value>, [Int])] = []
       for step in 0..<400 {
         if rng.next() % 10 == 0 { snapshots.append((tree, model)) }
-        let op = rng.next() % 5
+        let op = rng.next() % 7
         switch op {
         case 0:
           let i = Int(rng.next() % UInt64(model.count + 1))
@@ -51,6 +51,14 @@ import Testing
           let v = Int(rng.next() % 100)
           model[i] = v
           tree.update(at: i, with: Value(v: v))
+        case 5, 6:
+          // A local splice (an edit's usual case: one leaf, one descent): a few items replaced by
+          // none, a few, or enough to split the leaf several times (op 6).
+          let a = Int(rng.next() % UInt64(model.count + 1))
+          let b = Swift.min(model.count, a + Int(rng.next() % 40))
+          let new = (0..<Int(rng.next() % (op == 5 ? 6 : 120))).map { _ in Int(rng.next() % 100) }
+          model.replaceSubrange(a..<b, with: new)
+          tree.replaceSubrange(a..<b, with: new.map(Value.init))
         default:
           let a = Int(rng.next() % UInt64(model.count + 1))
           let b = a + Int(rng.next() % UInt64(model.count - a + 1))
@@ -81,6 +89,13 @@ import Testing
                 running += $0; return running > target
               } ?? model.count
             #expect(tree.seek { $0.total > target }.index == expected, "seed \(seed)")
+            // find: the same descent, with the item itself (nil past the end).
+            let found = tree.find { $0.total > target }
+            #expect(found.index == expected && found.item?.v == model[safe: expected], "seed \(seed)")
+            #expect(found.before.total == model[..<expected].reduce(0, +), "seed \(seed)")
+            let last = tree.last
+            #expect(last.index == model.count - 1 && last.item.v == model.last, "seed \(seed)")
+            #expect(last.before.total == model.dropLast().reduce(0, +), "seed \(seed)")
             var backward: [Int] = []
             tree.forEachBackward(before: i + 1) { j, s, item in
               #expect(s.total == model[..<j].reduce(0, +), "seed \(seed)")
@@ -116,4 +131,8 @@ import Testing
     #expect(items == Array(0..<1000))
     #expect(tree.count == 501)
   }
+}
+
+extension Array {
+  fileprivate subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
 }
