@@ -61,6 +61,8 @@ struct AnchorPayload: Sendable {
 extension RotorDocument {
   /// Replaces `range` of element `id`'s text with `text`.
   @discardableResult
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func replace(_ range: Range<String.Index>, in id: ID, with text: String) throws(DocumentError)
     -> DocumentChange<ID>
   {
@@ -73,6 +75,8 @@ extension RotorDocument {
   /// Replaces the UTF-8 range `range` of element `id`'s text with `text` (offsets on scalar
   /// boundaries).
   @discardableResult
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func replace(utf8Range range: Range<Int>, in id: ID, with text: String) throws(DocumentError)
     -> DocumentChange<ID>
   {
@@ -84,6 +88,8 @@ extension RotorDocument {
 
   /// Inserts `text` at `index` of element `id`'s text.
   @discardableResult
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func insert(_ text: String, at index: String.Index, in id: ID) throws(DocumentError) -> DocumentChange<ID> {
     try replace(index..<index, in: id, with: text)
   }
@@ -127,7 +133,7 @@ extension RotorDocument {
       return lineWindow!
     }
     let neighbours = runEdits ? Self.runNeighbours(text, a: a, b: b, inserted: n) : nil
-    for kind in Array(systemIndexes.keys) {
+    for kind in systemIndexes.keys {
       // Taken out of the dictionary, so that the index's tree is not shared and changes in place.
       var index = systemIndexes.removeValue(forKey: kind)!
       // A keystroke inside a word needs no segmenting (`runUpdate`); lines and paragraphs only
@@ -563,6 +569,8 @@ extension RotorDocument {
 
   /// Inserts `element` before the element now at `index` (or at the end).
   @discardableResult
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func insert(_ element: TextElement<ID>, at index: Int) throws(DocumentError) -> DocumentChange<ID> {
     guard index >= 0 && index <= table.count else { throw .elementIndexOutOfRange(index, count: table.count + 1) }
     guard table.index(of: element.id) == nil else { throw .duplicateElement("\(element.id)") }
@@ -589,7 +597,7 @@ extension RotorDocument {
       r.lowerBound >= x ? (r.lowerBound + span)..<(r.upperBound + span) : r
     }
     let (storage, r) = text.contiguous(0..<length)
-    for kind in Array(systemIndexes.keys) {
+    for kind in systemIndexes.keys {
       do {
         let store = try windowSegmenter.segment(storage, r, rotor: kind)
         let i0 = systemIndexes[kind]!.replace(
@@ -627,12 +635,16 @@ extension RotorDocument {
 
   /// Removes element `id` (and every entry in it).
   @discardableResult
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func remove(_ id: ID) throws(DocumentError) -> TextElement<ID> {
     try remove(at: try table.require(id))
   }
 
   /// Removes the element at `index` and returns it.
   @discardableResult
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func remove(at index: Int) throws(DocumentError) -> TextElement<ID> {
     guard index >= 0 && index < table.count else { throw .elementIndexOutOfRange(index, count: table.count) }
     let item = table[index]
@@ -649,7 +661,7 @@ extension RotorDocument {
     var change = DocumentChange(
       element: table.id(of: item), editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
     change.rotors.reserveCapacity(heldRotorCount)
-    for kind in Array(systemIndexes.keys) {
+    for kind in systemIndexes.keys {
       let removed = systemIndexes[kind]!.replace(
         startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0)
       change.rotors[kind.rawValue] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
@@ -682,6 +694,8 @@ extension RotorDocument {
   /// the top), the element named by ``elementName``. Custom rotors' entries and anchors in the
   /// element move with it.
   @discardableResult
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func move(_ id: ID, to index: Int) throws(DocumentError) -> String {
     let from = try table.require(id)
     guard index >= 0 && index < table.count else { throw .elementIndexOutOfRange(index, count: table.count) }

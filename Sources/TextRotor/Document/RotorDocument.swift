@@ -36,7 +36,7 @@ public final class RotorDocument<ID: Hashable> {
   /// Bumped by every edit; a snapshot or rotor taken at an older generation is stale.
   public internal(set) var generation = 0
 
-  var systemIndexes: [SystemRotor: SegmentIndex] = [:]
+  var systemIndexes = SystemIndexes()
   var customRotors: [String: IntervalIndex<CustomPayload>] = [:]
   var computedRotors: [String: ComputedRotor] = [:]
   var anchors = IntervalIndex<AnchorPayload>()

@@ -130,25 +130,55 @@ struct SegmentIndex: Sendable {
   private static func appendPieces(
     of stores: [(SegmentStore, delta: Int)], from: Int, to: Int, into pieces: inout [SegmentPiece]
   ) {
-    var position = from
-    var previous: (chunk: SegmentStore.Chunk, start: Int, rawStart: Int)? = nil
-    for (store, delta) in stores {
-      for chunk in store.chunks where chunk.count > 0 {
-        let first = chunk.segment(at: 0).start + delta
-        if let p = previous {
-          pieces.append(
-            SegmentPiece(chunk: p.chunk, lo: 0, hi: p.chunk.count, rawStart: p.rawStart, width: first - p.start))
+    var cursor = PieceCursor(position: from)
+    for (store, delta) in stores { cursor.add(store, delta: delta, into: &pieces) }
+    cursor.finish(from: from, to: to, into: &pieces)
+  }
+
+  /// ``appendPieces(of:from:to:into:)`` for one store (an edit's window: no array of stores made).
+  private static func appendPieces(
+    of store: SegmentStore, delta: Int, from: Int, to: Int, into pieces: inout [SegmentPiece]
+  ) {
+    var cursor = PieceCursor(position: from)
+    cursor.add(store, delta: delta, into: &pieces)
+    cursor.finish(from: from, to: to, into: &pieces)
+  }
+
+  /// The chunk waiting for its width (known when the next chunk's first entry is), while pieces
+  /// are appended. A struct, not an optional tuple: the tuple's copies and destruction went
+  /// through the runtime's generic value witnesses.
+  private struct PieceCursor {
+    var position: Int
+    /// Not an optional either (its copies went through the generic witnesses too): `hasChunk`.
+    var chunk = SegmentStore.Chunk(origin: 0)
+    var hasChunk = false
+    var start = 0
+    var rawStart = 0
+
+    init(position: Int) { self.position = position }
+
+    mutating func add(_ store: SegmentStore, delta: Int, into pieces: inout [SegmentPiece]) {
+      for next in store.chunks where next.count > 0 {
+        let first = next.segment(at: 0).start + delta
+        if hasChunk {
+          pieces.append(SegmentPiece(chunk: chunk, lo: 0, hi: chunk.count, rawStart: rawStart, width: first - start))
         } else if first > position {
           pieces.append(.gap(first - position))
         }
-        previous = (chunk, first, first - delta)
+        chunk = next
+        hasChunk = true
+        start = first
+        rawStart = first - delta
         position = first
       }
     }
-    if let p = previous {
-      pieces.append(SegmentPiece(chunk: p.chunk, lo: 0, hi: p.chunk.count, rawStart: p.rawStart, width: to - p.start))
-    } else {
-      pieces.append(.gap(to - from))
+
+    func finish(from: Int, to: Int, into pieces: inout [SegmentPiece]) {
+      if hasChunk {
+        pieces.append(SegmentPiece(chunk: chunk, lo: 0, hi: chunk.count, rawStart: rawStart, width: to - start))
+      } else {
+        pieces.append(.gap(to - from))
+      }
     }
   }
 
@@ -256,7 +286,7 @@ struct SegmentIndex: Sendable {
       : (first.prefix(upTo: old.lowerBound - before0.bytes), nil)
     if head.width > 0 { pieces.append(head) }
     let newEnd = old.upperBound + delta
-    Self.appendPieces(of: [(store, storeDelta)], from: old.lowerBound, to: newEnd, into: &pieces)
+    Self.appendPieces(of: store, delta: storeDelta, from: old.lowerBound, to: newEnd, into: &pieces)
     let tail = cutTail ?? last.suffix(from: Swift.min(old.upperBound - before1.bytes, last.width))
     if tail.width > 0 || p1 == tree.count - 1 && tail.count > 0 { pieces.append(tail) }
     // A window with no entries leaves a gap piece: fold it into a neighbour's span.
