@@ -83,21 +83,12 @@ struct LocalElements {
   }
 
   /// The number of elements before `element` (its index in ``ElementKind/ranges(in:)``): the line
-  /// breaks before it (the vectorised count on `threads`), or the paragraphs before it (a pass over
-  /// the lines before it).
+  /// breaks or the paragraph starts before it, each counted by a vectorised kernel on `threads`.
   func index(of element: Element, threads: Int) -> Int {
     switch kind {
     case .whole: return 0
     case .lines: return bytes.lineBreaks(in: 0..<element.range.lowerBound, threads: threads)
-    case .paragraphs:
-      var count = 0
-      var previousBlank = true
-      for l in LineScanner(bytes, range: all.lowerBound..<element.range.lowerBound) {
-        let blank = LineScanner.isBlank(bytes, l.content)
-        if !blank && previousBlank { count += 1 }
-        previousBlank = blank
-      }
-      return count
+    case .paragraphs: return bytes.paragraphStarts(in: all.lowerBound..<element.range.lowerBound, threads: threads)
     }
   }
 
