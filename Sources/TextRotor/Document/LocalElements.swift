@@ -102,7 +102,11 @@ struct LocalElements {
 
   /// The line ending just before `start` (a line start), or nil at the text's start.
   private func line(before start: Int) -> LineScanner.Line? {
-    start > all.lowerBound ? line(at: lineStart(at: start - 1)) : nil
+    guard start > all.lowerBound else { return nil }
+    // Its terminator ends at `start`: LF, CR, or CR LF.
+    let end =
+      bytes[start - 1] == 0x0A && start - 2 >= all.lowerBound && bytes[start - 2] == 0x0D ? start - 2 : start - 1
+    return LineScanner.Line(content: lineStart(at: start - 1)..<end, next: start)
   }
 
   private func isBlank(_ l: LineScanner.Line) -> Bool { LineScanner.isBlank(bytes, l.content) }
