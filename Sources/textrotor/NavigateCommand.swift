@@ -109,15 +109,16 @@ struct NavigationOptions: ParsableArguments {
   }
 
   private func print(_ found: (element: Range<Int>, range: Range<Int>), name: String, bytes: ByteStorage) {
-    // Only JSON shows the element's index: counted then, from the start of the file.
-    let index =
-      json
-      ? FileNavigation.elementIndex(
-        of: found.element, kind: text.elements, in: bytes, threads: Segmenter.availableCores) : 0
+    // Only JSON shows the element's index: counted then, from the start of the file (a line's from
+    // the entry's line number, which JSON counts anyway).
     var printer = EntryPrinter(
       rotor: rotor.rawValue, name: name, bytes: bytes, elements: [],
       encoding: positionEncoding, json: json, showPath: false, threads: Segmenter.availableCores)
-    printer.print(found.range, element: index)
+    printer.print(found.range) { location in
+      FileNavigation.elementIndex(
+        of: found.element, kind: text.elements, in: bytes, threads: Segmenter.availableCores,
+        lineOfEntry: location.line)
+    }
   }
 
   /// Bytes read per block of a stream (64 KiB; TEXTROTOR_STREAM_BLOCK_SIZE sets it, for tests).

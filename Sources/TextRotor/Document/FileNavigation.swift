@@ -130,10 +130,13 @@ public enum FileNavigation {
   }
 
   /// The index of `element` (an element of `kind`) in `kind.ranges(in: bytes)`: the line breaks
-  /// before it, counted by the vectorised kernel on `threads`, or the paragraphs before it.
+  /// before it, or the paragraphs before it, counted by vectorised kernels on `threads`.
+  /// `lineOfEntry`: the 1-based line number of an entry in `element`, when the caller has counted
+  /// it: a line's index is then that number less one, without counting again.
   public static func elementIndex(
-    of element: Range<Int>, kind: ElementKind, in bytes: ByteStorage, threads: Int = 1
+    of element: Range<Int>, kind: ElementKind, in bytes: ByteStorage, threads: Int = 1, lineOfEntry: Int? = nil
   ) -> Int {
+    if kind == .lines, let lineOfEntry { return lineOfEntry - 1 }
     let walk = LocalElements(bytes, kind: kind)
     return walk.index(of: LocalElements.Element(range: element, next: element.upperBound), threads: threads)
   }
