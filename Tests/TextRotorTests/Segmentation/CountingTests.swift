@@ -75,6 +75,44 @@ struct CountingTests {
     }
   }
 
+  @Test(
+    "checkingUTF8 on ICU's path: the check after each batch of boundaries reaches every byte of a long span, one ill-formed byte anywhere"
+  )
+  func checkingUTF8InsideICUsLoop() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    // One line of ~40,000 graphemes (ICU's loop takes 4,096 boundaries a batch), no line break, so
+    // one span: the ill-formed byte falls into any batch, or after the last boundary of one.
+    var raw: [UInt8] = []
+    while raw.count < 60_000 {
+      raw += Array(Self.pieces.filter { !$0.utf8.contains(0x0A) }.randomElement(using: &rng)!.utf8)
+    }
+    for round in 0..<TestScale.count(12) {
+      var bytes = raw
+      // A lead byte where a character starts (so the rest stays well-formed), or a stray byte.
+      var at = Int.random(in: 0..<bytes.count, using: &rng)
+      while bytes[at] & 0xC0 == 0x80 { at -= 1 }
+      let bad = Self.illFormed.filter { !$0.contains(0x0A) }.randomElement(using: &rng)!
+      bytes.insert(contentsOf: bad, at: at)
+      let storage = ByteStorage(bytes)
+      let elements = [0..<storage.count]
+      let expected = Segmenter.firstInvalidUTF8(storage, elements: elements)
+      #expect(expected != nil, "seed \(seed) round \(round)")
+      var segmenter = Segmenter(threads: Int.random(in: 1...2, using: &rng), pieceSize: 1 << 20)
+      segmenter.useFastPaths = false
+      for rotor in [SystemRotor.characters, .words, .sentences, .linebreaks] {
+        let counted = try segmenter.count(storage, elements: elements, rotor: rotor, checkingUTF8: true)
+        let stored = try segmenter.segment(storage, elements: elements, rotor: rotor, checkingUTF8: true)
+        #expect(counted.firstInvalidUTF8 == expected, "seed \(seed) round \(round) \(rotor) at \(at)")
+        #expect(stored.firstInvalidUTF8 == expected, "seed \(seed) round \(round) \(rotor) at \(at)")
+      }
+      // And well-formed: nothing found.
+      let clean = ByteStorage(raw)
+      let found = try segmenter.count(clean, elements: [0..<clean.count], rotor: .characters, checkingUTF8: true)
+      #expect(found.firstInvalidUTF8 == nil, "seed \(seed) round \(round)")
+    }
+  }
+
   @Test("lastRead hands a mapped file's counted pages back; the bytes stay readable and the same")
   func lastReadKeepsTheBytes() throws {
     var text = ""
