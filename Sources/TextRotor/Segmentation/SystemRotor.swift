@@ -25,20 +25,20 @@ public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringC
 
   public var description: String { rawValue }
 
-  /// Hashes the case, not its name (a raw-value enum would hash the string: every edit looks up
-  /// each held rotor's index).
-  public func hash(into hasher: inout Hasher) {
-    let ordinal: Int =
-      switch self {
-      case .characters: 0
-      case .words: 1
-      case .sentences: 2
-      case .lines: 3
-      case .paragraphs: 4
-      case .linebreaks: 5
-      case .proseSentences: 6
-      }
-    hasher.combine(ordinal)
+  /// Hashes the case, not its name (a raw-value enum would hash the string).
+  public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
+  /// The case's position in ``allCases``: a document's slot for the rotor's index.
+  var ordinal: Int {
+    switch self {
+    case .characters: 0
+    case .words: 1
+    case .sentences: 2
+    case .lines: 3
+    case .paragraphs: 4
+    case .linebreaks: 5
+    case .proseSentences: 6
+    }
   }
 
   /// The ICU break iterator behind the rotor, if any.

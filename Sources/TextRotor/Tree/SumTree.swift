@@ -235,26 +235,8 @@ struct SumTree<Item: TreeItem> {
   /// `reaches` (which must be monotone: false, ..., false, true, ..., true along the items), with
   /// the summary before it; `(count, summary)` when none does. Binary search in each node.
   func seek(_ reaches: (Summary) -> Bool) -> (index: Int, before: Summary) {
-    var acc = Summary.zero
-    var index = 0
-    var node = root
-    while true {
-      // The first entry whose running total reaches.
-      let prefix = node.prefix
-      var lo = 0
-      var hi = prefix.count
-      while lo < hi {
-        let mid = (lo + hi) / 2
-        if reaches(acc.adding(prefix[mid])) { hi = mid } else { lo = mid + 1 }
-      }
-      if lo == prefix.count {
-        return (index + node.count, acc.adding(node.summary))
-      }
-      index += node.countBefore(lo)
-      if lo > 0 { acc.add(prefix[lo - 1]) }
-      if node.isLeaf { return (index, acc) }
-      node = node.children[lo]
-    }
+    let found = find(reaches)
+    return (found.index, found.before)
   }
 
   /// ``seek(_:)`` that also returns the item found (nil when none reaches): one descent where
