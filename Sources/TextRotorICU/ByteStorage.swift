@@ -437,6 +437,79 @@ extension ByteStorage {
     return counts.lineBreaks
   }
 
+  /// The paragraphs that start in `range` (non-blank lines after a blank line, or first: those of
+  /// `ElementKind.paragraphs`), where `range` starts a text (after its byte order mark): one
+  /// vectorised pass (``cicu_paragraph_starts``), split across `threads` for a large range, each
+  /// part starting from the state that the bytes before it give, and read with `pread` as
+  /// ``lineBreaks(in:threads:)`` reads. What the index of a paragraph needs.
+  public func paragraphStarts(in range: Range<Int>, threads: Int = 1) -> Int {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count)
+    guard !range.isEmpty else { return 0 }
+    let parts = range.count >= Self.parallelCountMinimum ? max(1, threads) : 1
+    let size = (range.count + parts - 1) / parts
+    let pieces = (0..<parts).map { k in
+      (range.lowerBound + k * size)..<Swift.min(range.upperBound, range.lowerBound + (k + 1) * size)
+    }
+    if parts == 1 { return paragraphStarts(pieces[0], from: range.lowerBound, reading: false) }
+    let results = CountResults(parts, 0)
+    DispatchQueue.concurrentPerform(iterations: parts) { k in
+      results.set(k, self.paragraphStarts(pieces[k], from: range.lowerBound, reading: true))
+    }
+    return results.values.reduce(0, +)
+  }
+
+  /// The paragraph starts in `part` of a text starting at `textStart`, from the state the bytes
+  /// before `part` leave (found by reading back over spaces and tabs to the last two events).
+  private func paragraphStarts(_ part: Range<Int>, from textStart: Int, reading: Bool) -> Int {
+    var state = cicu_paragraph_state(starts: 0, afterBreak: 1, afterBlank: 1)
+    // The last two events before the part: a content byte, or a terminator.
+    var q = part.lowerBound
+    for k in 0..<2 {
+      var isTerminator = true
+      while q > textStart {
+        q -= 1
+        let b = self[q]
+        if b == 0x20 || b == 0x09 || (b == 0x0D && q + 1 < count && self[q + 1] == 0x0A) { continue }
+        isTerminator = b == 0x0A || b == 0x0D
+        break
+      }
+      if k == 0 && !isTerminator {
+        state.afterBreak = 0
+        state.afterBlank = 0
+        break
+      }
+      if k == 1 { state.afterBlank = isTerminator ? 1 : 0 }
+      if q == textStart { break }
+    }
+    let after = part.upperBound < count ? Int32(self[part.upperBound]) : -1
+    if reading, readDescriptor >= 0 {
+      let block = Self.countBlock
+      // One byte more: the byte after the block, for a CR at its end.
+      let buffer = UnsafeMutableRawPointer.allocate(byteCount: block + 1, alignment: 4096)
+      defer { buffer.deallocate() }
+      let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+      var p = part.lowerBound
+      while p < part.upperBound {
+        let want = Swift.min(part.upperBound - p, block) + (p + block < count ? 1 : 0)
+        let got = pread(readDescriptor, buffer, want, off_t(p))
+        guard got > 0 else { break }
+        let e = Swift.min(got, block, part.upperBound - p)
+        let nextByte = p + e == part.upperBound ? after : e < got ? Int32(bytes[e]) : Int32(self[p + e])
+        cicu_paragraph_starts(&state, bytes, e, nextByte)
+        p += e
+        if got < want { break }
+      }
+      if p < part.upperBound {
+        withUnsafeBytes { cicu_paragraph_starts(&state, $0.baseAddress! + p, part.upperBound - p, after) }
+      }
+    } else {
+      withUnsafeBytes {
+        cicu_paragraph_starts(&state, $0.baseAddress! + part.lowerBound, part.count, after)
+      }
+    }
+    return Int(state.starts)
+  }
+
   /// The line terminators of `range`, through the mapping (or the bytes in memory).
   private func lineCounts(_ range: Range<Int>) -> TextCounts {
     guard !range.isEmpty else { return TextCounts() }
@@ -534,7 +607,7 @@ extension ByteStorage {
         return cut
       } + [range.upperBound]
     let pieces = (0..<parts).map { k in cuts[k]..<cuts[k + 1] }
-    let results = CountResults(parts)
+    let results = CountResults(parts, TextCounts())
     DispatchQueue.concurrentPerform(iterations: parts) { k in
       results.set(k, count(pieces[k], true))
     }
@@ -623,9 +696,9 @@ extension ByteStorage {
   }
 }
 
-private final class CountResults: @unchecked Sendable {
-  private let lock = Mutex<[TextCounts]>([])
-  init(_ n: Int) { lock.withLock { $0 = Array(repeating: TextCounts(), count: n) } }
-  func set(_ k: Int, _ value: TextCounts) { lock.withLock { $0[k] = value } }
-  var values: [TextCounts] { lock.withLock { $0 } }
+private final class CountResults<Value: Sendable>: @unchecked Sendable {
+  private let lock = Mutex<[Value]>([])
+  init(_ n: Int, _ initial: Value) { lock.withLock { $0 = Array(repeating: initial, count: n) } }
+  func set(_ k: Int, _ value: Value) { lock.withLock { $0[k] = value } }
+  var values: [Value] { lock.withLock { $0 } }
 }

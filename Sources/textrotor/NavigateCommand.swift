@@ -77,8 +77,8 @@ struct NavigationOptions: ParsableArguments {
     -> Inputs.Outcome
   {
     try Self.check(offset: at, in: bytes)
-    let elementRanges = text.elements.ranges(in: bytes)
     if let kind = rotor.structureRotor {
+      let elementRanges = text.elements.ranges(in: bytes)
       // The whole file is parsed (Markdown is not local), then the entry is looked up.
       let entries =
         try StructureScan.entries(
@@ -94,26 +94,31 @@ struct NavigationOptions: ParsableArguments {
       printer.print(entry.range, label: entry.label, info: entry.info)
       return .found
     }
-    guard let found = try locate(direction, bytes, elementRanges, matcher) else { return .nothingFound }
-    print(found, name: name, bytes: bytes, elements: elementRanges)
+    guard let found = try locate(direction, bytes, matcher) else { return .nothingFound }
+    print(found, name: name, bytes: bytes)
     return .found
   }
 
-  /// The entry of a system rotor or of the matches.
-  private func locate(
-    _ direction: Direction, _ bytes: ByteStorage, _ elementRanges: [Range<Int>], _ matcher: PatternMatcher?
-  ) throws -> (element: Int, range: Range<Int>)? {
-    if let matcher { return try findMatch(direction, matcher, bytes, elementRanges) }
-    return try findSegment(direction, rotor.systemRotor!, bytes, elementRanges)
+  /// The entry of a system rotor or of the matches, with its element; the elements are read from
+  /// the lines around the answer, not listed.
+  private func locate(_ direction: Direction, _ bytes: ByteStorage, _ matcher: PatternMatcher?) throws
+    -> (element: Range<Int>, range: Range<Int>)?
+  {
+    if let matcher { return try findMatch(direction, matcher, bytes) }
+    return try findSegment(direction, rotor.systemRotor!, bytes)
   }
 
-  private func print(
-    _ found: (element: Int, range: Range<Int>), name: String, bytes: ByteStorage, elements: [Range<Int>]
-  ) {
+  private func print(_ found: (element: Range<Int>, range: Range<Int>), name: String, bytes: ByteStorage) {
+    // Only JSON shows the element's index: counted then, from the start of the file (a line's from
+    // the entry's line number, which JSON counts anyway).
     var printer = EntryPrinter(
-      rotor: rotor.rawValue, name: name, bytes: bytes, elements: elements,
+      rotor: rotor.rawValue, name: name, bytes: bytes, elements: [],
       encoding: positionEncoding, json: json, showPath: false, threads: Segmenter.availableCores)
-    printer.print(found.range, element: found.element)
+    printer.print(found.range) { location in
+      FileNavigation.elementIndex(
+        of: found.element, kind: text.elements, in: bytes, threads: Segmenter.availableCores,
+        lineOfEntry: location.line)
+    }
   }
 
   /// Bytes read per block of a stream (64 KiB; TEXTROTOR_STREAM_BLOCK_SIZE sets it, for tests).
@@ -149,11 +154,11 @@ struct NavigationOptions: ParsableArguments {
       // A lone empty element has no line; the same element followed by others is an empty line.
       if text.elements != .whole && elementRanges.count < 2 { continue }
       try Self.check(offset: at, in: prefix)
-      guard let found = try locate(direction, prefix, elementRanges, matcher) else {
+      guard let found = try locate(direction, prefix, matcher) else {
         if direction == .previous { return .nothingFound }
         continue
       }
-      print(found, name: name, bytes: prefix, elements: elementRanges)
+      print(found, name: name, bytes: prefix)
       return .found
     }
   }
@@ -172,26 +177,25 @@ struct NavigationOptions: ParsableArguments {
     }
   }
 
-  private func findSegment(_ direction: Direction, _ rotor: SystemRotor, _ bytes: ByteStorage, _ elements: [Range<Int>])
-    throws -> (element: Int, range: Range<Int>)?
+  private func findSegment(_ direction: Direction, _ rotor: SystemRotor, _ bytes: ByteStorage)
+    throws -> (element: Range<Int>, range: Range<Int>)?
   {
     let segmenter = Segmenter(locale: text.locale)
+    let kind = text.elements
     var position = at
     while true {
       let found =
         direction == .next
-        ? try FileNavigation.entry(after: position, rotor: rotor, in: bytes, elements: elements, segmenter: segmenter)
-        : try FileNavigation.entry(before: position, rotor: rotor, in: bytes, elements: elements, segmenter: segmenter)
+        ? try FileNavigation.entry(after: position, rotor: rotor, in: bytes, elements: kind, segmenter: segmenter)
+        : try FileNavigation.entry(before: position, rotor: rotor, in: bytes, elements: kind, segmenter: segmenter)
       guard let found else { return nil }
       if !wordsOnly || found.status.isWord { return (found.element, found.range) }
       position = found.range.lowerBound
     }
   }
 
-  private func findMatch(
-    _ direction: Direction, _ matcher: PatternMatcher, _ bytes: ByteStorage, _ elements: [Range<Int>]
-  )
-    throws -> (element: Int, range: Range<Int>)?
+  private func findMatch(_ direction: Direction, _ matcher: PatternMatcher, _ bytes: ByteStorage)
+    throws -> (element: Range<Int>, range: Range<Int>)?
   {
     // Matches never span a line, so they never span an element: search the file's text, then name
     // the element holding the match (skipping matches outside every element, e.g. in a blank line).
@@ -203,13 +207,9 @@ struct NavigationOptions: ParsableArguments {
         ? try FileNavigation.match(after: position, of: matcher, in: bytes, range: content)
         : try FileNavigation.match(before: position, of: matcher, in: bytes, range: content)
       guard let found else { return nil }
-      var lo = 0
-      var hi = elements.count
-      while lo < hi {  // the first element ending at or after the match
-        let mid = (lo + hi) / 2
-        if elements[mid].upperBound >= found.upperBound { hi = mid } else { lo = mid + 1 }
+      if let element = FileNavigation.element(holding: found, kind: text.elements, in: bytes) {
+        return (element, found)
       }
-      if lo < elements.count && elements[lo].lowerBound <= found.lowerBound { return (lo, found) }
       position = found.lowerBound
     }
   }

@@ -150,3 +150,72 @@ struct NavigateMatchesTests {
     #expect(try CLI.run(["next", "--rotor", "words", "--pattern", "a", "--at", "0", "x"]).status == 2)
   }
 }
+
+@Suite("textrotor next / prev --elements lines and paragraphs")
+struct NavigateElementsTests {
+  static let pieces: [[UInt8]] =
+    [
+      "Hello", " ", "world", ". ", "\n", "\r\n", "\r", "\n\n", "  \n", "\t\r\n", "Mr. Smith", "😀", "e\u{301}",
+      "中文", "?! ", "Wait\u{2029}",
+    ].map { Array($0.utf8) } + [[0xFF], [0xC3]]
+
+  /// `next`/`prev --json` (the elements read around the offset) agree with `segment --json` (every
+  /// element listed) for every system rotor, both directions and both kinds of element, at random
+  /// and edge offsets of random texts (a byte order mark, CR-only text, invalid UTF-8 sometimes);
+  /// human output too. The seed is printed on failure (TEXTROTOR_SEED replays it).
+  @Test("next/prev agree with segment's element, offsets, line, column and UTF-16 offsets")
+  func agreeWithSegment() throws {
+    let seed: UInt64 = {
+      if let text = getenv("TEXTROTOR_SEED"), let value = UInt64(String(cString: text)) { return value }
+      return UInt64.random(in: 1...UInt64.max)
+    }()
+    var rng = SplitMix(state: seed)
+    let units: [(rotor: String, segment: [String])] = [
+      ("characters", ["--by", "grapheme"]), ("words", ["--by", "word"]), ("sentences", ["--by", "sentence"]),
+      ("proseSentences", ["--by", "sentence", "--prose"]), ("lines", ["--by", "line"]),
+      ("paragraphs", ["--by", "paragraph"]), ("linebreaks", ["--by", "linebreak"]),
+    ]
+    for round in 0..<TestScale.count(3) {
+      var text: [UInt8] = round % 2 == 1 ? [0xEF, 0xBB, 0xBF] : []
+      for _ in 0..<Int.random(in: 8...30, using: &rng) { text += Self.pieces.randomElement(using: &rng)! }
+      if round == 2 { text.removeAll { $0 == 0x0A } }
+      let path = try CLI.temporaryFile(text)
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let starts = (0...text.count).filter { $0 == text.count || text[$0] & 0xC0 != 0x80 }
+      let offsets = Set([0, text.count, starts.randomElement(using: &rng)!]).sorted()
+      for elements in ["lines", "paragraphs"] {
+        // Every other rotor in a round (each in two rounds of three), to keep the processes few.
+        for (k, unit) in units.enumerated() where (k + round) % 2 == 0 || round == 2 {
+          let listed = try CLI.run(["segment"] + unit.segment + ["--elements", elements, "--json", path]).lines.map {
+            var o = try CLI.jsonObject($0)
+            o["rotor"] = nil
+            return o
+          }
+          for offset in offsets {
+            for direction in ["next", "prev"] {
+              let context =
+                "seed \(seed) round \(round) \(direction) --rotor \(unit.rotor) --elements \(elements) at \(offset)"
+              let expected =
+                direction == "next"
+                ? listed.first { ($0["start"] as! Int) > offset } : listed.last { ($0["start"] as! Int) < offset }
+              let arguments = [direction, "--rotor", unit.rotor, "--elements", elements, "--at", "\(offset)", path]
+              let json = try CLI.run(arguments + ["--json"])
+              guard let expected else {
+                #expect(json.status == 1 && json.stdout.isEmpty, "\(context): \(json.stdout)")
+                continue
+              }
+              var got = try CLI.jsonObject(try #require(json.lines.first, "\(context)"))
+              #expect(got["rotor"] as? String == unit.rotor)
+              got["rotor"] = nil
+              #expect(NSDictionary(dictionary: got) == NSDictionary(dictionary: expected), "\(context)")
+              if direction == "next" {
+                let human = try CLI.run(arguments)
+                #expect(human.stdout.hasPrefix("\(expected["line"]!):\(expected["column"]!):"), "\(context)")
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}

@@ -1233,6 +1233,96 @@ static inline int64_t cicu_byteset_find(const uint8_t *h, int64_t from, int64_t 
   return end;
 }
 
+// MARK: paragraph starts
+
+/// The state of a paragraph count between two pieces of text. An event is a byte that is neither a
+/// space, a tab nor the CR of a CR LF; a terminator is an LF or a CR not followed by LF. `afterBreak`:
+/// the last event was a terminator; `afterBlank`: and the event before it too (a blank line ended
+/// there), or the text starts there: a content byte then starts a paragraph (a non-blank line after
+/// a blank line or none, as `ElementKind.paragraphs` cuts them). Both are 1 at the start of a text.
+typedef struct {
+  int64_t starts;
+  uint8_t afterBreak;
+  uint8_t afterBlank;
+} cicu_paragraph_state;
+
+/// One byte of the paragraph count; `next` is the byte after it (-1 for none).
+static inline void cicu_paragraph_byte(cicu_paragraph_state *s, uint8_t b, int next) {
+  if (b == 0x20 || b == 0x09 || (b == 0x0D && next == 0x0A)) return;
+  if (b == 0x0A || b == 0x0D) {
+    s->afterBlank = s->afterBreak;
+    s->afterBreak = 1;
+    return;
+  }
+  s->starts += s->afterBlank;
+  s->afterBreak = 0;
+  s->afterBlank = 0;
+}
+
+/// The paragraph starts of `n` bytes added to `s`, one byte at a time; `next` is the byte after them
+/// (-1 for none): the reference.
+static inline void cicu_paragraph_starts_portable(cicu_paragraph_state *s, const uint8_t *p, size_t n, int next) {
+  for (size_t i = 0; i < n; i++) cicu_paragraph_byte(s, p[i], i + 1 < n ? p[i + 1] : next);
+}
+
+#if defined(__x86_64__)
+/// `x` extended upwards through the runs of `g` above its bits (and through a run at bit 0 when
+/// `carry`): adding the run's first bit to the run carries through it and clears it.
+static inline uint64_t cicu_fill_through(uint64_t x, uint64_t g, uint64_t carry) {
+  uint64_t first = ((x << 1) | carry) & g;
+  return x | (g & ~(g + first));
+}
+
+/// The 64-bit mask of the bytes of `q[0..<64]` equal to `c`.
+__attribute__((target("avx2"))) static inline uint64_t cicu_eq_mask64(const uint8_t *q, __m256i c) {
+  uint32_t lo = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)q), c));
+  uint32_t hi = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(q + 32)), c));
+  return (uint64_t)lo | ((uint64_t)hi << 32);
+}
+
+/// ``cicu_paragraph_starts_portable`` 64 bytes a round, with masks: T the terminators, G the neutral
+/// bytes (space, tab, the CR of a CR LF), C the content bytes. "After a break" holds at the
+/// terminators and through the neutral runs after them; a terminator after a break ends a blank
+/// line, and "after a blank" holds there and through the neutral runs after it; a content byte
+/// just after such a position starts a paragraph.
+__attribute__((target("avx2"))) static inline void cicu_paragraph_starts_avx2(cicu_paragraph_state *s,
+                                                                             const uint8_t *p, size_t n, int next) {
+  const __m256i lfv = _mm256_set1_epi8(0x0A), crv = _mm256_set1_epi8(0x0D);
+  const __m256i spv = _mm256_set1_epi8(0x20), tabv = _mm256_set1_epi8(0x09);
+  uint64_t afterBreak = s->afterBreak, afterBlank = s->afterBlank;
+  int64_t starts = 0;
+  size_t i = 0;
+  for (; i + 64 < n; i += 64) {  // a byte follows the round: the CR LF test reads it
+    const uint8_t *q = p + i;
+    uint64_t lf = cicu_eq_mask64(q, lfv), cr = cicu_eq_mask64(q, crv);
+    uint64_t w = cicu_eq_mask64(q, spv) | cicu_eq_mask64(q, tabv);
+    uint64_t crlf = cr & ((lf >> 1) | ((uint64_t)(q[64] == 0x0A) << 63));
+    uint64_t t = lf | (cr & ~crlf), g = w | crlf, c = ~(lf | cr | w);
+    uint64_t breakAt = cicu_fill_through(t, g, afterBreak);
+    uint64_t blank = t & ((breakAt << 1) | afterBreak);
+    uint64_t blankAt = cicu_fill_through(blank, g, afterBlank);
+    starts += __builtin_popcountll(c & ((blankAt << 1) | afterBlank));
+    afterBreak = breakAt >> 63;
+    afterBlank = blankAt >> 63;
+  }
+  s->starts += starts;
+  s->afterBreak = (uint8_t)afterBreak;
+  s->afterBlank = (uint8_t)afterBlank;
+  cicu_paragraph_starts_portable(s, p + i, n - i, next);
+}
+#endif
+
+/// The paragraph starts of `n` bytes added to `s`; `next` is the byte after them (-1 for none).
+static inline void cicu_paragraph_starts(cicu_paragraph_state *s, const uint8_t *p, size_t n, int next) {
+#if defined(__x86_64__)
+  if (cicu_has_avx2()) {
+    cicu_paragraph_starts_avx2(s, p, n, next);
+    return;
+  }
+#endif
+  cicu_paragraph_starts_portable(s, p, n, next);
+}
+
 // MARK: GNU extensions that Glibc's Swift module does not declare without _GNU_SOURCE
 
 extern void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);

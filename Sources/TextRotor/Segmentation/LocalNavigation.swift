@@ -118,19 +118,7 @@ extension Segmenter {
 
   /// The start of the hard line holding `offset` (never inside a CR LF pair), within `element`.
   static func lineStart(_ bytes: ByteStorage, at offset: Int, in element: Range<Int>) -> Int {
-    var limit = offset
-    while limit > element.lowerBound {
-      let lf = bytes.lastIndex(of: 0x0A, in: element.lowerBound..<limit)
-      let cr = bytes.lastIndex(of: 0x0D, in: (lf.map { $0 + 1 } ?? element.lowerBound)..<limit)
-      guard let last = cr ?? lf else { return element.lowerBound }
-      // A CR whose LF is at `offset` belongs to the break that `offset` is part of.
-      if last == cr, last + 1 < bytes.count, bytes[last + 1] == 0x0A, last + 1 >= offset {
-        limit = last
-        continue
-      }
-      return last + 1
-    }
-    return element.lowerBound
+    LineScanner.lineStart(in: bytes, at: offset, floor: element.lowerBound)
   }
 
   private func paragraph(after offset: Int, _ bytes: ByteStorage, _ element: Range<Int>) -> SegmentStore.Segment? {
@@ -182,7 +170,6 @@ extension Segmenter {
 
   /// Where the content of the line starting at `start` ends (before its terminator).
   static func contentEnd(_ bytes: ByteStorage, _ start: Int, _ element: Range<Int>) -> Int {
-    var scanner = LineScanner(bytes, range: start..<element.upperBound)
-    return scanner.next()?.content.upperBound ?? start
+    LineScanner.line(in: bytes, at: start, end: element.upperBound).content.upperBound
   }
 }

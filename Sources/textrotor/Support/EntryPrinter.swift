@@ -44,14 +44,16 @@ struct EntryPrinter {
 
   /// Prints the entry at `range`; its label is the text there unless `label` is given. A structure
   /// entry's `info` adds `level`, `url`, `items` and `ordered` after the SPEC's keys in JSON.
+  /// `elementAt`, if given, gives the element's index (JSON only) from the entry's location.
   mutating func print(
-    _ range: Range<Int>, element knownElement: Int? = nil, label given: String? = nil, info: StructureInfo? = nil
+    _ range: Range<Int>, element knownElement: Int? = nil, label given: String? = nil, info: StructureInfo? = nil,
+    elementAt: ((TextLocation) -> Int)? = nil
   ) {
     let label = given ?? bytes.string(range)
     line.removeAll(keepingCapacity: true)
     if json {
       let location = cursor.locate(range.lowerBound)
-      let index = knownElement ?? elementIndex(of: range)
+      let index = knownElement ?? elementAt?(location) ?? elementIndex(of: range)
       let utf16End = cursor.utf16Offset(of: range.upperBound, from: range.lowerBound, at: location)
       JSONObject.write(into: &line) { o in
         o.field("rotor", rotor)
