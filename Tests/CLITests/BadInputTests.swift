@@ -486,8 +486,19 @@ struct BadInputTests {
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
     try process.run()
-    // 100 KiB of lines; the pipe stays open until the answer is read.
-    input.fileHandleForWriting.write(Data(String(repeating: "hello world\n", count: 8_500).utf8))
+    // 100 KiB of lines; the pipe stays open until the answer is read. The answer may come, and
+    // the process end, before it has read all of them: the rest of the write then fails (EPIPE)
+    // and raises a SIGPIPE, which would end this test process. It is blocked on this thread for
+    // the write and taken back (pending) before it is unblocked.
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    var previousMask = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
+    try? input.fileHandleForWriting.write(contentsOf: Data(String(repeating: "hello world\n", count: 8_500).utf8))
+    var noWait = timespec(tv_sec: 0, tv_nsec: 0)
+    while sigtimedwait(&pipeSignal, nil, &noWait) == SIGPIPE {}
+    pthread_sigmask(SIG_SETMASK, &previousMask, nil)
     var descriptor = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
     #expect(poll(&descriptor, 1, 60_000) == 1, "no answer in 60 s while standard input stayed open")
     try input.fileHandleForWriting.close()
