@@ -513,12 +513,8 @@ extension ByteStorage {
   /// The line terminators of `range`, through the mapping (or the bytes in memory).
   private func lineCounts(_ range: Range<Int>) -> TextCounts {
     guard !range.isEmpty else { return TextCounts() }
-    let c = withUnsafeBytes { cicu_count_lines($0.baseAddress! + range.lowerBound, range.count) }
-    var result = TextCounts()
-    result.lineFeeds = Int(c.lineFeeds)
-    result.carriageReturns = Int(c.carriageReturns)
-    result.crlfPairs = Int(c.crlfPairs)
-    return result
+    // The line kernel leaves the UTF-16 fields at 0.
+    return TextCounts(withUnsafeBytes { cicu_count_lines($0.baseAddress! + range.lowerBound, range.count) })
   }
 
   /// The size from which a count is split across threads.
