@@ -35,6 +35,12 @@ public final class PatternMatcher {
   /// not; a match over ill-formed bytes is rejected so every engine agrees (as ripgrep: U+FFFD
   /// matches only a real U+FFFD).
   private let holdsReplacementCharacter: Bool
+  /// For a pattern holding U+FFFD: the same expression, on ICU line by line, to search again before
+  /// the first ill-formed byte of a rejected match, so that an ill-formed byte matches nothing
+  /// (as in ripgrep) rather than hiding a shorter match at the same start (`\uFFFD?\uFFFD` on a real
+  /// U+FFFD followed by a stray continuation byte matches the real one). A second copy, because the
+  /// engine that found the rejected match is still in its match loop.
+  private let beforeIllFormed: RegexSearch?
 
   public convenience init(_ pattern: Pattern) throws(PatternError) {
     try self.init(pattern, strategy: .automatic)
@@ -44,7 +50,7 @@ public final class PatternMatcher {
     self.pattern = pattern
     self.strategy = strategy
     let text = pattern.text
-    holdsReplacementCharacter = text.unicodeScalars.contains("\u{FFFD}")
+    holdsReplacementCharacter = Self.holdsReplacementCharacter(text, syntax: pattern.syntax)
     // By bytes: "\r\n" is one `Character`, so `text.contains("\n")` would not see it.
     if pattern.syntax == .literal && text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
       throw PatternError("the literal \(pattern) holds a line terminator, which a line-oriented search never matches")
@@ -66,6 +72,11 @@ public final class PatternMatcher {
     var options: RegularExpression.Options = [.multiline]
     if pattern.ignoreCase { options.insert(.caseInsensitive) }
     let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+    beforeIllFormed =
+      holdsReplacementCharacter
+      ? RegexSearch(
+        try compile(pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options),
+        mode: .lineByLine) : nil
 
     switch (pattern.syntax, pattern.syntax == .literal && strategy == .wholeText ? .automatic : strategy) {
     case (.literal, .automatic) where !text.isEmpty && (!pattern.ignoreCase || isASCII):
@@ -134,6 +145,14 @@ public final class PatternMatcher {
     } catch {
       throw PatternError(error.description, icuError: error)
     }
+  }
+
+  /// Whether `text` holds U+FFFD: the character, or (in a regex) one of ICU's escapes for it.
+  static func holdsReplacementCharacter(_ text: String, syntax: Pattern.Syntax) -> Bool {
+    if text.unicodeScalars.contains("\u{FFFD}") { return true }
+    guard syntax == .regex else { return false }
+    let folded = text.uppercased()
+    return ["\\UFFFD", "\\U0000FFFD", "\\X{FFFD}", "\\N{REPLACEMENT CHARACTER}"].contains { folded.contains($0) }
   }
 
   /// How the pattern is searched (engine, prefilter), in words: what `find --debug` prints.
@@ -210,11 +229,22 @@ public final class PatternMatcher {
     // reported (`a*` on `bab` gives 0..<0, 1..<2, 3..<3).
     var lastEnd = -1
     var stopped = false
+    let beforeIllFormed = self.beforeIllFormed
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
-      var rejected = checkUTF8 && bytes.firstInvalidUTF8(in: m) != nil
-      if !rejected, let words { rejected = try !words.accepts(m, in: bytes, range: range) }
-      if rejected {
+      if checkUTF8, let bad = bytes.firstInvalidUTF8(in: m) {
+        // The ill-formed byte matches nothing: every match starting before it is one that stops
+        // before it (region bounds are transparent, so `$` does not match there).
+        if bad > m.lowerBound, let beforeIllFormed {
+          if try beforeIllFormed.searchLine(bytes, m.lowerBound..<bad, range: range, visit) {
+            stopped = true
+            return .stop
+          }
+          return .resume(bad)
+        }
+        return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
+      }
+      if let words, try !words.accepts(m, in: bytes, range: range) {
         return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
       }
       lastEnd = m.upperBound

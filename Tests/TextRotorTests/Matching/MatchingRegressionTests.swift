@@ -98,4 +98,30 @@ struct MatchingRegressionTests {
       }
     }
   }
+
+  /// Found by FuzzFind: a match covering an ill-formed byte was rejected and the search resumed
+  /// after its start, so a shorter match at the same start, before the ill-formed byte, was lost
+  /// (`\uFFFD?\uFFFD` on a real U+FFFD then a stray continuation byte: RE2's windows found the real
+  /// U+FFFD, ICU nothing). An ill-formed byte matches nothing, as in ripgrep.
+  @Test(
+    "a pattern holding U+FFFD finds the match that stops before an ill-formed byte, in every engine",
+    arguments: [
+      // (pattern, text, expected): the fuzz input's line, then neighbours.
+      (#"\uFFFD?\uFFFD"#, [0xEF, 0xBF, 0xBD, 0xA9, 0x0A], [0..<3]),
+      (#"\uFFFD?\uFFFD"#, [0x61, 0xEF, 0xBF, 0xBD, 0xA9, 0xEF, 0xBF, 0xBD, 0x0A], [1..<4, 5..<8]),
+      (#"\uFFFD+"#, [0xEF, 0xBF, 0xBD, 0xEF, 0xBF, 0xBD, 0xFF, 0xEF, 0xBF, 0xBD, 0x0A], [0..<6, 7..<10]),
+      (#"x\uFFFD*"#, [0x78, 0xEF, 0xBF, 0xBD, 0xC3, 0x78, 0x0A], [0..<4, 5..<6]),
+      (#"\uFFFD.?"#, [0xEF, 0xBF, 0xBD, 0xE2, 0x82, 0x0A], [0..<3]),
+      // `$` does not match where the search before the ill-formed byte stops.
+      (#"\uFFFD\w*(?:$|\uFFFD)"#, [0xEF, 0xBF, 0xBD, 0x61, 0xFF, 0x0A], []),
+      // The pattern as a character, not an escape; and -w on what is found before the byte.
+      ("\u{FFFD}?\u{FFFD}", [0xEF, 0xBF, 0xBD, 0xA9, 0x0A], [0..<3]),
+    ] as [(String, [UInt8], [Range<Int>])])
+  func replacementCharacterBeforeIllFormed(pattern: String, text: [UInt8], expected: [Range<Int>]) throws {
+    let bytes = ByteStorage(text)
+    for strategy in [PatternMatcher.Strategy.automatic, .icu, .wholeText] {
+      #expect(
+        try PatternMatcher(.regex(pattern), strategy: strategy).matches(in: bytes) == expected, "\(strategy)")
+    }
+  }
 }
