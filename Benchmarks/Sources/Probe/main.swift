@@ -8,6 +8,7 @@
 //               rotor but prose sentences and a pattern rotor held (PROSE=1: prose sentences too;
 //               KINDS=words,pattern,...: only those)
 //   pos | utf16 | fromutf16 | loc | nav | view FILE   conversions, next entry, 4 KB viewports
+//               (OFFSETS=a,b,...: at those offsets, repeated)
 //   tail FILE   thread CPU time per edit: percentiles and the slowest edits with what they changed
 // It prints the mean CPU time per repetition (noisy on a shared machine: use callgrind's counts).
 import Foundation
@@ -51,6 +52,28 @@ case "lookup", "insert", "remove", "move":
   }
   print(what, Double(now() - t) / Double(reps) / 1000, "µs")
 
+case "growth":
+  // RSS while editing at random places: REPS rounds of 10,000 one-character inserts and their
+  // deletes (the text ends as it began), six system rotors and a pattern rotor held.
+  let path = CommandLine.arguments[3]
+  let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
+  let length = try document.utf8Count(of: 0)
+  for kind in SystemRotor.allCases where kind != .proseSentences { _ = try document.rotor(kind) }
+  _ = try document.rotor(matching: .literal("the"))
+  func rss() -> Int {
+    let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "0 0"
+    return Int(statm.split(separator: " ")[1])! * 4096 / 1_000_000
+  }
+  print("round 0: RSS \(rss()) MB")
+  for round in 1...reps {
+    for _ in 0..<10_000 {
+      var o = rnd(length); while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
+      try document.replace(utf8Range: o..<o, in: 0, with: "x")
+      try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
+    }
+    print("round \(round): RSS \(rss()) MB")
+  }
+
 case "tail":
   // Per-edit thread CPU time at random offsets; prints the slowest edits and what they changed.
   let path = CommandLine.arguments[3]
@@ -59,21 +82,26 @@ case "tail":
   for kind in SystemRotor.allCases where kind != .proseSentences { _ = try document.rotor(kind) }
   _ = try document.rotor(matching: .literal("the"))
   var rows: [(UInt64, Int, String)] = []
+  func faults() -> Int {
+    var u = rusage(); getrusage(__rusage_who_t(1), &u); return u.ru_minflt + u.ru_majflt
+  }
   func tcpu() -> UInt64 {
     var t = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
   }
   for _ in 0..<reps {
     var o = rnd(length); while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
+    let f0 = faults()
     let t0 = tcpu()
     let c = try document.replace(utf8Range: o..<o, in: 0, with: "x")
     let t1 = tcpu()
+    let f1 = faults()
     let c2 = try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
     let t2 = tcpu()
     let d = c.rotors.sorted { $0.key < $1.key }.map {
       "\($0.key.prefix(4)):\($0.value.removed.count)/\($0.value.added.count)"
     }.joined(separator: " ")
-    rows.append((t1 - t0, o, d))
+    rows.append((t1 - t0, o, "faults \(f1 - f0) " + d))
     rows.append(
       (
         t2 - t1, o,
@@ -88,6 +116,13 @@ case "tail":
     Double(sorted[sorted.count * 99 / 100].0) / 1000)
   for r in sorted.suffix(25) { print(Double(r.0) / 1000, r.1, r.2) }
   for r in sorted.prefix(3) { print(Double(r.0) / 1000, r.1, r.2) }
+  // Edits with page faults (inserts only carry the count), by decile of time.
+  let inserts = sorted.filter { $0.2.hasPrefix("faults") }
+  for d in 0..<10 {
+    let part = inserts[(inserts.count * d / 10)..<(inserts.count * (d + 1) / 10)]
+    let withFaults = part.filter { !$0.2.hasPrefix("faults 0 ") }.count
+    print("decile \(d): \(Double(part.first!.0) / 1000)–\(Double(part.last!.0) / 1000) µs, \(withFaults) of \(part.count) with a page fault")
+  }
 
 default:
   let path = CommandLine.arguments[3]
@@ -96,6 +131,11 @@ default:
   var offsets: [Int] = []
   for _ in 0..<1000 {
     var o = rnd(length); while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }; offsets.append(o)
+  }
+  // OFFSETS=a,b,...: those offsets instead (e.g. the slowest ones `tail` printed), repeated.
+  if let given = ProcessInfo.processInfo.environment["OFFSETS"] {
+    let list = given.split(separator: ",").map { Int($0)! }
+    offsets = (0..<1000).map { list[$0 % list.count] }
   }
   let words = what == "nav" || what == "view" ? try document.rotor(.words) : nil
   if what == "edit" {

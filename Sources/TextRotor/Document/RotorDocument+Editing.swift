@@ -132,7 +132,7 @@ extension RotorDocument {
       lineWindow = (ws, we, storage, r)
       return lineWindow!
     }
-    let neighbours = runEdits ? Self.runNeighbours(text, a: a, b: b, inserted: n) : nil
+    let neighbours = runEdits ? Self.runNeighbours(cuts, a: a, b: b, inserted: n) : nil
     for kind in systemIndexes.keys {
       // Taken out of the dictionary, so that the index's tree is not shared and changes in place.
       var index = systemIndexes.removeValue(forKey: kind)!
@@ -145,7 +145,8 @@ extension RotorDocument {
       if local != nil {
         runUpdates += 1
       } else if long || kind == .lines || kind == .paragraphs || kind == .proseSentences {
-        local = try? longLineUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: new, removed: removed)
+        local = try? longLineUpdate(
+          kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: new, removed: removed)
       }
       if let local {
         let removed = index.replace(
@@ -246,8 +247,8 @@ extension RotorDocument {
   /// Nil when none applies: the caller re-segments the whole line.
   /// Returns the old document range whose entries are replaced, the new entries, and their shift.
   func longLineUpdate(
-    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int,
-    inserted: [UInt8], removed: [UInt8]?
+    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, _ cuts: EditCuts, elementStart s: Int, a: Int,
+    b: Int, inserted: [UInt8], removed: [UInt8]?
   ) throws(ICUError) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
     let n = inserted.count
     let delta = n - (b - a)
@@ -258,7 +259,7 @@ extension RotorDocument {
     /// keeps them apart).
     func keepsLineBreaks(_ removed: [UInt8]) -> Bool {
       guard !removed.contains(where: isBreak), !inserted.contains(where: isBreak) else { return false }
-      return !(a > 0 && a + n < length && text.byte(at: a - 1) == 0x0D && text.byte(at: a + n) == 0x0A)
+      return !(a > 0 && a + n < length && cuts.byte(at: a - 1) == 0x0D && cuts.byte(at: a + n) == 0x0A)
     }
     /// Whether the edited line is non-blank before the edit and after it: a non-blank byte
     /// removed (before) or typed (after), or one on the same line within 64 bytes of the edit.
@@ -266,7 +267,7 @@ extension RotorDocument {
       func nonBlank(from start: Int, step: Int) -> Bool {
         var i = start
         for _ in 0..<64 where i >= 0 && i < length {
-          let c = text.byte(at: i)
+          let c = cuts.byte(at: i)
           if isBreak(c) { return false }
           if !isBlank(c) { return true }
           i += step
@@ -305,13 +306,13 @@ extension RotorDocument {
       // From an old boundary near the edit; else (no sentence boundary near: a long table
       // without periods) the rule machine's re-synchronization over the prose copies.
       guard
-        let found = try boundaryUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: n)
+        let found = try boundaryUpdate(kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: n)
           ?? resyncUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
       else { return nil }
       proseLocalUpdates += 1
       return found
     case .characters, .words, .sentences, .linebreaks:
-      if let found = try boundaryUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: n) {
+      if let found = try boundaryUpdate(kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: n) {
         return found
       }
       // No old boundary near the edit, or none met again: a long segment (a sentence that is a
@@ -328,7 +329,8 @@ extension RotorDocument {
   /// ASCII byte: from there on, segmenting the same bytes from the same boundary gives the same
   /// boundaries as before. Nil when no such boundaries are within 64 KB of the edit.
   func boundaryUpdate(
-    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int, inserted n: Int
+    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, _ cuts: EditCuts, elementStart s: Int, a: Int,
+    b: Int, inserted n: Int
   ) throws(ICUError) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
     let delta = n - (b - a)
     let length = text.utf8Count
@@ -341,7 +343,7 @@ extension RotorDocument {
       guard start > s else { break }
       let w = start - s
       guard a - w <= reach else { return nil }
-      if text.byte(at: w - 1) < 0x80 {
+      if cuts.byte(at: w - 1) < 0x80 {
         ws = w
         break
       }
@@ -369,7 +371,7 @@ extension RotorDocument {
       store.forEach { segment in
         let boundary = segment.start + shift
         if boundary > we - 64 { return false }
-        if boundary >= a + n + 32 && text.byte(at: boundary - 1) < 0x80 {
+        if boundary >= a + n + 32 && cuts.byte(at: boundary - 1) < 0x80 {
           let old = s + boundary - delta
           let k = index.firstIndex(startingAfter: old - 1)
           if k < index.count && index[k].start == old {
@@ -601,7 +603,7 @@ extension RotorDocument {
       do {
         let store = try windowSegmenter.segment(storage, r, rotor: kind)
         let i0 = systemIndexes[kind]!.replace(
-          startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound
+          startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound, coalescing: false
         ).lowerBound
         change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + store.count))
       } catch {
@@ -663,7 +665,7 @@ extension RotorDocument {
     change.rotors.reserveCapacity(heldRotorCount)
     for kind in systemIndexes.keys {
       let removed = systemIndexes[kind]!.replace(
-        startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0)
+        startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0, coalescing: false)
       change.rotors[kind.rawValue] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
     }
     let drop: (Range<Int>) -> Range<Int>? = { r in old.contains(r.lowerBound) ? nil : r }
@@ -809,6 +811,12 @@ final class EditCuts {
   func after(_ p: Int, rotor: SystemRotor?) -> Int {
     if let w = chunkWindow, let cut = try? w.cut(after: p, rotor: rotor) { return cut }
     return (try? wideWindow.cut(after: p, rotor: rotor)) ?? text.cut(after: p, rotor: rotor)
+  }
+
+  /// The byte at `offset`: from the chunk holding the edit when it is there (no descent).
+  func byte(at offset: Int) -> UInt8 {
+    if let w = chunkWindow, let c = try? w.byte(at: offset) { return c }
+    return text.byte(at: offset)
   }
 
   /// The bytes of `range` as one storage and a range of it: a slice of a window when one holds them.

@@ -21,10 +21,10 @@ extension RotorDocument {
   /// The bytes beside an edit of `a..<b` that puts `n` bytes there (in the new text `text`), when
   /// the edit may be a keystroke inside a run (at most 16 bytes typed or deleted, not both): what
   /// ``runUpdate`` needs, read once for all rotors. Nil for other edits.
-  static func runNeighbours(_ text: TextRope, a: Int, b: Int, inserted n: Int) -> RunNeighbours? {
+  static func runNeighbours(_ cuts: EditCuts, a: Int, b: Int, inserted n: Int) -> RunNeighbours? {
     guard (a == b && n > 0 && n <= 16) || (n == 0 && b > a && b - a <= 16) else { return nil }
     return RunNeighbours(
-      left: a > 0 ? text.byte(at: a - 1) : nil, right: a + n < text.utf8Count ? text.byte(at: a + n) : nil)
+      left: a > 0 ? cuts.byte(at: a - 1) : nil, right: a + n < cuts.text.utf8Count ? cuts.byte(at: a + n) : nil)
   }
 
   /// The update of `kind` for a keystroke inside a run, or nil when the edit is not one: an

@@ -83,8 +83,7 @@ extension TextRope: LineCutText {
   /// several chunks.
   func chunkWindow(holding range: Range<Int>) -> TextWindow? {
     guard tree.count > 0 else { return TextWindow(storage: ByteStorage([]), range: 0..<0, base: 0, utf8Count: 0) }
-    let (i, before) = chunk(holding: range.lowerBound)
-    let c = tree[i]
+    let (_, before, c) = chunkItem(holding: range.lowerBound)
     guard range.upperBound <= before.utf8 + c.count else { return nil }
     return TextWindow(storage: c.storage, range: c.range, base: before.utf8, utf8Count: utf8Count)
   }

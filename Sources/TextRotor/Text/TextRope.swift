@@ -144,11 +144,19 @@ struct TextRope: Sendable {
     return found
   }
 
+  /// The chunk holding byte `offset` (the last chunk for `offset == utf8Count`), its index and the
+  /// summary before it: one descent (``chunk(holding:)`` and a subscript would make two).
+  func chunkItem(holding offset: Int) -> (index: Int, before: TextSummary, chunk: TextChunk) {
+    let found = tree.find { $0.utf8 > offset }
+    if let c = found.item { return (found.index, found.before, c) }
+    let last = tree.last
+    return (last.index, last.before, last.item)
+  }
+
   /// The byte at `offset`.
   func byte(at offset: Int) -> UInt8 {
     precondition(offset >= 0 && offset < utf8Count, "offset \(offset) outside 0..<\(utf8Count)")
-    let (i, before) = chunk(holding: offset)
-    let c = tree[i]
+    let (_, before, c) = chunkItem(holding: offset)
     return c.storage[c.range.lowerBound + offset - before.utf8]
   }
 
@@ -174,10 +182,10 @@ struct TextRope: Sendable {
   func summary(upTo offset: Int) -> TextSummary {
     precondition(offset >= 0 && offset <= utf8Count, "offset \(offset) outside 0...\(utf8Count)")
     if offset == utf8Count { return summary }
-    let (i, before) = chunk(holding: offset)
+    let (_, before, c) = chunkItem(holding: offset)
     let local = offset - before.utf8
     if local == 0 { return before }
-    return before.adding(TextSummary(prefixOf: tree[i], local))
+    return before.adding(TextSummary(prefixOf: c, local))
   }
 
   /// The UTF-16 offset of UTF-8 offset `offset`.
@@ -259,9 +267,10 @@ struct TextRope: Sendable {
   /// stops after the chunk holding `floor`), or nil.
   func lastLineTerminator(before x: Int, notBefore floor: Int) -> Int? {
     guard x > 0 else { return nil }
-    let (first, _) = chunk(holding: x - 1)
+    // The chunk holding `x - 1` first, from the descent that finds it; then the ones before it.
+    let (first, firstBefore, firstChunk) = chunkItem(holding: x - 1)
     var found: Int? = nil
-    tree.forEachBackward(before: first + 1) { _, before, c in
+    func search(_ before: TextSummary, _ c: TextChunk) -> Bool {
       if before.utf8 + c.count <= floor { return false }
       let hi = Swift.min(x - before.utf8, c.count) + c.range.lowerBound
       let lf = c.storage.lastIndex(of: 0x0A, in: c.range.lowerBound..<hi)
@@ -271,6 +280,9 @@ struct TextRope: Sendable {
         return false
       }
       return true
+    }
+    if search(firstBefore, firstChunk) && first > 0 {
+      tree.forEachBackward(before: first) { _, before, c in search(before, c) }
     }
     return found
   }
@@ -282,9 +294,9 @@ struct TextRope: Sendable {
   /// search stops after the chunk holding it), or nil.
   func firstLineTerminator(from x: Int, before ceiling: Int) -> Int? {
     guard x < utf8Count else { return nil }
-    let (first, _) = chunk(holding: x)
+    let (first, firstBefore, firstChunk) = chunkItem(holding: x)
     var found: Int? = nil
-    tree.forEach(from: first) { _, before, c in
+    func search(_ before: TextSummary, _ c: TextChunk) -> Bool {
       if before.utf8 >= ceiling { return false }
       let lo = Swift.max(x - before.utf8, 0) + c.range.lowerBound
       let lf = c.storage.firstIndex(of: 0x0A, in: lo..<c.range.upperBound)
@@ -295,6 +307,9 @@ struct TextRope: Sendable {
       }
       return true
     }
+    if search(firstBefore, firstChunk) && first + 1 < tree.count {
+      tree.forEach(from: first + 1) { _, before, c in search(before, c) }
+    }
     return found
   }
 
@@ -304,7 +319,13 @@ struct TextRope: Sendable {
   /// neighbouring chunks that are adjacent slices of one storage (an unedited file) come as one.
   func forEachPiece(in range: Range<Int>, _ body: (ByteStorage, Range<Int>) throws -> Void) rethrows {
     guard !range.isEmpty else { return }
-    let (first, before) = chunk(holding: range.lowerBound)
+    let (first, before, firstChunk) = chunkItem(holding: range.lowerBound)
+    // In one chunk (most reads near an edit): no walk.
+    if range.upperBound <= before.utf8 + firstChunk.count {
+      let lo = range.lowerBound - before.utf8 + firstChunk.range.lowerBound
+      try body(firstChunk.storage, lo..<(lo + range.count))
+      return
+    }
     var position = before.utf8
     var pending: (ByteStorage, Range<Int>)? = nil
     try tree.forEach(from: first) { _, _, c in
@@ -372,11 +393,9 @@ struct TextRope: Sendable {
       if !new.isEmpty { tree = SumTree(Self.chunks(ByteStorage(new), 0..<new.count)) }
       return
     }
-    var (i0, before0) = chunk(holding: range.lowerBound)
-    var (i1, before1) = range.isEmpty ? (i0, before0) : chunk(holding: range.upperBound - 1)
+    var (i0, before0, c0) = chunkItem(holding: range.lowerBound)
+    var (i1, before1, c1) = range.isEmpty ? (i0, before0, c0) : chunkItem(holding: range.upperBound - 1)
     if range.isEmpty && range.lowerBound == utf8Count { before1 = before0 }
-    let c0 = tree[i0]
-    let c1 = tree[i1]
     let leftCount = range.lowerBound - before0.utf8
     let rightStart = range.upperBound - before1.utf8
     var left: TextChunk? =

@@ -90,4 +90,44 @@ import Testing
       }
     }
   }
+
+  /// Many small edits (as typing and deleting make) on one index: it matches the model after each,
+  /// and the edits do not fragment it: small pieces are merged, so the pieces stay within
+  /// 2 n / 32 of what the build made (without merging, each edit left two more pieces for good).
+  @Test func manySmallEditsDoNotFragment() {
+    var seeds = SeededRandom(seed: 0xF4A6)
+    for _ in 0..<TestScale.count(20) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var model = Self.segments(from: 0, to: 2000 + Int(rng.next() % 3000), &rng)
+      var index = SegmentIndex(Self.store(model, rng: &rng), width: (model.last?.end ?? 0) + 100)
+      let built = index.tree.count
+      for step in 0..<600 {
+        // A window of one to three entries, or an insertion point, replaced by a few new ones.
+        let i0 = Int(rng.next() % UInt64(model.count + 1))
+        let i1 = min(model.count, i0 + Int(rng.next() % 4))
+        let top = (model.last?.end ?? 0) + 5
+        guard i0 == model.count || i0 == 0 || model[i0 - 1].start != model[i0].start else { continue }
+        guard i1 == i0 || i1 == model.count || model[i1 - 1].start != model[i1].start else { continue }
+        let lo = i0 < model.count ? model[i0].start : top
+        let hi = i1 < model.count ? model[i1].start : max(lo, top)
+        let newLength = (hi - lo) + Int(rng.next() % 5) - 2
+        guard newLength >= 0 else { continue }
+        let delta = newLength - (hi - lo)
+        let fresh = Self.segments(from: lo, to: lo + newLength, &rng)
+        let relative = fresh.map { Segment(start: $0.start - lo, end: $0.end - lo, status: $0.status) }
+        let tail = model[i1...].map { Segment(start: $0.start + delta, end: $0.end + delta, status: $0.status) }
+        model = Array(model[..<i0]) + fresh + tail
+        index.replace(
+          startingIn: lo..<hi, movingLaterBy: delta, with: Self.store(relative, rng: &rng), storeDelta: lo)
+        index.invariantCheck()
+        if step % 50 == 49 { Self.check(index, model, &rng, seed: seed) }
+        #expect(
+          index.tree.count <= built + 2 * model.count / SegmentIndex.smallPiece + 4,
+          "seed \(seed) step \(step): \(index.tree.count) pieces for \(model.count) entries (built: \(built))")
+        if index.tree.count > built + 2 * model.count / SegmentIndex.smallPiece + 4 { return }
+      }
+      Self.check(index, model, &rng, seed: seed)
+    }
+  }
 }
