@@ -9,6 +9,8 @@
 //               KINDS=words,pattern,...: only those)
 //   pos | utf16 | fromutf16 | loc | nav | view FILE   conversions, next entry, 4 KB viewports
 //               (OFFSETS=a,b,...: at those offsets, repeated)
+//   growth FILE   RSS after each of REPS rounds of 10,000 one-character inserts and deletes at random
+//               places (KINDS=words,pattern,...: only those held)
 //   tail FILE   thread CPU time per edit: percentiles and the slowest edits with what they changed
 // It prints the mean CPU time per repetition (noisy on a shared machine: use callgrind's counts).
 import Foundation
@@ -58,8 +60,11 @@ case "growth":
   let path = CommandLine.arguments[3]
   let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
   let length = try document.utf8Count(of: 0)
-  for kind in SystemRotor.allCases where kind != .proseSentences { _ = try document.rotor(kind) }
-  _ = try document.rotor(matching: .literal("the"))
+  let held = ProcessInfo.processInfo.environment["KINDS"]?.split(separator: ",").map(String.init)
+  for kind in SystemRotor.allCases where kind != .proseSentences && held?.contains(kind.rawValue) ?? true {
+    _ = try document.rotor(kind)
+  }
+  if held?.contains("pattern") ?? true { _ = try document.rotor(matching: .literal("the")) }
   func rss() -> Int {
     let statm = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8)) ?? "0 0"
     return Int(statm.split(separator: " ")[1])! * 4096 / 1_000_000

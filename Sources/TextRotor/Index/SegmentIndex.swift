@@ -404,15 +404,7 @@ struct SegmentIndex: Sendable {
         continue
       }
       // A shared start: one chunk for both.
-      var chunk = SegmentStore.Chunk(origin: last.segment(at: 0).start)
-      for p in [last, piece] {
-        for k in 0..<p.count {
-          let s = p.segment(at: k)
-          let shift = p.box === piece.box && p.lo == piece.lo ? last.width : 0
-          chunk.append(start: s.start + shift, end: s.end + shift, status: s.status)
-        }
-      }
-      pieces[w - 1] = SegmentPiece(chunk: chunk, lo: 0, hi: chunk.count, rawStart: 0, width: last.width + piece.width)
+      pieces[w - 1] = merged([last, piece][...])
     }
     pieces.removeSubrange(w...)
   }
