@@ -88,6 +88,7 @@ case "tail":
   _ = try document.rotor(matching: .literal("the"))
   var rows: [(UInt64, Int, String)] = []
   func faults() -> Int {
+    // 1: RUSAGE_THREAD (not imported into Swift).
     var u = rusage(); getrusage(__rusage_who_t(1), &u); return u.ru_minflt + u.ru_majflt
   }
   func tcpu() -> UInt64 {
@@ -126,7 +127,8 @@ case "tail":
   for d in 0..<10 {
     let part = inserts[(inserts.count * d / 10)..<(inserts.count * (d + 1) / 10)]
     let withFaults = part.filter { !$0.2.hasPrefix("faults 0 ") }.count
-    print("decile \(d): \(Double(part.first!.0) / 1000)–\(Double(part.last!.0) / 1000) µs, \(withFaults) of \(part.count) with a page fault")
+    let (low, high) = (Double(part.first!.0) / 1000, Double(part.last!.0) / 1000)
+    print("decile \(d): \(low)–\(high) µs, \(withFaults) of \(part.count) with a page fault")
   }
 
 default:
