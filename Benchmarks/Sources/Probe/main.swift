@@ -2,7 +2,8 @@
 //   valgrind --tool=callgrind Probe OPERATION REPS [FILE]   (on a `strip --strip-debug` copy)
 // run with two values of REPS; (difference of instructions) / (difference of operations) is the
 // cost of one operation without the set-up. Operations:
-//   lookup | insert | remove | move   among N elements (env N, default 1,000,000; KINDS=words,lines,...
+//   lookup | insert | remove | move   among N elements (env N, default 1,000,000; SIZE=bytes per element;
+//                                     KINDS=words,lines,...
 //                                     system rotors held; CUSTOM=1 a custom rotor, an entry every 10)
 //   edit FILE   a one-character insert and its delete (two edits) at 1,000 random offsets, every system
 //               rotor but prose sentences and a pattern rotor held (PROSE=1: prose sentences too;
@@ -29,7 +30,13 @@ var x: UInt64 = 88172645463325252
 switch what {
 case "lookup", "insert", "remove", "move":
   let n = Int(ProcessInfo.processInfo.environment["N"] ?? "1000000")!
-  let elements = (0..<n).map { TextElement(id: $0, text: "Element \($0) has a few words. And a second sentence.") }
+  // SIZE=bytes: each element's text that long (the sentence repeated), for large elements.
+  let size = Int(ProcessInfo.processInfo.environment["SIZE"] ?? "0")!
+  let elements = (0..<n).map {
+    let text = "Element \($0) has a few words. And a second sentence."
+    return TextElement(
+      id: $0, text: size > 0 ? String(repeating: text + " ", count: size / (text.utf8.count + 1) + 1) : text)
+  }
   let document = try RotorDocument(elements: elements)
   if what != "lookup" {
     if let k = ProcessInfo.processInfo.environment["KINDS"] {

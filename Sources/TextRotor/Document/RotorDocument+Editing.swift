@@ -576,13 +576,15 @@ extension RotorDocument {
   public func insert(_ element: TextElement<ID>, at index: Int) throws(DocumentError) -> DocumentChange<ID> {
     guard index >= 0 && index <= table.count else { throw .elementIndexOutOfRange(index, count: table.count + 1) }
     guard table.index(of: element.id) == nil else { throw .duplicateElement("\(element.id)") }
-    return insert(element.id, TextRope(element.text), at: index, carrying: [:], anchors: [])
+    return insert(element.id, TextRope(element.text), at: index, carrying: [:], anchors: [], pieces: [:])
   }
 
+  /// Inserts an element; `carriedPieces` holds, per system rotor, the pieces of an element being
+  /// moved (``SegmentIndex/pieces(startingIn:)``), put in as they are instead of segmenting it again.
   @discardableResult
   private func insert(
     _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload)]],
-    anchors carriedAnchors: [(Range<Int>, AnchorPayload)]
+    anchors carriedAnchors: [(Range<Int>, AnchorPayload)], pieces carriedPieces: [SystemRotor: [SegmentPiece]]
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
     let key = table.key(forInsertionAt: index)
@@ -600,6 +602,12 @@ extension RotorDocument {
     }
     let (storage, r) = text.contiguous(0..<length)
     for kind in systemIndexes.keys {
+      if let pieces = carriedPieces[kind] {
+        let i0 = systemIndexes[kind]!.replace(startingIn: x..<x, movingLaterBy: span, withPieces: pieces).lowerBound
+        let added = pieces.reduce(0) { $0 + $1.count }
+        change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + added))
+        continue
+      }
       do {
         let store = try windowSegmenter.segment(storage, r, rotor: kind)
         let i0 = systemIndexes[kind]!.replace(
@@ -656,6 +664,14 @@ extension RotorDocument {
 
   @discardableResult
   private func removeElement(at index: Int) -> DocumentChange<ID> {
+    var none: [SystemRotor: [SegmentPiece]]? = nil
+    return removeElement(at: index, taking: &none)
+  }
+
+  /// Removes the element at `index`; with `taken` not nil, keeps per system rotor the pieces that
+  /// held its entries (``SegmentIndex/cut(_:)``), for `move` to put back elsewhere.
+  @discardableResult
+  private func removeElement(at index: Int, taking taken: inout [SystemRotor: [SegmentPiece]]?) -> DocumentChange<ID> {
     let item = table[index]
     let s = table.start(of: index)
     let next = s + item.summary.text.utf8
@@ -664,8 +680,15 @@ extension RotorDocument {
       element: table.id(of: item), editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
     change.rotors.reserveCapacity(heldRotorCount)
     for kind in systemIndexes.keys {
-      let removed = systemIndexes[kind]!.replace(
-        startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0, coalescing: false)
+      let removed: Range<Int>
+      if taken != nil {
+        let (indices, pieces) = systemIndexes[kind]!.cut(old)
+        removed = indices
+        taken![kind] = pieces
+      } else {
+        removed = systemIndexes[kind]!.replace(
+          startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0, coalescing: false)
+      }
       change.rotors[kind.rawValue] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
     }
     let drop: (Range<Int>) -> Range<Int>? = { r in old.contains(r.lowerBound) ? nil : r }
@@ -723,8 +746,14 @@ extension RotorDocument {
       carriedAnchors.append(((range.lowerBound - start)..<(range.upperBound - start), payload))
       return true
     }
-    removeElement(at: from)
-    insert(table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors)
+    // The element's entries in each system index, carried as views of their chunks over its span
+    // (its text and the gap after it, as `removeElement` removes them), when that span stays the
+    // same once inserted (a moved element gets the virtual gap; a file's line element whose
+    // terminator was CR LF, or the last one without a terminator, is segmented again).
+    var pieces: [SystemRotor: [SegmentPiece]]? =
+      item.summary.text.utf8 == item.text.utf8Count + ElementItem.virtualGap.utf8 ? [:] : nil
+    removeElement(at: from, taking: &pieces)
+    insert(table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces ?? [:])
     if index > 0 {
       let before = table[index - 1]
       return

@@ -270,18 +270,70 @@ struct SegmentIndex: Sendable {
   /// nothing after it is touched), and puts `store`'s entries (moved by `storeDelta`, inside the
   /// new window) in their place. O(log P + window). Returns the indices (before the edit) of the
   /// entries removed: those starting in `old`.
-  @discardableResult
   /// With `coalescing` (text edits), small pieces around the edit are merged (``mergeSmall(_:)``);
   /// element inserts and removes cut no piece in two, so they skip it.
+  @discardableResult
   mutating func replace(
     startingIn old: Range<Int>, movingLaterBy delta: Int, with store: SegmentStore, storeDelta: Int,
     coalescing: Bool = true
+  ) -> Range<Int> {
+    replace(startingIn: old, movingLaterBy: delta, coalescing: coalescing, adding: store.chunks.count) {
+      pieces, from, to in
+      Self.appendPieces(of: store, delta: storeDelta, from: from, to: to, into: &pieces)
+    }
+  }
+
+  /// ``replace(startingIn:movingLaterBy:with:storeDelta:coalescing:)`` with pieces in place of a
+  /// store: `moved` (from ``pieces(startingIn:)``, spanning exactly `old.count + delta` bytes) are
+  /// put in as they are, views of the chunks they hold, so that an element moved elsewhere keeps
+  /// its entries without being segmented again or re-encoded: O(log P + its pieces), whatever its
+  /// size.
+  @discardableResult
+  mutating func replace(startingIn old: Range<Int>, movingLaterBy delta: Int, withPieces moved: [SegmentPiece])
+    -> Range<Int>
+  {
+    precondition(moved.reduce(0) { $0 + $1.width } == old.count + delta, "moved pieces of another width")
+    return replace(startingIn: old, movingLaterBy: delta, coalescing: false, adding: moved.count) { pieces, from, to in
+      if moved.isEmpty { pieces.append(.gap(to - from)) } else { pieces.append(contentsOf: moved) }
+    }
+  }
+
+  /// Removes the entries starting in `old` and its bytes, as `replace` with an empty store and a
+  /// shift of `-old.count` does, and returns those entries' indices and the pieces that held them:
+  /// views of their chunks spanning `old` (their widths add up to `old.count`), for
+  /// ``replace(startingIn:movingLaterBy:withPieces:)`` to put elsewhere. Nothing is decoded
+  /// beyond the two cuts the removal makes anyway.
+  mutating func cut(_ old: Range<Int>) -> (indices: Range<Int>, pieces: [SegmentPiece]) {
+    var taken: [SegmentPiece]? = []
+    let indices = replace(startingIn: old, movingLaterBy: -old.count, coalescing: false, adding: 1, taking: &taken) {
+      pieces, from, to in
+      pieces.append(.gap(to - from))
+    }
+    return (indices, taken!)
+  }
+
+  /// The splice both `replace` methods make: `add` appends the new pieces covering `from..<to`
+  /// (the window after the edit) between the cut ends.
+  @inline(__always)
+  private mutating func replace(
+    startingIn old: Range<Int>, movingLaterBy delta: Int, coalescing: Bool, adding count: Int,
+    _ add: (inout [SegmentPiece], Int, Int) -> Void
+  ) -> Range<Int> {
+    var none: [SegmentPiece]? = nil
+    return replace(startingIn: old, movingLaterBy: delta, coalescing: coalescing, adding: count, taking: &none, add)
+  }
+
+  /// The splice, and with `taken` not nil the pieces removed (see ``cut(_:)``).
+  @inline(__always)
+  private mutating func replace(
+    startingIn old: Range<Int>, movingLaterBy delta: Int, coalescing: Bool, adding count: Int,
+    taking taken: inout [SegmentPiece]?, _ add: (inout [SegmentPiece], Int, Int) -> Void
   ) -> Range<Int> {
     let (p0, before0, first) = piece(holding: old.lowerBound)
     let (p1, before1, last) = old.isEmpty ? (p0, before0, first) : piece(holding: old.upperBound)
     // One buffer for the new pieces, gaps folded and entries normalised in place.
     var pieces: [SegmentPiece] = []
-    pieces.reserveCapacity(store.chunks.count + 3)
+    pieces.reserveCapacity(count + 3)
     // An insertion point (an empty range) cuts its piece once.
     let (head, cutTail) =
       old.isEmpty && old.lowerBound - before0.bytes <= first.width
@@ -289,9 +341,32 @@ struct SegmentIndex: Sendable {
       : (first.prefix(upTo: old.lowerBound - before0.bytes), nil)
     if head.width > 0 { pieces.append(head) }
     let newEnd = old.upperBound + delta
-    Self.appendPieces(of: store, delta: storeDelta, from: old.lowerBound, to: newEnd, into: &pieces)
+    add(&pieces, old.lowerBound, newEnd)
     let tail = cutTail ?? last.suffix(from: Swift.min(old.upperBound - before1.bytes, last.width))
     if tail.width > 0 || p1 == tree.count - 1 && tail.count > 0 { pieces.append(tail) }
+    if taken != nil && !old.isEmpty {
+      // The removed entries' pieces: the part of `first` past `head`, the pieces between, the part
+      // of `last` before `tail`, spanning `old`.
+      let lo0 = old.lowerBound - before0.bytes
+      if p0 == p1 {
+        taken!.append(
+          SegmentPiece(box: first.box, lo: head.hi, hi: tail.lo, rawStart: first.rawStart + lo0, width: old.count))
+      } else {
+        taken!.append(
+          SegmentPiece(
+            box: first.box, lo: head.hi, hi: first.hi, rawStart: first.rawStart + lo0, width: first.width - lo0))
+        if p1 > p0 + 1 {
+          tree.forEach(from: p0 + 1) { p, _, piece in
+            guard p < p1 else { return false }
+            taken!.append(piece)
+            return true
+          }
+        }
+        taken!.append(
+          SegmentPiece(
+            box: last.box, lo: last.lo, hi: tail.lo, rawStart: last.rawStart, width: old.upperBound - before1.bytes))
+      }
+    }
     // A window with no entries leaves a gap piece: fold it into a neighbour's span.
     Self.foldGaps(&pieces)
     Self.normalize(&pieces)

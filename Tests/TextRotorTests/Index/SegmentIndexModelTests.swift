@@ -130,4 +130,53 @@ import Testing
       Self.check(index, model, &rng, seed: seed)
     }
   }
+
+  /// Moving a run of entries (as moving an element does): the entries starting in `lo..<hi` and
+  /// their bytes are cut out, their pieces kept as views, and put back at another place, against
+  /// the model's entries moved the same way.
+  @Test func movedPiecesMatchTheModel() {
+    var seeds = SeededRandom(seed: 0x3A0E)
+    for _ in 0..<TestScale.count(300) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var model = Self.segments(from: 0, to: 100 + Int(rng.next() % 3000), &rng)
+      guard model.count > 2 else { continue }
+      var index = SegmentIndex(Self.store(model, rng: &rng), width: model.last!.end + 20)
+      for _ in 0..<10 {
+        // A block from one entry start to a later one (the first of entries sharing a start).
+        var i0 = Int(rng.next() % UInt64(model.count))
+        var i1 = min(model.count, i0 + 1 + Int(rng.next() % 60))
+        while i0 > 0 && model[i0 - 1].start == model[i0].start { i0 -= 1 }
+        while i1 < model.count && i1 > i0 && model[i1 - 1].start == model[i1].start { i1 -= 1 }
+        guard i1 > i0 else { continue }
+        let lo = model[i0].start
+        let hi = i1 < model.count ? model[i1].start : index.width
+        guard hi > lo else { continue }
+        let (indices, pieces) = index.cut(lo..<hi)
+        index.invariantCheck()
+        #expect(indices == i0..<i1, "seed \(seed)")
+        #expect(pieces.reduce(0) { $0 + $1.count } == i1 - i0, "seed \(seed)")
+        let block = model[i0..<i1].map { Segment(start: $0.start - lo, end: $0.end - lo, status: $0.status) }
+        let width = hi - lo
+        var rest =
+          Array(model[..<i0])
+          + model[i1...].map {
+            Segment(start: $0.start - width, end: $0.end - width, status: $0.status)
+          }
+        // Back in at an entry start of what is left (the first of those sharing it) or at the end.
+        var k = Int(rng.next() % UInt64(rest.count + 1))
+        while k > 0 && k < rest.count && rest[k - 1].start == rest[k].start { k -= 1 }
+        let y = k < rest.count ? rest[k].start : index.width
+        let k0 = rest.firstIndex { $0.start >= y } ?? rest.count
+        index.replace(startingIn: y..<y, movingLaterBy: width, withPieces: pieces)
+        index.invariantCheck()
+        rest =
+          Array(rest[..<k0]) + block.map { Segment(start: $0.start + y, end: $0.end + y, status: $0.status) }
+          + rest[k0...].map { Segment(start: $0.start + width, end: $0.end + width, status: $0.status) }
+        model = rest
+        Self.check(index, model, &rng, seed: seed)
+        if index.segments != model { return }
+      }
+    }
+  }
 }
