@@ -580,7 +580,7 @@ extension RotorDocument {
   }
 
   /// Inserts an element; `carriedPieces` holds, per system rotor, the pieces of an element being
-  /// moved (``SegmentIndex/pieces(startingIn:)``), put in as they are instead of segmenting it again.
+  /// moved (``SegmentIndex/cut(_:)``), put in as they are instead of segmenting it again.
   @discardableResult
   private func insert(
     _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload)]],
@@ -748,8 +748,8 @@ extension RotorDocument {
     }
     // The element's entries in each system index, carried as views of their chunks over its span
     // (its text and the gap after it, as `removeElement` removes them), when that span stays the
-    // same once inserted (a moved element gets the virtual gap; a file's line element whose
-    // terminator was CR LF, or the last one without a terminator, is segmented again).
+    // same once inserted (a moved element gets the virtual gap of one byte: a file's line element
+    // whose terminator was CR LF is segmented again).
     var pieces: [SystemRotor: [SegmentPiece]]? =
       item.summary.text.utf8 == item.text.utf8Count + ElementItem.virtualGap.utf8 ? [:] : nil
     removeElement(at: from, taking: &pieces)

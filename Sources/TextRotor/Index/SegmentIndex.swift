@@ -270,8 +270,9 @@ struct SegmentIndex: Sendable {
   /// nothing after it is touched), and puts `store`'s entries (moved by `storeDelta`, inside the
   /// new window) in their place. O(log P + window). Returns the indices (before the edit) of the
   /// entries removed: those starting in `old`.
-  /// With `coalescing` (text edits), small pieces around the edit are merged (``mergeSmall(_:)``);
-  /// element inserts and removes cut no piece in two, so they skip it.
+  /// With `coalescing` (text edits), small pieces around the edit are merged (``mergeSmall(_:)``).
+  /// Element inserts and removes skip it: they cut pieces only at element boundaries, so the small
+  /// pieces they leave are bounded by the number of elements, not by the number of edits.
   @discardableResult
   mutating func replace(
     startingIn old: Range<Int>, movingLaterBy delta: Int, with store: SegmentStore, storeDelta: Int,
@@ -284,7 +285,7 @@ struct SegmentIndex: Sendable {
   }
 
   /// ``replace(startingIn:movingLaterBy:with:storeDelta:coalescing:)`` with pieces in place of a
-  /// store: `moved` (from ``pieces(startingIn:)``, spanning exactly `old.count + delta` bytes) are
+  /// store: `moved` (from ``cut(_:)``, spanning exactly `old.count + delta` bytes) are
   /// put in as they are, views of the chunks they hold, so that an element moved elsewhere keeps
   /// its entries without being segmented again or re-encoded: O(log P + its pieces), whatever its
   /// size.

@@ -151,8 +151,24 @@ public final class PatternMatcher {
   static func holdsReplacementCharacter(_ text: String, syntax: Pattern.Syntax) -> Bool {
     if text.unicodeScalars.contains("\u{FFFD}") { return true }
     guard syntax == .regex else { return false }
-    let folded = text.uppercased()
-    return ["\\UFFFD", "\\U0000FFFD", "\\X{FFFD}", "\\N{REPLACEMENT CHARACTER}"].contains { folded.contains($0) }
+    let folded = Array(text.uppercased().utf8)
+    // `\uFFFD`, `\U0000FFFD`, `\x{FFFD}` with any leading zeros, `\N{REPLACEMENT CHARACTER}` (a
+    // doubled backslash before one is a false alarm, which only makes the check stricter).
+    func holds(_ s: String, at i: Int) -> Bool {
+      let b = Array(s.utf8)
+      return i + b.count <= folded.count && Array(folded[i..<(i + b.count)]) == b
+    }
+    for i in folded.indices where folded[i] == UInt8(ascii: "\\") {
+      if holds("\\UFFFD", at: i) || holds("\\U0000FFFD", at: i) || holds("\\N{REPLACEMENT CHARACTER}", at: i) {
+        return true
+      }
+      if holds("\\X{", at: i) {
+        var j = i + 3
+        while j < folded.count && folded[j] == UInt8(ascii: "0") { j += 1 }
+        if holds("FFFD}", at: j) { return true }
+      }
+    }
+    return false
   }
 
   /// How the pattern is searched (engine, prefilter), in words: what `find --debug` prints.
@@ -232,17 +248,16 @@ public final class PatternMatcher {
     let beforeIllFormed = self.beforeIllFormed
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
-      if checkUTF8, let bad = bytes.firstInvalidUTF8(in: m) {
-        // The ill-formed byte matches nothing: every match starting before it is one that stops
-        // before it (region bounds are transparent, so `$` does not match there).
-        if bad > m.lowerBound, let beforeIllFormed {
-          if try beforeIllFormed.searchLine(bytes, m.lowerBound..<bad, range: range, visit) {
-            stopped = true
-            return .stop
-          }
-          return .resume(bad)
+      if checkUTF8, let bad = bytes.firstInvalidUTF8(in: m), let beforeIllFormed {
+        // The ill-formed byte matches nothing: every match starting before it, or an empty one at
+        // it, is one that stops before it (region bounds are transparent, so `$` does not match
+        // there). The search then goes on past the byte.
+        if try beforeIllFormed.searchLine(bytes, m.lowerBound..<bad, range: range, visit) {
+          stopped = true
+          return .stop
         }
-        return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
+        return .resume(
+          bad > m.lowerBound ? bad : LineBounds.nextCharacter(after: bad, in: bytes, limit: range.upperBound))
       }
       if let words, try !words.accepts(m, in: bytes, range: range) {
         return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))

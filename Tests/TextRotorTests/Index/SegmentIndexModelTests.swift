@@ -93,7 +93,7 @@ import Testing
 
   /// Many small edits (as typing and deleting make) on one index: it matches the model after each,
   /// and the edits do not fragment it: small pieces are merged, so the pieces stay within
-  /// 2 n / 32 of what the build made (without merging, each edit left two more pieces for good).
+  /// 2 n / 16 of what the build made (without merging, each edit left two more pieces for good).
   @Test func manySmallEditsDoNotFragment() {
     var seeds = SeededRandom(seed: 0xF4A6)
     for _ in 0..<TestScale.count(20) {

@@ -114,8 +114,13 @@ struct MatchingRegressionTests {
       (#"\uFFFD.?"#, [0xEF, 0xBF, 0xBD, 0xE2, 0x82, 0x0A], [0..<3]),
       // `$` does not match where the search before the ill-formed byte stops.
       (#"\uFFFD\w*(?:$|\uFFFD)"#, [0xEF, 0xBF, 0xBD, 0x61, 0xFF, 0x0A], []),
-      // The pattern as a character, not an escape; and -w on what is found before the byte.
+      // The pattern as a character, not an escape.
       ("\u{FFFD}?\u{FFFD}", [0xEF, 0xBF, 0xBD, 0xA9, 0x0A], [0..<3]),
+      // An empty match at the ill-formed byte itself (ICU's match starts there), as rg gives them.
+      (#"\uFFFD?"#, [0xFF, 0x0A], [0..<0, 1..<1]),
+      (#"^\uFFFD*"#, [0x6F, 0x6B, 0x0A, 0xFF, 0x7A, 0x0A], [0..<0, 3..<3]),
+      // `\x{...}` with leading zeros is U+FFFD too.
+      (#"x\x{0FFFD}?"#, [0x78, 0xFF, 0x0A], [0..<1]),
     ] as [(String, [UInt8], [Range<Int>])])
   func replacementCharacterBeforeIllFormed(pattern: String, text: [UInt8], expected: [Range<Int>]) throws {
     let bytes = ByteStorage(text)
