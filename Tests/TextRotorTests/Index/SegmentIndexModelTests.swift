@@ -21,6 +21,11 @@ import Testing
     return store
   }
 
+  /// `segments` moved by `d` bytes.
+  static func shifted(_ segments: some Sequence<Segment>, by d: Int) -> [Segment] {
+    segments.map { Segment(start: $0.start + d, end: $0.end + d, status: $0.status) }
+  }
+
   static func segments(from start: Int, to end: Int, _ rng: inout SeededRandom) -> [Segment] {
     var result: [Segment] = []
     var p = start
@@ -79,9 +84,9 @@ import Testing
         let delta = newLength - (hi - lo)
         let fresh = Self.segments(from: lo, to: lo + newLength, &rng)
         // The new window's segments, stored relative to 0 and moved by `lo`.
-        let relative = fresh.map { Segment(start: $0.start - lo, end: $0.end - lo, status: $0.status) }
+        let relative = Self.shifted(fresh, by: -lo)
         var tail = Array(model[i1...])
-        tail = tail.map { Segment(start: $0.start + delta, end: $0.end + delta, status: $0.status) }
+        tail = Self.shifted(tail, by: delta)
         model = Array(model[..<i0]) + fresh + tail
         index.replace(
           startingIn: lo..<hi, movingLaterBy: delta, with: Self.store(relative, rng: &rng), storeDelta: lo)
@@ -115,17 +120,18 @@ import Testing
         guard newLength >= 0 else { continue }
         let delta = newLength - (hi - lo)
         let fresh = Self.segments(from: lo, to: lo + newLength, &rng)
-        let relative = fresh.map { Segment(start: $0.start - lo, end: $0.end - lo, status: $0.status) }
-        let tail = model[i1...].map { Segment(start: $0.start + delta, end: $0.end + delta, status: $0.status) }
+        let relative = Self.shifted(fresh, by: -lo)
+        let tail = Self.shifted(model[i1...], by: delta)
         model = Array(model[..<i0]) + fresh + tail
         index.replace(
           startingIn: lo..<hi, movingLaterBy: delta, with: Self.store(relative, rng: &rng), storeDelta: lo)
         index.invariantCheck()
         if step % 50 == 49 { Self.check(index, model, &rng, seed: seed) }
+        let bound = built + 2 * model.count / SegmentIndex.smallPiece + 4
         #expect(
-          index.tree.count <= built + 2 * model.count / SegmentIndex.smallPiece + 4,
+          index.tree.count <= bound,
           "seed \(seed) step \(step): \(index.tree.count) pieces for \(model.count) entries (built: \(built))")
-        if index.tree.count > built + 2 * model.count / SegmentIndex.smallPiece + 4 { return }
+        if index.tree.count > bound { return }
       }
       Self.check(index, model, &rng, seed: seed)
     }
@@ -156,13 +162,11 @@ import Testing
         index.invariantCheck()
         #expect(indices == i0..<i1, "seed \(seed)")
         #expect(pieces.reduce(0) { $0 + $1.count } == i1 - i0, "seed \(seed)")
-        let block = model[i0..<i1].map { Segment(start: $0.start - lo, end: $0.end - lo, status: $0.status) }
+        let block = Self.shifted(model[i0..<i1], by: -lo)
         let width = hi - lo
         var rest =
           Array(model[..<i0])
-          + model[i1...].map {
-            Segment(start: $0.start - width, end: $0.end - width, status: $0.status)
-          }
+          + Self.shifted(model[i1...], by: -width)
         // Back in at an entry start of what is left (the first of those sharing it) or at the end.
         var k = Int(rng.next() % UInt64(rest.count + 1))
         while k > 0 && k < rest.count && rest[k - 1].start == rest[k].start { k -= 1 }
@@ -171,8 +175,8 @@ import Testing
         index.replace(startingIn: y..<y, movingLaterBy: width, withPieces: pieces)
         index.invariantCheck()
         rest =
-          Array(rest[..<k0]) + block.map { Segment(start: $0.start + y, end: $0.end + y, status: $0.status) }
-          + rest[k0...].map { Segment(start: $0.start + width, end: $0.end + width, status: $0.status) }
+          Array(rest[..<k0]) + Self.shifted(block, by: y)
+          + Self.shifted(rest[k0...], by: width)
         model = rest
         Self.check(index, model, &rng, seed: seed)
         if index.segments != model { return }
