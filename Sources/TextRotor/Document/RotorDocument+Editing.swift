@@ -576,7 +576,7 @@ extension RotorDocument {
   public func insert(_ element: TextElement<ID>, at index: Int) throws(DocumentError) -> DocumentChange<ID> {
     guard index >= 0 && index <= table.count else { throw .elementIndexOutOfRange(index, count: table.count + 1) }
     guard table.index(of: element.id) == nil else { throw .duplicateElement("\(element.id)") }
-    return insert(element.id, TextRope(element.text), at: index, carrying: [:], anchors: [], pieces: [:])
+    return insert(element.id, TextRope(element.text), at: index, carrying: [:], anchors: [], pieces: nil)
   }
 
   /// Inserts an element; `carriedPieces` holds, per system rotor, the pieces of an element being
@@ -584,7 +584,7 @@ extension RotorDocument {
   @discardableResult
   private func insert(
     _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload)]],
-    anchors carriedAnchors: [(Range<Int>, AnchorPayload)], pieces carriedPieces: [SystemRotor: [SegmentPiece]]
+    anchors carriedAnchors: [(Range<Int>, AnchorPayload)], pieces carriedPieces: CarriedPieces?
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
     let key = table.key(forInsertionAt: index)
@@ -602,7 +602,7 @@ extension RotorDocument {
     }
     let (storage, r) = text.contiguous(0..<length)
     for kind in systemIndexes.keys {
-      if let pieces = carriedPieces[kind] {
+      if let pieces = carriedPieces?[kind] {
         let i0 = systemIndexes[kind]!.replace(startingIn: x..<x, movingLaterBy: span, withPieces: pieces).lowerBound
         let added = pieces.reduce(0) { $0 + $1.count }
         change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + added))
@@ -664,14 +664,14 @@ extension RotorDocument {
 
   @discardableResult
   private func removeElement(at index: Int) -> DocumentChange<ID> {
-    var none: [SystemRotor: [SegmentPiece]]? = nil
+    var none: CarriedPieces? = nil
     return removeElement(at: index, taking: &none)
   }
 
   /// Removes the element at `index`; with `taken` not nil, keeps per system rotor the pieces that
   /// held its entries (``SegmentIndex/cut(_:)``), for `move` to put back elsewhere.
   @discardableResult
-  private func removeElement(at index: Int, taking taken: inout [SystemRotor: [SegmentPiece]]?) -> DocumentChange<ID> {
+  private func removeElement(at index: Int, taking taken: inout CarriedPieces?) -> DocumentChange<ID> {
     let item = table[index]
     let s = table.start(of: index)
     let next = s + item.summary.text.utf8
@@ -750,10 +750,10 @@ extension RotorDocument {
     // (its text and the gap after it, as `removeElement` removes them), when that span stays the
     // same once inserted (a moved element gets the virtual gap of one byte: a file's line element
     // whose terminator was CR LF is segmented again).
-    var pieces: [SystemRotor: [SegmentPiece]]? =
-      item.summary.text.utf8 == item.text.utf8Count + ElementItem.virtualGap.utf8 ? [:] : nil
+    var pieces: CarriedPieces? =
+      item.summary.text.utf8 == item.text.utf8Count + ElementItem.virtualGap.utf8 ? CarriedPieces() : nil
     removeElement(at: from, taking: &pieces)
-    insert(table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces ?? [:])
+    insert(table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces)
     if index > 0 {
       let before = table[index - 1]
       return

@@ -439,6 +439,7 @@ public final class RotorDocument<ID: Hashable> {
   /// An element's name for an announcement: its first non-blank line, trimmed, shortened to about
   /// 40 characters at a word boundary (with "…").
   public static func shortName(_ text: String, limit: Int = 40) -> String {
+    if let name = asciiShortName(text, limit: limit) { return name }
     // The first line holding a non-whitespace character, found without splitting the rest.
     var rest = text[...]
     var line = rest[rest.endIndex...]
@@ -471,6 +472,42 @@ public final class RotorDocument<ID: Hashable> {
       return String(cut[..<space]) + "…"
     }
     return String(cut) + "…"
+  }
+
+  /// ``shortName(_:limit:)`` on the bytes when every line it reads is ASCII (there each byte is a
+  /// character, and the whitespace is tab, line feed, vertical tab, form feed, carriage return and
+  /// space): a move's announcement no longer walks characters for the usual name. Nil when a
+  /// byte it reads is not ASCII (or the string is not contiguous).
+  static func asciiShortName(_ text: String, limit: Int) -> String? {
+    text.utf8.withContiguousStorageIfAvailable { b -> String? in
+      func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
+      let n = b.count
+      var i = 0
+      var line: Range<Int>? = nil
+      while line == nil {
+        var j = i
+        var blank = true
+        while j < n && b[j] != 0x0A && b[j] != 0x0D {
+          if b[j] >= 0x80 { return nil }
+          if !isSpace(b[j]) { blank = false }
+          j += 1
+        }
+        if !blank { line = i..<j } else if j == n { return "" } else { i = j + 1 }
+      }
+      var start = line!.lowerBound
+      while isSpace(b[start]) { start += 1 }
+      var end = line!.upperBound
+      while isSpace(b[end - 1]) { end -= 1 }
+      func string(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[r]), as: UTF8.self) }
+      // The whole line fits once its trailing whitespace is dropped.
+      if end - start <= limit { return string(start..<end) }
+      // Else cut at the last space in the second half of the limit.
+      let cutEnd = start + limit
+      var space = cutEnd - 1
+      while space > start && !isSpace(b[space]) { space -= 1 }
+      if isSpace(b[space]) && space - start > limit / 2 { return string(start..<space) + "…" }
+      return string(start..<cutEnd) + "…"
+    } ?? nil
   }
 }
 

@@ -266,6 +266,10 @@ struct IntervalIndex<Value> {
     var runEnd = runStart
     var entries: [(Range<Int>, Value)] = []
     var insertedAt = -1
+    // The inserted entries go before the first entry starting after them: the one moved past
+    // them by `transform` (an element inserted before one with an entry at its start), or else
+    // the first one past the edit. Then the stable sort below is seldom needed.
+    let lastInserted = inserted.last?.0.lowerBound ?? .max
     for l in first...last {
       let leaf = tree[l]
       for k in 0..<leaf.count {
@@ -276,6 +280,7 @@ struct IntervalIndex<Value> {
         } else if r.upperBound < a {
           entries.append((r, leaf.values[k]))
         } else if let t = transform(r, leaf.values[k]) {
+          if insertedAt < 0 && t.lowerBound > lastInserted { insertedAt = entries.count }
           entries.append((t, leaf.values[k]))
         }
       }
@@ -308,6 +313,8 @@ struct IntervalIndex<Value> {
     guard original.count + inserted.count <= leafCapacity else { return nil }
     var leaf = original
     var insertAt = -1
+    // As in `apply`: before the first entry starting after the inserted ones.
+    let lastInserted = inserted.last?.0.lowerBound ?? .max
     var dropped: [Int] = []
     for k in 0..<leaf.count {
       let r = (origin + leaf.starts[k])..<(origin + leaf.ends[k])
@@ -318,6 +325,7 @@ struct IntervalIndex<Value> {
       } else if r.upperBound < a {
         continue
       } else if let t = transform(r, leaf.values[k]) {
+        if insertAt < 0 && t.lowerBound > lastInserted { insertAt = k - dropped.count }
         leaf.starts[k] = t.lowerBound - origin
         leaf.ends[k] = t.upperBound - origin
       } else {

@@ -213,16 +213,26 @@ struct SegmentIndex: Sendable {
   }
 
   /// The piece whose span holds `offset` (the last one at or past the end) and the summary before it.
-  private func piece(holding offset: Int) -> (Int, PieceSummary, SegmentPiece) {
+  /// A struct, not a tuple: copies of a tuple holding the piece went through the runtime's
+  /// generic tuple witnesses (a metadata lookup each).
+  private func piece(holding offset: Int) -> PieceLocation {
     let found = tree.find { $0.bytes > offset }
-    if let piece = found.item { return (found.index, found.before, piece) }
-    return tree.last
+    if let piece = found.item { return PieceLocation(index: found.index, before: found.before, piece: piece) }
+    let last = tree.last
+    return PieceLocation(index: last.index, before: last.before, piece: last.item)
+  }
+
+  private struct PieceLocation {
+    let index: Int
+    let before: PieceSummary
+    let piece: SegmentPiece
   }
 
   /// The index of the first entry whose start is greater than `offset` (`count` if none).
   func firstIndex(startingAfter offset: Int) -> Int {
     if offset < 0 { return 0 }
-    let (_, before, piece) = piece(holding: offset)
+    let found = piece(holding: offset)
+    let (before, piece) = (found.before, found.piece)
     let k = piece.chunk.firstIndex(startingAfter: piece.rawStart + offset - before.bytes)
     return before.count + Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
   }
@@ -230,7 +240,8 @@ struct SegmentIndex: Sendable {
   /// The last entry starting at or before `offset` (nil if none): one descent.
   func entry(startingAtOrBefore offset: Int) -> SegmentStore.Segment? {
     guard offset >= 0 else { return nil }
-    let (_, before, piece) = piece(holding: offset)
+    let found = piece(holding: offset)
+    let (before, piece) = (found.before, found.piece)
     let k = piece.chunk.firstIndex(startingAfter: piece.rawStart + offset - before.bytes)
     let local = Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
     guard local > 0 else {
@@ -245,7 +256,8 @@ struct SegmentIndex: Sendable {
 
   /// The index of the first entry whose end is greater than `offset` (`count` if none).
   func firstIndex(endingAfter offset: Int) -> Int {
-    let (_, before, piece) = piece(holding: Swift.max(offset, 0))
+    let found = piece(holding: Swift.max(offset, 0))
+    let (before, piece) = (found.before, found.piece)
     let k = piece.chunk.firstIndex(endingAfter: piece.rawStart + offset - before.bytes)
     let i = before.count + Swift.min(Swift.max(k, piece.lo), piece.hi) - piece.lo
     // Ends are sorted: only the entry just before (in an earlier piece) can also end after it.
@@ -330,8 +342,10 @@ struct SegmentIndex: Sendable {
     startingIn old: Range<Int>, movingLaterBy delta: Int, coalescing: Bool, adding count: Int,
     taking taken: inout [SegmentPiece]?, _ add: (inout [SegmentPiece], Int, Int) -> Void
   ) -> Range<Int> {
-    let (p0, before0, first) = piece(holding: old.lowerBound)
-    let (p1, before1, last) = old.isEmpty ? (p0, before0, first) : piece(holding: old.upperBound)
+    let at0 = piece(holding: old.lowerBound)
+    let at1 = old.isEmpty ? at0 : piece(holding: old.upperBound)
+    let (p0, before0, first) = (at0.index, at0.before, at0.piece)
+    let (p1, before1, last) = (at1.index, at1.before, at1.piece)
     // One buffer for the new pieces, gaps folded and entries normalised in place.
     var pieces: [SegmentPiece] = []
     pieces.reserveCapacity(count + 3)

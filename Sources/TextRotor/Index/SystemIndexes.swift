@@ -25,3 +25,14 @@ struct SystemIndexes: Sendable {
     return index
   }
 }
+
+/// Per system rotor, the pieces of a moved element's entries (``SegmentIndex/cut(_:)``), in slots
+/// as ``SystemIndexes`` keeps them: no hashing per rotor on a move.
+struct CarriedPieces: Sendable {
+  private var slots = [[SegmentPiece]?](repeating: nil, count: SystemRotor.allCases.count)
+
+  subscript(kind: SystemRotor) -> [SegmentPiece]? {
+    get { slots[kind.ordinal] }
+    set { slots[kind.ordinal] = newValue }
+  }
+}

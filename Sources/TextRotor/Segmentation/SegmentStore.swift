@@ -7,8 +7,8 @@
 /// text and carry no status: characters, sentences), `length << 3 | status` (words, line-break
 /// segments) or `length << 4 | status << 1 | hasGap` followed by a varint gap (bytes skipped since
 /// the previous entry's end) when `hasGap` is set (lines, paragraphs, anything else). So a
-/// grapheme or a short word takes one byte. Every 64th entry has a checkpoint (absolute position
-/// and byte offset) so that random access decodes at most 63 entries.
+/// grapheme or a short word takes one byte. Every 32nd entry has a checkpoint (absolute position
+/// and byte offset) so that random access decodes at most 31 entries.
 public struct SegmentStore: Sendable {
   public struct Segment: Equatable, Hashable, Sendable {
     public var start: Int
@@ -39,12 +39,12 @@ public struct SegmentStore: Sendable {
       case counting
     }
 
-    static let blockSize = 64
+    static let blockSize = 32
     public let layout: Layout
     fileprivate(set) var encoded: [UInt8] = []
-    /// Per block of 64 entries after the first, two values side by side: the end of the entry
+    /// Per block of 32 entries after the first, two values side by side: the end of the entry
     /// before the block (the block's base), and where its first entry starts in `encoded`. The
-    /// first block's are implied (`origin` and 0), so a chunk of at most 64 entries (an edit's
+    /// first block's are implied (`origin` and 0), so a chunk of at most 32 entries (an edit's
     /// window) allocates one buffer, not three.
     fileprivate(set) var blocks: [Int] = []
     public fileprivate(set) var count = 0

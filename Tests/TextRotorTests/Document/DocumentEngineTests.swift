@@ -185,7 +185,8 @@ import Testing
   }
   /// `shortName` walks at most `limit` characters of the first non-blank line; it equals the plain
   /// definition (trim the whole line, then cut at the last space in the second half of the limit)
-  /// on random texts of spaces, line ends, letters, combining marks and wide characters.
+  /// on random texts of spaces, line ends, letters, combining marks and wide characters, and on
+  /// ASCII texts (the byte path).
   @Test func shortNameEqualsThePlainDefinition() {
     func plain(_ text: String, limit: Int) -> String {
       let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
@@ -198,8 +199,11 @@ import Testing
     }
     let seed = SeededRandom.seedFromEnvironment()
     var random = SeededRandom(seed: seed)
-    let alphabet: [String] = ["a", "b", " ", " ", "\t", "\n", "\r\n", "\r", "e\u{301}", "日", "\u{3000}", "👍🏽", "x"]
-    for _ in 0..<2000 {
+    let mixed: [String] = ["a", "b", " ", " ", "\t", "\n", "\r\n", "\r", "e\u{301}", "日", "\u{3000}", "👍🏽", "x"]
+    // ASCII alone takes the byte path (`asciiShortName`), vertical tab and form feed included.
+    let ascii: [String] = ["a", "b", " ", " ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{1F}", "x", "."]
+    for round in 0..<4000 {
+      let alphabet = round % 2 == 0 ? mixed : ascii
       let limit = Int.random(in: 1...12, using: &random)
       let text = (0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
         .joined()
@@ -207,6 +211,7 @@ import Testing
       let want = plain(text, limit: limit)
       #expect(got == want, "seed \(seed): \(text.debugDescription) limit \(limit)")
       if got != want { return }
+      if alphabet == ascii { #expect(RotorDocument<Int>.asciiShortName(text, limit: limit) != nil) }
     }
   }
 
