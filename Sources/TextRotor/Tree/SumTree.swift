@@ -25,7 +25,7 @@ protocol TreeItem {
 /// sum (bytes, lines, UTF-16 units, entries, a largest end, ...) is found by one descent: positions
 /// are prefix sums, and nothing after an edit is ever shifted.
 ///
-/// Each node keeps, side by side in contiguous arrays, the running (prefix) summaries and counts of
+/// Each node keeps, in one contiguous array of entries, the running (prefix) summaries and counts of
 /// its entries, and an internal node also each child's own summary. A descent binary-searches
 /// those arrays, one node per level, and dereferences only the child it enters: at a million items
 /// a lookup touches a few cache lines per level instead of every sibling's object.
@@ -45,47 +45,60 @@ struct SumTree<Item: TreeItem> {
   static var maxFanout: Int { 32 }
   static var minFanout: Int { 8 }
 
+  /// What an internal node keeps of a child besides the reference: the child's own summary and
+  /// item count, and the running summary and item count of the node's children through it. Plain
+  /// data (the summaries are), so copies are bitwise and a descent reads one array.
+  struct InnerEntry {
+    var summary: Summary
+    var size: Int
+    var prefix: Summary
+    var count: Int
+
+    init(_ child: Node) {
+      summary = child.summary
+      size = child.count
+      prefix = .zero
+      count = 0
+    }
+  }
+
   final class Node: @unchecked Sendable {
     // @unchecked: a node is mutated only while the tree that mutates it holds the only reference
     // to it (`isKnownUniquelyReferenced`), so a node another copy (another thread) can see never
     // changes.
     //
+    // An internal node keeps two arrays: its children, and one of plain entries holding what a
+    // descent reads (running sum, count) beside what a change refreshes (the child's summary and
+    // size). It kept five, one per field: a descent touched three of them per level (their headers
+    // and the entry in each), and a node was six allocations.
+    //
     // The arrays are exempt from Swift's dynamic exclusivity checks (`@exclusivity(unchecked)`): a
-    // descent reads several of them per level, and each checked access costs a runtime call that
-    // made up a quarter of a tree lookup. Nothing here holds an access across a call that could
-    // reach the same node again: a node is only mutated by the tree method that owns it.
+    // descent reads them at every level, and each checked access costs a runtime call that made up
+    // a quarter of a tree lookup. Nothing here holds an access across a call that could reach the
+    // same node again: a node is only mutated by the tree method that owns it.
     let height: Int
-    /// A leaf's items.
+    /// A leaf's items and `prefix[k]`, the summary of items `0...k` (empty in an internal node).
     @exclusivity(unchecked) var items: [Item]
-    /// An internal node's children and each one's own summary.
-    @exclusivity(unchecked) var children: [Node]
-    @exclusivity(unchecked) var summaries: [Summary]
-    /// Each child's item count.
-    @exclusivity(unchecked) var sizes: [Int]
-    /// `prefix[k]`: the summary of entries `0...k` (items of a leaf, children of an internal node).
     @exclusivity(unchecked) var prefix: [Summary]
-    /// `counts[k]`: the items below entries `0...k` (internal nodes only).
-    @exclusivity(unchecked) var counts: [Int]
+    /// An internal node's children and their entries (empty in a leaf).
+    @exclusivity(unchecked) var children: [Node]
+    @exclusivity(unchecked) var inner: [InnerEntry]
 
-    init(items: [Item]) {
+    init(items: some Collection<Item>) {
       height = 0
-      self.items = items
-      children = []
-      summaries = []
-      sizes = []
+      self.items = Array(items)
       prefix = []
-      counts = []
+      children = []
+      inner = []
       recompute(from: 0)
     }
 
-    init(children: [Node]) {
-      height = children[0].height + 1
+    init(children: some Collection<Node>) {
+      height = children.first!.height + 1
       items = []
-      self.children = children
-      summaries = children.map(\.summary)
-      sizes = children.map(\.count)
       prefix = []
-      counts = []
+      self.children = Array(children)
+      inner = children.map { InnerEntry($0) }
       recompute(from: 0)
     }
 
@@ -93,56 +106,56 @@ struct SumTree<Item: TreeItem> {
     init(copying node: Node) {
       height = node.height
       items = node.items
-      children = node.children
-      summaries = node.summaries
-      sizes = node.sizes
       prefix = node.prefix
-      counts = node.counts
+      children = node.children
+      inner = node.inner
     }
 
     var isLeaf: Bool { height == 0 }
     var fanout: Int { isLeaf ? items.count : children.count }
-    var summary: Summary { prefix.last ?? .zero }
-    var count: Int { isLeaf ? items.count : (counts.last ?? 0) }
+    var summary: Summary {
+      if isLeaf { return prefix.isEmpty ? .zero : prefix[prefix.count - 1] }
+      return inner.isEmpty ? .zero : inner[inner.count - 1].prefix
+    }
+    var count: Int { isLeaf ? items.count : (inner.isEmpty ? 0 : inner[inner.count - 1].count) }
 
     /// Items before entry `k`.
-    func countBefore(_ k: Int) -> Int { k == 0 ? 0 : (isLeaf ? k : counts[k - 1]) }
+    func countBefore(_ k: Int) -> Int { k == 0 ? 0 : (isLeaf ? k : inner[k - 1].count) }
     /// Summary of entries before entry `k`.
-    func summaryBefore(_ k: Int) -> Summary { k == 0 ? .zero : prefix[k - 1] }
+    func summaryBefore(_ k: Int) -> Summary { k == 0 ? .zero : (isLeaf ? prefix[k - 1] : inner[k - 1].prefix) }
 
-    /// Recomputes the running sums from entry `k` on (after entries `k...` changed).
+    /// Recomputes the running sums from entry `k` on (after entries `k...` changed, were added or
+    /// were removed at the end).
     func recompute(from k: Int) {
       // The arrays are moved out and back (one access each), not accessed per entry; entries are
       // overwritten in place, and only a change of length appends or removes at the end.
-      var prefix: [Summary] = []
-      swap(&prefix, &self.prefix)
-      defer { swap(&prefix, &self.prefix) }
-      let n = isLeaf ? items.count : sizes.count
-      let k = Swift.min(k, prefix.count, n)
-      if prefix.count > n { prefix.removeLast(prefix.count - n) }
-      var acc = k == 0 ? Summary.zero : prefix[k - 1]
       if isLeaf {
+        var prefix: [Summary] = []
+        swap(&prefix, &self.prefix)
+        defer { swap(&prefix, &self.prefix) }
         let items = self.items
+        let n = items.count
+        let k = Swift.min(k, prefix.count, n)
+        if prefix.count > n { prefix.removeLast(prefix.count - n) }
         prefix.reserveCapacity(n)
+        var acc = k == 0 ? Summary.zero : prefix[k - 1]
         for j in k..<n {
           acc.add(items[j].summary)
           if j < prefix.count { prefix[j] = acc } else { prefix.append(acc) }
         }
       } else {
-        let summaries = self.summaries
-        let sizes = self.sizes
-        var counts: [Int] = []
-        swap(&counts, &self.counts)
-        defer { swap(&counts, &self.counts) }
-        if counts.count > n { counts.removeLast(counts.count - n) }
-        prefix.reserveCapacity(n)
-        counts.reserveCapacity(n)
-        var c = k == 0 ? 0 : counts[k - 1]
+        var entries: [InnerEntry] = []
+        swap(&entries, &inner)
+        defer { swap(&entries, &inner) }
+        let n = entries.count
+        guard k < n else { return }
+        var acc = k == 0 ? Summary.zero : entries[k - 1].prefix
+        var c = k == 0 ? 0 : entries[k - 1].count
         for j in k..<n {
-          acc.add(summaries[j])
-          c += sizes[j]
-          if j < prefix.count { prefix[j] = acc } else { prefix.append(acc) }
-          if j < counts.count { counts[j] = c } else { counts.append(c) }
+          acc.add(entries[j].summary)
+          c += entries[j].size
+          entries[j].prefix = acc
+          entries[j].count = c
         }
       }
     }
@@ -150,20 +163,20 @@ struct SumTree<Item: TreeItem> {
     /// The entry holding item `i < count` (binary search), and `i` relative to it.
     func entry(holding i: Int) -> (Int, Int) {
       if isLeaf { return (i, 0) }
-      let counts = self.counts  // one access to the property, not one per probe
+      let entries = self.inner  // one access to the property, not one per probe
       var lo = 0
-      var hi = counts.count - 1
+      var hi = entries.count - 1
       while lo < hi {
         let mid = (lo + hi) / 2
-        if counts[mid] > i { hi = mid } else { lo = mid + 1 }
+        if entries[mid].count > i { hi = mid } else { lo = mid + 1 }
       }
-      return (lo, lo == 0 ? i : i - counts[lo - 1])
+      return (lo, lo == 0 ? i : i - entries[lo - 1].count)
     }
   }
 
   private(set) var root: Node
 
-  init() { root = Node(items: []) }
+  init() { root = Node(items: [Item]()) }
 
   /// A tree of `items` in order, built bottom-up in O(n).
   init(_ items: some Sequence<Item>) {
@@ -193,7 +206,7 @@ struct SumTree<Item: TreeItem> {
         var j = Swift.min(i + full, level.count)
         // Never leave a last group below the minimum: take a fair share of the one before.
         if level.count - j > 0 && level.count - j < minFanout { j = i + (level.count - i + 1) / 2 }
-        next.append(Node(children: Array(level[i..<j])))
+        next.append(Node(children: level[i..<j]))
         i = j
       }
       level = next
@@ -223,7 +236,7 @@ struct SumTree<Item: TreeItem> {
     var i = i
     while !node.isLeaf {
       let (c, j) = node.entry(holding: i)
-      if c > 0 { acc.add(node.prefix[c - 1]) }
+      if c > 0 { acc.add(node.inner[c - 1].prefix) }
       i = j
       node = node.children[c]
     }
@@ -241,22 +254,31 @@ struct SumTree<Item: TreeItem> {
     var acc = Summary.zero
     var index = 0
     var node = root
-    while true {
-      let prefix = node.prefix
+    while !node.isLeaf {
+      let entries = node.inner
       var lo = 0
-      var hi = prefix.count
+      var hi = entries.count
       while lo < hi {
         let mid = (lo + hi) / 2
-        if reaches(acc.adding(prefix[mid])) { hi = mid } else { lo = mid + 1 }
+        if reaches(acc.adding(entries[mid].prefix)) { hi = mid } else { lo = mid + 1 }
       }
-      if lo == prefix.count {
-        return (index + node.count, acc.adding(node.summary))
+      if lo == entries.count { return (index + node.count, acc.adding(node.summary)) }
+      if lo > 0 {
+        index += entries[lo - 1].count
+        acc.add(entries[lo - 1].prefix)
       }
-      index += node.countBefore(lo)
-      if lo > 0 { acc.add(prefix[lo - 1]) }
-      if node.isLeaf { return (index, acc) }
       node = node.children[lo]
     }
+    let prefix = node.prefix
+    var lo = 0
+    var hi = prefix.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if reaches(acc.adding(prefix[mid])) { hi = mid } else { lo = mid + 1 }
+    }
+    if lo == prefix.count { return (index + prefix.count, acc.adding(node.summary)) }
+    if lo > 0 { acc.add(prefix[lo - 1]) }
+    return (index + lo, acc)
   }
 
   /// ``seek(_:)`` that also returns the item found (nil when none reaches): one descent where
@@ -265,22 +287,31 @@ struct SumTree<Item: TreeItem> {
     var acc = Summary.zero
     var index = 0
     var node = root
-    while true {
-      let prefix = node.prefix
+    while !node.isLeaf {
+      let entries = node.inner
       var lo = 0
-      var hi = prefix.count
+      var hi = entries.count
       while lo < hi {
         let mid = (lo + hi) / 2
-        if reaches(acc.adding(prefix[mid])) { hi = mid } else { lo = mid + 1 }
+        if reaches(acc.adding(entries[mid].prefix)) { hi = mid } else { lo = mid + 1 }
       }
-      if lo == prefix.count {
-        return (index + node.count, acc.adding(node.summary), nil)
+      if lo == entries.count { return (index + node.count, acc.adding(node.summary), nil) }
+      if lo > 0 {
+        index += entries[lo - 1].count
+        acc.add(entries[lo - 1].prefix)
       }
-      index += node.countBefore(lo)
-      if lo > 0 { acc.add(prefix[lo - 1]) }
-      if node.isLeaf { return (index, acc, node.items[lo]) }
       node = node.children[lo]
     }
+    let prefix = node.prefix
+    var lo = 0
+    var hi = prefix.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if reaches(acc.adding(prefix[mid])) { hi = mid } else { lo = mid + 1 }
+    }
+    if lo == prefix.count { return (index + prefix.count, acc.adding(node.summary), nil) }
+    if lo > 0 { acc.add(prefix[lo - 1]) }
+    return (index + lo, acc, node.items[lo])
   }
 
   /// The last item with the summary before it (`count > 0`): one descent along the right edge.
@@ -290,7 +321,7 @@ struct SumTree<Item: TreeItem> {
     var node = root
     while !node.isLeaf {
       let c = node.children.count - 1
-      if c > 0 { acc.add(node.prefix[c - 1]) }
+      if c > 0 { acc.add(node.inner[c - 1].prefix) }
       node = node.children[c]
     }
     let k = node.items.count - 1
@@ -383,11 +414,12 @@ struct SumTree<Item: TreeItem> {
       return true
     }
     for c in node.children.indices {
-      if enter(acc, node.summaries[c]) {
+      let entry = node.inner[c]
+      if enter(acc, entry.summary) {
         guard try visit(node.children[c], &acc, &index, enter, body) else { return false }
       } else {
-        acc.add(node.summaries[c])
-        index += node.sizes[c]
+        acc.add(entry.summary)
+        index += entry.size
       }
     }
     return true
@@ -403,8 +435,8 @@ struct SumTree<Item: TreeItem> {
   /// After child `c` of `node` changed: its summary, and the running sums from it on.
   private static func refresh(_ node: Node, _ c: Int) {
     let child = node.children[c]
-    node.summaries[c] = child.summary
-    node.sizes[c] = child.count
+    node.inner[c].summary = child.summary
+    node.inner[c].size = child.count
     node.recompute(from: c)
   }
 
@@ -446,8 +478,7 @@ struct SumTree<Item: TreeItem> {
       ? (node.children.count - 1, i - node.countBefore(node.children.count - 1)) : entryForInsertion(node, i)
     if let right = insert(&node.children[c], j, item) {
       node.children.insert(right, at: c + 1)
-      node.summaries.insert(right.summary, at: c + 1)
-      node.sizes.insert(right.count, at: c + 1)
+      node.inner.insert(InnerEntry(right), at: c + 1)
     }
     refresh(node, c)
     return split(node)
@@ -467,13 +498,12 @@ struct SumTree<Item: TreeItem> {
     let half = node.fanout / 2
     let right: Node
     if node.isLeaf {
-      right = Node(items: Array(node.items[half...]))
+      right = Node(items: node.items[half...])
       node.items.removeSubrange(half...)
     } else {
-      right = Node(children: Array(node.children[half...]))
+      right = Node(children: node.children[half...])
       node.children.removeSubrange(half...)
-      node.summaries.removeSubrange(half...)
-      node.sizes.removeSubrange(half...)
+      node.inner.removeSubrange(half...)
     }
     node.recompute(from: half)
     return right
@@ -508,8 +538,7 @@ struct SumTree<Item: TreeItem> {
     if child.fanout >= minFanout || node.children.count == 1 {
       if child.fanout == 0 && node.children.count > 1 {
         node.children.remove(at: c)
-        node.summaries.remove(at: c)
-        node.sizes.remove(at: c)
+        node.inner.remove(at: c)
         node.recompute(from: c)
       } else {
         refresh(node, c)
@@ -519,8 +548,7 @@ struct SumTree<Item: TreeItem> {
     let lo = c + 1 < node.children.count ? c : c - 1
     let merged = merge(node.children[lo], node.children[lo + 1])
     node.children.replaceSubrange(lo..<(lo + 2), with: merged)
-    node.summaries.replaceSubrange(lo..<(lo + 2), with: merged.map(\.summary))
-    node.sizes.replaceSubrange(lo..<(lo + 2), with: merged.map(\.count))
+    node.inner.replaceSubrange(lo..<(lo + 2), with: merged.map { InnerEntry($0) })
     node.recompute(from: lo)
   }
 
@@ -530,14 +558,14 @@ struct SumTree<Item: TreeItem> {
       if items.isEmpty { return [] }
       if items.count > maxFanout * 3 / 4 {
         let half = items.count / 2
-        return [Node(items: Array(items[..<half])), Node(items: Array(items[half...]))]
+        return [Node(items: items[..<half]), Node(items: items[half...])]
       }
       return [Node(items: items)]
     }
     let children = a.children + b.children
     if children.count > maxFanout * 3 / 4 {
       let half = children.count / 2
-      return [Node(children: Array(children[..<half])), Node(children: Array(children[half...]))]
+      return [Node(children: children[..<half]), Node(children: children[half...])]
     }
     return [Node(children: children)]
   }
@@ -552,7 +580,7 @@ struct SumTree<Item: TreeItem> {
     }
     if let extra = Self.splice(&root, range, Array(items)) {
       if !extra.isEmpty { root = Self.buildUp([root] + extra) }
-      if root.fanout == 0 { root = Node(items: []) }
+      if root.fanout == 0 { root = Node(items: [Item]()) }
       while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
       return
     }
@@ -587,7 +615,7 @@ struct SumTree<Item: TreeItem> {
       let (cc, _) = node.entry(holding: range.lowerBound)
       (c, start) = (cc, node.countBefore(cc))
     }
-    guard range.upperBound <= node.counts[c] else { return nil }
+    guard range.upperBound <= node.inner[c].count else { return nil }
     return (c, (range.lowerBound - start)..<(range.upperBound - start))
   }
 
@@ -607,15 +635,13 @@ struct SumTree<Item: TreeItem> {
     guard let extra = splice(&node.children[c], r, items) else { return nil }
     if node.children[c].fanout == 0 {
       node.children.remove(at: c)
-      node.summaries.remove(at: c)
-      node.sizes.remove(at: c)
+      node.inner.remove(at: c)
       node.recompute(from: c)
       return []
     }
     if !extra.isEmpty {
       node.children.insert(contentsOf: extra, at: c + 1)
-      node.summaries.insert(contentsOf: extra.map(\.summary), at: c + 1)
-      node.sizes.insert(contentsOf: extra.map(\.count), at: c + 1)
+      node.inner.insert(contentsOf: extra.map { InnerEntry($0) }, at: c + 1)
     }
     refresh(node, c)
     return splitAll(node)
@@ -633,15 +659,14 @@ struct SumTree<Item: TreeItem> {
     extra.reserveCapacity(parts - 1)
     for p in 1..<parts {
       let r = cuts[p - 1]..<cuts[p]
-      extra.append(node.isLeaf ? Node(items: Array(node.items[r])) : Node(children: Array(node.children[r])))
+      extra.append(node.isLeaf ? Node(items: node.items[r]) : Node(children: node.children[r]))
     }
     let keep = cuts[0]
     if node.isLeaf {
       node.items.removeSubrange(keep...)
     } else {
       node.children.removeSubrange(keep...)
-      node.summaries.removeSubrange(keep...)
-      node.sizes.removeSubrange(keep...)
+      node.inner.removeSubrange(keep...)
     }
     node.recompute(from: keep)
     return extra
@@ -660,30 +685,30 @@ struct SumTree<Item: TreeItem> {
 
   private static func check(_ node: Node, isRoot: Bool) {
     precondition(node.fanout <= maxFanout, "node with \(node.fanout) entries")
-    precondition(node.prefix.count == node.fanout, "running sums of another length")
     var s = Summary.zero
     if node.isLeaf {
+      precondition(node.children.isEmpty && node.inner.isEmpty, "leaf with children")
+      precondition(node.prefix.count == node.items.count, "running sums of another length")
       for k in node.items.indices {
         s.add(node.items[k].summary)
         precondition(node.prefix[k] == s, "leaf running sum out of date")
       }
       return
     }
+    precondition(node.items.isEmpty && node.prefix.isEmpty, "internal node with items")
     precondition(!node.children.isEmpty, "internal node without children")
-    precondition(
-      node.summaries.count == node.fanout && node.counts.count == node.fanout && node.sizes.count == node.fanout,
-      "arrays of other lengths")
+    precondition(node.inner.count == node.children.count, "entries of another length")
     var n = 0
     for c in node.children.indices {
       let child = node.children[c]
+      let entry = node.inner[c]
       precondition(child.height == node.height - 1, "leaves at different depths")
       precondition(child.fanout > 0, "empty child")
       check(child, isRoot: false)
-      precondition(
-        node.summaries[c] == child.summary && node.sizes[c] == child.count, "child summary or size out of date")
+      precondition(entry.summary == child.summary && entry.size == child.count, "child summary or size out of date")
       s.add(child.summary)
       n += child.count
-      precondition(node.prefix[c] == s && node.counts[c] == n, "running sum or count out of date")
+      precondition(entry.prefix == s && entry.count == n, "running sum or count out of date")
     }
   }
 }
