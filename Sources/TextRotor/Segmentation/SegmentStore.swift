@@ -43,10 +43,15 @@ public struct SegmentStore: Sendable {
     public let layout: Layout
     fileprivate(set) var encoded: [UInt8] = []
     /// Per block of 32 entries after the first, two values side by side: the end of the entry
-    /// before the block (the block's base), and where its first entry starts in `encoded`. The
-    /// first block's are implied (`origin` and 0), so a chunk of at most 32 entries (an edit's
-    /// window) allocates one buffer, not three.
-    fileprivate(set) var blocks: [Int] = []
+    /// before the block (the block's base) relative to `origin`, and where its first entry starts
+    /// in `encoded`. The first block's are implied (`origin` and 0), so a chunk of at most 32
+    /// entries (an edit's window) allocates one buffer, not three. 32-bit values: blocks of 32
+    /// entries cost what blocks of 64 did with 64-bit ones (a quarter of a byte per entry), and a
+    /// lookup decodes half as many entries. A chunk spanning 4 GiB or more keeps each value as
+    /// two (`wideBlocks`: low half, then high half), in the same array: a second array made every
+    /// copy of a chunk cost one more reference.
+    fileprivate(set) var blocks: [UInt32] = []
+    fileprivate(set) var wideBlocks = false
     public fileprivate(set) var count = 0
     /// Entries whose status ``SegmentStatus/isWord``.
     public fileprivate(set) var wordCount = 0
@@ -84,10 +89,7 @@ public struct SegmentStore: Sendable {
 
     @inline(never)
     mutating func appendEncoded(start: Int, end: Int, status: SegmentStatus) {
-      if count % Self.blockSize == 0 && count > 0 {
-        blocks.append(lastEnd)
-        blocks.append(encoded.count)
-      }
+      if count % Self.blockSize == 0 && count > 0 { appendBlock() }
       let length = UInt64(end - start)
       switch layout {
       case .plain:
@@ -137,10 +139,7 @@ public struct SegmentStore: Sendable {
       encoded.reserveCapacity(encoded.count + remaining)
       while remaining > 0 {
         let inBlock = count % Self.blockSize
-        if inBlock == 0 && count > 0 {
-          blocks.append(lastEnd)
-          blocks.append(encoded.count)
-        }
+        if inBlock == 0 && count > 0 { appendBlock() }
         let take = Swift.min(remaining, Self.blockSize - inBlock)
         encoded.append(contentsOf: repeatElement(head, count: take))
         count += take
@@ -150,9 +149,36 @@ public struct SegmentStore: Sendable {
       lastStart = lastEnd - 1
     }
 
+    /// Starts a block at the next entry: its base and where it starts in `encoded`.
+    private mutating func appendBlock() {
+      let base = lastEnd - origin
+      let cursor = encoded.count
+      if !wideBlocks && base <= UInt32.max && cursor <= UInt32.max {
+        blocks.append(UInt32(base))
+        blocks.append(UInt32(cursor))
+        return
+      }
+      func split(_ value: Int) -> [UInt32] {
+        [UInt32(truncatingIfNeeded: value), UInt32(truncatingIfNeeded: value >> 32)]
+      }
+      if !wideBlocks {
+        blocks = blocks.flatMap { split(Int($0)) }
+        wideBlocks = true
+      }
+      blocks += split(base) + split(cursor)
+    }
+
+    /// Blocks after the first.
+    private var laterBlocks: Int { blocks.count / (wideBlocks ? 4 : 2) }
+
+    /// Value `k` of a wide chunk's blocks.
+    @inline(__always) private func wide(_ k: Int) -> Int { Int(blocks[2 * k]) | Int(blocks[2 * k + 1]) << 32 }
+
     /// The base of block `b` (the end of the entry before it) and where it starts in `encoded`.
     @inline(__always) func block(_ b: Int) -> (base: Int, cursor: Int) {
-      b == 0 ? (origin, 0) : (blocks[2 * b - 2], blocks[2 * b - 1])
+      if b == 0 { return (origin, 0) }
+      if wideBlocks { return (origin + wide(2 * b - 2), wide(2 * b - 1)) }
+      return (origin + Int(blocks[2 * b - 2]), Int(blocks[2 * b - 1]))
     }
 
     /// Reserves room for the entries of about `bytes` bytes of text (at most 4 KB ahead: a
@@ -316,11 +342,19 @@ public struct SegmentStore: Sendable {
       guard count > 0 else { return 0 }
       // Blocks 1... (block 0's base, `origin`, is at most every offset asked for).
       var lo = 0
-      var hi = blocks.count / 2
-      blocks.withUnsafeBufferPointer { blocks in
+      var hi = laterBlocks
+      let relative = offset - origin
+      if wideBlocks {
         while lo < hi {
           let mid = (lo + hi) / 2
-          if blocks[2 * mid] > offset { hi = mid } else { lo = mid + 1 }
+          if wide(2 * mid) > relative { hi = mid } else { lo = mid + 1 }
+        }
+      } else {
+        blocks.withUnsafeBufferPointer { blocks in
+          while lo < hi {
+            let mid = (lo + hi) / 2
+            if Int(blocks[2 * mid]) > relative { hi = mid } else { lo = mid + 1 }
+          }
         }
       }
       let block = lo
@@ -354,7 +388,7 @@ public struct SegmentStore: Sendable {
     }
 
     /// Bytes of memory this chunk holds (its buffers' capacities).
-    var memoryBytes: Int { encoded.capacity + blocks.capacity * 8 }
+    var memoryBytes: Int { encoded.capacity + blocks.capacity * 4 }
 
     /// Drops the spare capacity of the buffers (`Array(array)` would share the old buffer, so copy
     /// through a buffer pointer) when it is worth it: more than 1 KB and a sixteenth spare (a

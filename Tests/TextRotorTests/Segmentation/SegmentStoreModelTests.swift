@@ -6,9 +6,10 @@ import TextRotor
   typealias Segment = SegmentStore.Segment
 
   /// A random list of sorted, disjoint segments (with gaps, empty segments and every status), cut
-  /// into random chunks (some empty).
+  /// into random chunks (some empty). Now and then a segment or a gap of 5 GB, so that a chunk
+  /// spans more than 32-bit block offsets hold (`Chunk.wideBlocks`).
   static func randomStore(_ rng: inout SeededRandom) -> (SegmentStore, [Segment]) {
-    let sizes = [0, 1, 2, 63, 64, 65, 127, 128, 129]
+    let sizes = [0, 1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129]
     let count: Int
     switch rng.next() % 8 {
     case 0: count = sizes[Int(rng.next() % UInt64(sizes.count))]
@@ -23,10 +24,12 @@ import TextRotor
     var model: [Segment] = []
     for _ in 0..<count {
       let gapKind = rng.next() % 10
-      var gap = gapKind < 6 ? 0 : gapKind < 9 ? Int(rng.next() % 20) : Int(rng.next() % 100_000)
+      let huge = rng.next() % 300 == 0 ? 5_000_000_000 : 0
+      var gap = gapKind < 6 ? 0 : gapKind < 9 ? Int(rng.next() % 20) : Int(rng.next() % 100_000) + huge
       if layout != .general { gap = 0 }
       let lengthKind = rng.next() % 10
-      let length = lengthKind == 0 ? 0 : lengthKind < 8 ? Int(rng.next() % 12) : Int(rng.next() % 50_000)
+      let length =
+        lengthKind == 0 ? 0 : lengthKind < 8 ? Int(rng.next() % 12) : Int(rng.next() % 50_000) + huge
       var status = SegmentStatus.allCases[Int(rng.next() % UInt64(SegmentStatus.allCases.count))]
       if layout == .plain { status = .none }
       let start = position + gap
@@ -129,6 +132,29 @@ import TextRotor
           "firstIndex(endingAfter: \(x)) = \(store.firstIndex(endingAfter: x)), model \(ending)")
       }
       if failed { return }
+    }
+  }
+
+  /// A chunk whose block bases pass 4 GiB keeps them as 64-bit values: every entry and every
+  /// lookup past the switch still answers right.
+  @Test func chunkSpanningMoreThan4GiB() {
+    var chunk = SegmentStore.Chunk(origin: 7, layout: .general)
+    var model: [Segment] = []
+    var position = 7
+    for k in 0..<200 {
+      let start = position + (k == 50 ? 3_000_000_000 : k % 3)
+      let end = start + (k == 120 ? 2_000_000_000 : k % 5)
+      chunk.append(start: start, end: end)
+      model.append(Segment(start: start, end: end, status: .none))
+      position = end
+    }
+    let store = SegmentStore(chunks: [chunk])
+    #expect(store.segments == model)
+    for s in model {
+      for x in [s.start - 1, s.start, s.end - 1, s.end] {
+        #expect(store.firstIndex(startingAfter: x) == (model.firstIndex { $0.start > x } ?? model.count))
+        #expect(store.firstIndex(endingAfter: x) == (model.firstIndex { $0.end > x } ?? model.count))
+      }
     }
   }
 
