@@ -584,7 +584,8 @@ extension RotorDocument {
   @discardableResult
   private func insert(
     _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload)]],
-    anchors carriedAnchors: [(Range<Int>, AnchorPayload)], pieces carriedPieces: CarriedPieces?
+    anchors carriedAnchors: [(Range<Int>, AnchorPayload)], pieces carriedPieces: CarriedPieces?,
+    recording: Bool = true
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
     let key = table.key(forInsertionAt: index)
@@ -596,7 +597,7 @@ extension RotorDocument {
     let span = item.summary.text.utf8
     let length = text.utf8Count
     var change = DocumentChange(element: id, editedRange: 0..<0, insertedCount: length, generation: generation)
-    change.rotors.reserveCapacity(heldRotorCount)
+    if recording { change.rotors.reserveCapacity(heldRotorCount) }
     let shifted: (Range<Int>) -> Range<Int> = { r in
       r.lowerBound >= x ? (r.lowerBound + span)..<(r.upperBound + span) : r
     }
@@ -605,7 +606,7 @@ extension RotorDocument {
       if let pieces = carriedPieces?[kind] {
         let i0 = systemIndexes[kind]!.replace(startingIn: x..<x, movingLaterBy: span, withPieces: pieces).lowerBound
         let added = pieces.reduce(0) { $0 + $1.count }
-        change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + added))
+        if recording { change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + added)) }
         continue
       }
       do {
@@ -613,17 +614,17 @@ extension RotorDocument {
         let i0 = systemIndexes[kind]!.replace(
           startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound, coalescing: false
         ).lowerBound
-        change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + store.count))
+        if recording { change.rotors[kind.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + store.count)) }
       } catch {
         systemIndexes[kind] = nil
-        change.rotors[kind.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+        if recording { change.rotors[kind.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true) }
       }
     }
     for name in Array(customRotors.keys) {
       let entries = (carried[name] ?? []).map { (($0.0.lowerBound + x)..<($0.0.upperBound + x), $0.1) }
-      let i0 = customRotors[name]!.firstIndex(startingAtLeast: x)
+      let i0 = recording ? customRotors[name]!.firstIndex(startingAtLeast: x) : 0
       customRotors[name]!.apply(edit: x..<x, newCount: span, inserting: entries) { r, _ in shifted(r) }
-      change.rotors[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + entries.count))
+      if recording { change.rotors[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + entries.count)) }
     }
     for name in Array(computedRotors.keys) {
       guard var index = computedRotors[name]!.index else { continue }
@@ -635,7 +636,7 @@ extension RotorDocument {
         edit: x..<x, newCount: span, inserting: found.map { (($0.lowerBound + shift)..<($0.upperBound + shift), ()) }
       ) { r, _ in shifted(r) }
       computedRotors[name]!.index = index
-      change.rotors[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
+      if recording { change.rotors[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count)) }
     }
     structureInserted(at: index, x, span: span, change: &change)
     let movedAnchors = carriedAnchors.map { (($0.0.lowerBound + x)..<($0.0.upperBound + x), $0.1) }
@@ -658,27 +659,24 @@ extension RotorDocument {
   public func remove(at index: Int) throws(DocumentError) -> TextElement<ID> {
     guard index >= 0 && index < table.count else { throw .elementIndexOutOfRange(index, count: table.count) }
     let item = table[index]
-    _ = removeElement(at: index)
-    return TextElement(id: table.id(of: item), text: item.text.string)
-  }
-
-  @discardableResult
-  private func removeElement(at index: Int) -> DocumentChange<ID> {
     var none: CarriedPieces? = nil
-    return removeElement(at: index, taking: &none)
+    removeElement(at: index, taking: &none, recording: false)
+    return TextElement(id: table.id(of: item), text: item.text.string)
   }
 
   /// Removes the element at `index`; with `taken` not nil, keeps per system rotor the pieces that
   /// held its entries (``SegmentIndex/cut(_:)``), for `move` to put back elsewhere.
   @discardableResult
-  private func removeElement(at index: Int, taking taken: inout CarriedPieces?) -> DocumentChange<ID> {
+  private func removeElement(
+    at index: Int, taking taken: inout CarriedPieces?, recording: Bool = true
+  ) -> DocumentChange<ID> {
     let item = table[index]
     let s = table.start(of: index)
     let next = s + item.summary.text.utf8
     let old = s..<next
     var change = DocumentChange(
       element: table.id(of: item), editedRange: 0..<item.text.utf8Count, insertedCount: 0, generation: generation + 1)
-    change.rotors.reserveCapacity(heldRotorCount)
+    if recording { change.rotors.reserveCapacity(heldRotorCount) }
     for kind in systemIndexes.keys {
       let removed: Range<Int>
       if taken != nil {
@@ -689,20 +687,23 @@ extension RotorDocument {
         removed = systemIndexes[kind]!.replace(
           startingIn: old, movingLaterBy: -old.count, with: SegmentStore(), storeDelta: 0, coalescing: false)
       }
-      change.rotors[kind.rawValue] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
+      if recording {
+        change.rotors[kind.rawValue] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
+      }
     }
     let drop: (Range<Int>) -> Range<Int>? = { r in old.contains(r.lowerBound) ? nil : r }
     for name in Array(customRotors.keys) {
-      let i0 = customRotors[name]!.firstIndex(startingAtLeast: s)
-      let i1 = customRotors[name]!.firstIndex(startingAtLeast: next)
+      // The indices are only for the report.
+      let i0 = recording ? customRotors[name]!.firstIndex(startingAtLeast: s) : 0
+      let i1 = recording ? customRotors[name]!.firstIndex(startingAtLeast: next) : 0
       customRotors[name]!.apply(edit: old, newCount: 0) { r, _ in drop(r) }
-      change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<i0)
+      if recording { change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<i0) }
     }
     for name in Array(computedRotors.keys) where computedRotors[name]!.index != nil {
       let i0 = computedRotors[name]!.index!.firstIndex(startingAtLeast: s)
       let i1 = computedRotors[name]!.index!.firstIndex(startingAtLeast: next)
       computedRotors[name]!.index!.apply(edit: old, newCount: 0) { r, _ in drop(r) }
-      change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<i0)
+      if recording { change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<i0) }
     }
     structureRemoved(old, change: &change)
     anchors.apply(edit: old, newCount: 0) { r, _ in drop(r) }
@@ -752,8 +753,11 @@ extension RotorDocument {
     // whose terminator was CR LF is segmented again).
     var pieces: CarriedPieces? =
       item.summary.text.utf8 == item.text.utf8Count + ElementItem.virtualGap.utf8 ? CarriedPieces() : nil
-    removeElement(at: from, taking: &pieces)
-    insert(table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces)
+    // Neither half's change is reported (a move returns its announcement), so neither records one.
+    removeElement(at: from, taking: &pieces, recording: false)
+    insert(
+      table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces,
+      recording: false)
     if index > 0 {
       let before = table[index - 1]
       return

@@ -343,7 +343,9 @@ struct SegmentIndex: Sendable {
     taking taken: inout [SegmentPiece]?, _ add: (inout [SegmentPiece], Int, Int) -> Void
   ) -> Range<Int> {
     let at0 = piece(holding: old.lowerBound)
-    let at1 = old.isEmpty ? at0 : piece(holding: old.upperBound)
+    // A range inside one piece (an element or a small edit, mostly) needs no second descent.
+    let at1 =
+      old.isEmpty || old.upperBound < at0.before.bytes + at0.piece.width ? at0 : piece(holding: old.upperBound)
     let (p0, before0, first) = (at0.index, at0.before, at0.piece)
     let (p1, before1, last) = (at1.index, at1.before, at1.piece)
     // One buffer for the new pieces, gaps folded and entries normalised in place.
