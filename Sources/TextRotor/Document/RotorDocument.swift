@@ -479,7 +479,8 @@ public final class RotorDocument<ID: Hashable> {
   /// space): a move's announcement no longer walks characters for the usual name. Nil when a
   /// byte it reads is not ASCII (or the string is not contiguous).
   static func asciiShortName(_ text: String, limit: Int) -> String? {
-    text.utf8.withContiguousStorageIfAvailable { b -> String? in
+    guard limit > 0 else { return nil }
+    return text.utf8.withContiguousStorageIfAvailable { b -> String? in
       func isSpace(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
       let n = b.count
       var i = 0

@@ -268,13 +268,17 @@ struct IntervalIndex<Value> {
     var insertedAt = -1
     // The inserted entries go before the first entry starting after them: the one moved past
     // them by `transform` (an element inserted before one with an entry at its start), or else
-    // the first one past the edit. Then the stable sort below is seldom needed.
+    // the first one past the edit. Then the stable sort below is seldom needed. When that order
+    // is not sorted anyway, they go back before the first entry past the edit (`pastEdit`) and
+    // are sorted from there: the order every edit had before, whatever `transform` does.
     let lastInserted = inserted.last?.0.lowerBound ?? .max
+    var pastEdit = -1
     for l in first...last {
       let leaf = tree[l]
       for k in 0..<leaf.count {
         let r = (runEnd + leaf.starts[k])..<(runEnd + leaf.ends[k])
         if r.lowerBound >= limit {
+          if pastEdit < 0 { pastEdit = entries.count }
           if insertedAt < 0 { insertedAt = entries.count }
           entries.append(((r.lowerBound + delta)..<(r.upperBound + delta), leaf.values[k]))
         } else if r.upperBound < a {
@@ -286,7 +290,9 @@ struct IntervalIndex<Value> {
       }
       runEnd += leaf.width
     }
-    if !inserted.isEmpty { entries.insert(contentsOf: inserted, at: insertedAt < 0 ? entries.count : insertedAt) }
+    let at = insertedAt < 0 ? entries.count : insertedAt
+    let before = pastEdit < 0 ? entries.count : pastEdit
+    if !inserted.isEmpty { entries.insert(contentsOf: inserted, at: at) }
     // Transformed starts may now sit out of order with their neighbours (a start inside the
     // replaced text moves to its start): a stable sort keeps ties in their order.
     var inOrder = true
@@ -295,6 +301,10 @@ struct IntervalIndex<Value> {
       break
     }
     if !inOrder {
+      if at != before && !inserted.isEmpty {
+        entries.removeSubrange(at..<(at + inserted.count))
+        entries.insert(contentsOf: inserted, at: before)
+      }
       entries = entries.enumerated().sorted {
         ($0.element.0.lowerBound, $0.offset) < ($1.element.0.lowerBound, $1.offset)
       }

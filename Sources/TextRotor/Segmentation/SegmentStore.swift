@@ -7,8 +7,9 @@
 /// text and carry no status: characters, sentences), `length << 3 | status` (words, line-break
 /// segments) or `length << 4 | status << 1 | hasGap` followed by a varint gap (bytes skipped since
 /// the previous entry's end) when `hasGap` is set (lines, paragraphs, anything else). So a
-/// grapheme or a short word takes one byte. Every 32nd entry has a checkpoint (absolute position
-/// and byte offset) so that random access decodes at most 31 entries.
+/// grapheme or a short word takes one byte. Every 32nd entry has a checkpoint (its position,
+/// relative to the chunk's origin, and its byte offset) so that random access decodes at most 31
+/// entries.
 public struct SegmentStore: Sendable {
   public struct Segment: Equatable, Hashable, Sendable {
     public var start: Int
@@ -343,7 +344,9 @@ public struct SegmentStore: Sendable {
       // Blocks 1... (block 0's base, `origin`, is at most every offset asked for).
       var lo = 0
       var hi = laterBlocks
-      let relative = offset - origin
+      // Relative to the origin without overflowing (an offset of Int.min asks for the first).
+      let (difference, overflow) = offset.subtractingReportingOverflow(origin)
+      let relative = overflow ? (offset < origin ? -1 : .max) : difference
       if wideBlocks {
         while lo < hi {
           let mid = (lo + hi) / 2

@@ -212,6 +212,8 @@ import Testing
       #expect(got == want, "seed \(seed): \(text.debugDescription) limit \(limit)")
       if got != want { return }
       if alphabet == ascii { #expect(RotorDocument<Int>.asciiShortName(text, limit: limit) != nil) }
+      // A limit of 0 or less keeps nothing but the ellipsis, on either path.
+      #expect(RotorDocument<Int>.shortName(text, limit: round % 3 - 2) == (want.isEmpty ? "" : "…"), "seed \(seed)")
     }
   }
 

@@ -69,7 +69,7 @@ import Testing
       Self.check(index, model, &rng, seed: seed)
       for _ in 0..<6 {
         let top = (model.last?.range.upperBound ?? 10) + 20
-        switch rng.next() % 3 {
+        switch rng.next() % 4 {
         case 0:
           // A text edit: replace a..<b with `inserted` positions.
           let a = Int(rng.next() % UInt64(top))
@@ -99,6 +99,25 @@ import Testing
           index.apply(edit: p..<p, newCount: d) { r, _ in
             r.lowerBound >= p ? (r.lowerBound + d)..<(r.upperBound + d) : r
           }
+        case 2:
+          // An element inserted at p: entries from p on move by d, new ones go in p..<p + d.
+          let p = Int(rng.next() % UInt64(top))
+          let d = Int(rng.next() % 50) + 1
+          var fresh: [Entry] = []
+          var s = p
+          for _ in 0..<Int(rng.next() % 6) {
+            fresh.append((s..<(s + Int(rng.next() % UInt64(p + d - s + 1))), next))
+            next += 1
+            s += Int(rng.next() % UInt64(p + d - s))
+          }
+          let shifted = model.map {
+            $0.range.lowerBound >= p ? (($0.range.lowerBound + d)..<($0.range.upperBound + d), $0.value) : $0
+          }
+          let at = model.firstIndex { $0.range.lowerBound >= p } ?? model.count
+          model = Array(shifted[..<at]) + fresh + Array(shifted[at...])
+          index.apply(edit: p..<p, newCount: d, inserting: fresh.map { ($0.range, $0.value) }) { r, _ in
+            r.lowerBound >= p ? (r.lowerBound + d)..<(r.upperBound + d) : r
+          }
         default:
           // Replace the entries starting in lo..<hi by new ones.
           let lo = Int(rng.next() % UInt64(top))
@@ -120,6 +139,19 @@ import Testing
         Self.check(index, model, &rng, seed: seed)
       }
     }
+  }
+
+  /// Entries inserted by an edit whose `transform` reorders the entries it is given are sorted
+  /// from before the first entry past the edit, ties in that order: the inserted entry that ties
+  /// with a moved one comes after it.
+  @Test func insertedEntriesAmongReorderedOnes() {
+    var index = IntervalIndex(sorted: [(10..<12, 0), (11..<13, 1), (30..<31, 3)], width: 100)
+    index.apply(edit: 10..<14, newCount: 10, inserting: [(15..<16, 2)]) { _, value in
+      value == 0 ? 20..<21 : 15..<17
+    }
+    index.invariantCheck()
+    #expect(index.all.map(\.1) == [1, 2, 0, 3])
+    #expect(index.all.map(\.0) == [15..<17, 15..<16, 20..<21, 36..<37])
   }
 
   @Test func nestedIntervalsStabbing() {

@@ -120,7 +120,7 @@ import TextRotor
       let last = model.last?.end ?? 0
       var offsets = (0..<40).map { _ in Int(rng.next() % UInt64(last + 3)) - 1 }
       for s in model.prefix(100) { offsets += [s.start - 1, s.start, s.end, s.end + 1] }
-      offsets += [-1, 0, last, last + 1, Int.max / 2]
+      offsets += [-1, 0, last, last + 1, Int.max / 2, Int.min, Int.max]
       for x in offsets {
         let after = model.firstIndex { $0.start > x } ?? model.count
         check(
