@@ -62,7 +62,10 @@ extension IntervalLeaf: Sendable where Value: Sendable {}
 /// `firstIndex(startingAtLeast:)`: O(log n); `forEach(overlapping:)`: O(log n + k) when answers
 /// cluster (a viewport), O(k log n) for scattered long entries; `apply(edit:...)`: O(log n + k).
 struct IntervalIndex<Value> {
-  static var leafCapacity: Int { 64 }
+  /// An edit inside a leaf walks and copies its arrays, so leaves stay small: with 32 entries, not
+  /// 64, an element move (two edits of a custom rotor) took 7,200 instructions less of 171,500,
+  /// and an edit 2,500 less of 157,800 (its pattern rotor); 16 saved only 2,100 and 900 more.
+  static var leafCapacity: Int { 32 }
 
   private(set) var tree: SumTree<IntervalLeaf<Value>>
 
