@@ -232,8 +232,17 @@ struct IntervalIndex<Value> {
     precondition(a >= 0 && b <= width, "edit \(old) outside 0...\(width)")
     // The run of leaves whose span holds the edit: from the leaf holding `a` to the one holding
     // `b` (the last leaf when `b` is the end).
-    let first = Swift.min(tree.seek { $0.bytes > a }.index, tree.count - 1)
-    let last = Swift.min(tree.seek { $0.bytes > b }.index, tree.count - 1)
+    // One descent finds the first leaf, where it starts and what it holds; `b` inside it (an edit
+    // or an element within one leaf, mostly) needs no second one.
+    let found = tree.find { $0.bytes > a }
+    let (first, runStart, firstLeaf): (Int, Int, IntervalLeaf<Value>)
+    if let leaf = found.item {
+      (first, runStart, firstLeaf) = (found.index, found.before.bytes, leaf)
+    } else {
+      let end = tree.last
+      (first, runStart, firstLeaf) = (end.index, end.before.bytes, end.item)
+    }
+    let last = b < runStart + firstLeaf.width ? first : Swift.min(tree.seek { $0.bytes > b }.index, tree.count - 1)
     // Leaves before the run with entries reaching `a`: their ends may change, their spans do not.
     var earlier: [(Int, Int, IntervalLeaf<Value>)] = []
     tree.visit(enter: { before, sub in
@@ -255,11 +264,11 @@ struct IntervalIndex<Value> {
       }
       tree.update(at: l, with: IntervalLeaf(origin: origin, width: leaf.width, entries: entries[...]))
     }
-    // The run itself: decoded, edited and cut into leaves again.
-    let runStart = tree.summary(before: first).bytes
+    // The run itself: decoded, edited and cut into leaves again. (The leaves before it changed
+    // only their entries, not their widths: `runStart` holds.)
     if first == last,
       let leaf = Self.editedInPlace(
-        tree[first], at: runStart, a: a, limit: limit, delta: delta, inserting: inserted,
+        firstLeaf, at: runStart, a: a, limit: limit, delta: delta, inserting: inserted,
         isLast: last == tree.count - 1,
         transform: transform)
     {

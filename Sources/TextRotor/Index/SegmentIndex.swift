@@ -92,6 +92,15 @@ struct SegmentPiece: TreeItem, Sendable {
     )
   }
 
+  /// ``prefix(upTo:)`` `a` and ``suffix(from:)`` `b` (`a <= b`), the chunk searched once.
+  func parts(before a: Int, from b: Int) -> (SegmentPiece, SegmentPiece) {
+    let (i, j) = chunk.firstIndices(startingAfter: rawStart + a - 1, rawStart + b - 1)
+    return (
+      SegmentPiece(box: box, lo: lo, hi: Swift.min(Swift.max(i, lo), hi), rawStart: rawStart, width: a),
+      SegmentPiece(box: box, lo: Swift.min(Swift.max(j, lo), hi), hi: hi, rawStart: rawStart + b, width: width - b)
+    )
+  }
+
   /// The part of the piece before `offset`: entries starting before it.
   func prefix(upTo offset: Int) -> SegmentPiece {
     let k = firstIndex(startingAtLeast: offset)
@@ -351,11 +360,13 @@ struct SegmentIndex: Sendable {
     // One buffer for the new pieces, gaps folded and entries normalised in place.
     var pieces: [SegmentPiece] = []
     pieces.reserveCapacity(count + 3)
-    // An insertion point (an empty range) cuts its piece once.
-    let (head, cutTail) =
-      old.isEmpty && old.lowerBound - before0.bytes <= first.width
-      ? first.split(at: old.lowerBound - before0.bytes)
-      : (first.prefix(upTo: old.lowerBound - before0.bytes), nil)
+    // An insertion point (an empty range) cuts its piece once; a range inside one piece cuts it
+    // twice with one search of its chunk.
+    let a0 = old.lowerBound - before0.bytes
+    let b0 = Swift.min(old.upperBound - before0.bytes, first.width)
+    let (head, cutTail): (SegmentPiece, SegmentPiece?) =
+      old.isEmpty && a0 <= first.width
+      ? first.split(at: a0) : p0 == p1 && a0 <= b0 ? first.parts(before: a0, from: b0) : (first.prefix(upTo: a0), nil)
     if head.width > 0 { pieces.append(head) }
     let newEnd = old.upperBound + delta
     add(&pieces, old.lowerBound, newEnd)

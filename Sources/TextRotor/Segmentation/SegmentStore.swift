@@ -341,7 +341,64 @@ public struct SegmentStore: Sendable {
     /// block's varints decoded in a tight loop.
     private func firstIndex(_ offset: Int, byEnd: Bool) -> Int {
       guard count > 0 else { return 0 }
-      // Blocks 1... (block 0's base, `origin`, is at most every offset asked for).
+      let block = blockIndex(offset)
+      let stop = min(count, (block + 1) * Self.blockSize)
+      let (base, cursor) = self.block(block)
+      let first = block * Self.blockSize
+      return encoded.withUnsafeBufferPointer { bytes in
+        switch layout {
+        case .plain: Self.firstIndex(PlainEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
+        case .status: Self.firstIndex(StatusEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
+        case .general: Self.firstIndex(GeneralEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
+        case .counting: preconditionFailure("a counting chunk stores no entries")
+        }
+      }
+    }
+
+    /// ``firstIndex(startingAfter:)`` of `x` and of `y >= x`, with one search and one decoding
+    /// pass when both answers lie in one block (the two cuts around a short element or a small
+    /// deletion).
+    func firstIndices(startingAfter x: Int, _ y: Int) -> (Int, Int) {
+      guard count > 0 else { return (0, 0) }
+      let block = blockIndex(x)
+      // The next block's base past `y`: `y`'s block is this one too.
+      guard block + 1 > laterBlocks || self.block(block + 1).base > y else {
+        return (firstIndex(x, byEnd: false), firstIndex(y, byEnd: false))
+      }
+      let stop = min(count, (block + 1) * Self.blockSize)
+      let (base, cursor) = self.block(block)
+      let first = block * Self.blockSize
+      return encoded.withUnsafeBufferPointer { bytes in
+        switch layout {
+        case .plain: Self.firstIndices(PlainEntries.self, bytes, first, stop, base, cursor, x, y)
+        case .status: Self.firstIndices(StatusEntries.self, bytes, first, stop, base, cursor, x, y)
+        case .general: Self.firstIndices(GeneralEntries.self, bytes, first, stop, base, cursor, x, y)
+        case .counting: preconditionFailure("a counting chunk stores no entries")
+        }
+      }
+    }
+
+    @inline(__always) private static func firstIndices<D: EntryDecoding>(
+      _: D.Type, _ bytes: UnsafeBufferPointer<UInt8>, _ first: Int, _ stop: Int, _ position: Int, _ cursor: Int,
+      _ x: Int, _ y: Int
+    ) -> (Int, Int) {
+      var position = position
+      var cursor = cursor
+      var index = first
+      var i = -1
+      while index < stop {
+        let length = D.decode(bytes, &cursor, &position).length
+        if i < 0 && position > x { i = index }
+        if position > y { return (i, index) }
+        position += length
+        index += 1
+      }
+      return (i < 0 ? stop : i, stop)
+    }
+
+    /// The last block whose base is at most `offset` (block 0's, `origin`, is at most every
+    /// offset asked for): a binary search over the bases of blocks 1...
+    private func blockIndex(_ offset: Int) -> Int {
       var lo = 0
       var hi = laterBlocks
       // Relative to the origin without overflowing (an offset of Int.min asks for the first).
@@ -360,18 +417,7 @@ public struct SegmentStore: Sendable {
           }
         }
       }
-      let block = lo
-      let stop = min(count, (block + 1) * Self.blockSize)
-      let (base, cursor) = self.block(block)
-      let first = block * Self.blockSize
-      return encoded.withUnsafeBufferPointer { bytes in
-        switch layout {
-        case .plain: Self.firstIndex(PlainEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
-        case .status: Self.firstIndex(StatusEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
-        case .general: Self.firstIndex(GeneralEntries.self, bytes, first, stop, base, cursor, offset, byEnd)
-        case .counting: preconditionFailure("a counting chunk stores no entries")
-        }
-      }
+      return lo
     }
 
     @inline(__always) private static func firstIndex<D: EntryDecoding>(

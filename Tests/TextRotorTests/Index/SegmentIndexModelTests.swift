@@ -140,6 +140,31 @@ import Testing
   /// Moving a run of entries (as moving an element does): the entries starting in `lo..<hi` and
   /// their bytes are cut out, their pieces kept as views, and put back at another place, against
   /// the model's entries moved the same way.
+  /// `Chunk.firstIndices(startingAfter:_:)` (both cuts of a piece with one search) equals two
+  /// `firstIndex(startingAfter:)` calls, on random chunks (32-entry blocks, wide ones past 4 GiB
+  /// included) and pairs of offsets in one block, in neighbouring blocks and far apart.
+  @Test func pairedCutsEqualTwoSearches() {
+    for iteration in 0..<TestScale.count(400) {
+      let seed = 0xC075_0000 + UInt64(iteration)
+      var rng = SeededRandom(seed: seed)
+      let (store, model) = SegmentStoreModelTests.randomStore(&rng)
+      for chunk in store.chunks where chunk.count > 0 {
+        let lo = chunk.origin - 2
+        let hi = chunk.lastEnd + 2
+        var offsets = (0..<12).map { _ in lo + Int(rng.next() % UInt64(hi - lo + 1)) }
+        for s in model.prefix(200) where s.start >= lo && s.start <= hi { offsets += [s.start - 1, s.start] }
+        for _ in 0..<60 {
+          let x = offsets[Int(rng.next() % UInt64(offsets.count))]
+          let y = Swift.max(x, offsets[Int(rng.next() % UInt64(offsets.count))])
+          let want = (chunk.firstIndex(startingAfter: x), chunk.firstIndex(startingAfter: y))
+          let got = chunk.firstIndices(startingAfter: x, y)
+          #expect(got == want, "seed \(seed): firstIndices(\(x), \(y)) = \(got), want \(want)")
+          if got != want { return }
+        }
+      }
+    }
+  }
+
   @Test func movedPiecesMatchTheModel() {
     var seeds = SeededRandom(seed: 0x3A0E)
     for _ in 0..<TestScale.count(300) {
