@@ -35,6 +35,11 @@ public final class RotorDocument<ID: Hashable> {
   public var elementName: (TextElement<ID>) -> String = { element in RotorDocument.shortName(element.text) }
   /// Bumped by every edit; a snapshot or rotor taken at an older generation is stale.
   public internal(set) var generation = 0
+  /// What the latest edit changed (nil before the first): the same report `replace` and `insert`
+  /// return, and the only one for `remove` (which returns the element) and `move` (which returns
+  /// its announcement). For a move, each rotor's `removed` indices are the element's entries at its
+  /// old place (before the move) and `added` those at its new place (after it).
+  public internal(set) var lastChange: DocumentChange<ID>?
 
   var systemIndexes = SystemIndexes()
   var customRotors: [String: IntervalIndex<CustomPayload>] = [:]

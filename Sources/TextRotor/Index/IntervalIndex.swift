@@ -121,24 +121,44 @@ struct IntervalIndex<Value> {
 
   func range(at i: Int) -> Range<Int> { self[i].range }
 
-  /// The index of the first entry whose start is at least `position` (`count` if none). O(log n).
+  /// The index of the first entry whose start is at least `position` (`count` if none). O(log n):
+  /// one descent, which finds the leaf and its entries together.
   func firstIndex(startingAtLeast position: Int) -> Int {
     if position <= 0 { return 0 }
-    var (l, before) = tree.seek { $0.bytes > position }
-    if l == tree.count {
-      // At or past the end: only entries starting exactly at the end can remain (the last leaf).
-      l = tree.count - 1
-      before = tree.summary(before: l)
+    let (before, leaf) = leaf(holding: position)
+    return before.count + Self.firstIndex(in: leaf, startingAtLeast: position - before.bytes)
+  }
+
+  /// `firstIndex(startingAtLeast:)` of `lower` and of `upper` (`lower <= upper`): the indices of
+  /// the entries starting in `lower..<upper`, with one descent when one leaf holds both.
+  func indices(startingIn range: Range<Int>) -> Range<Int> {
+    if range.lowerBound <= 0 { return 0..<firstIndex(startingAtLeast: range.upperBound) }
+    let (before, leaf) = leaf(holding: range.lowerBound)
+    let i0 = before.count + Self.firstIndex(in: leaf, startingAtLeast: range.lowerBound - before.bytes)
+    guard range.upperBound < before.bytes + leaf.width || before.count + leaf.count == count else {
+      return i0..<Swift.max(i0, firstIndex(startingAtLeast: range.upperBound))
     }
-    let leaf = tree[l]
-    let relative = position - before.bytes
+    return i0..<(before.count + Self.firstIndex(in: leaf, startingAtLeast: range.upperBound - before.bytes))
+  }
+
+  /// The leaf whose span holds `position` (the last one at or past the end) and the summary before it.
+  private func leaf(holding position: Int) -> (IntervalSummary, IntervalLeaf<Value>) {
+    let found = tree.find { $0.bytes > position }
+    if let leaf = found.item { return (found.before, leaf) }
+    // At or past the end: only entries starting exactly at the end can remain (the last leaf).
+    let last = tree.last
+    return (last.before, last.item)
+  }
+
+  /// The index in `leaf` of its first entry starting at or after `relative` (to the leaf's start).
+  private static func firstIndex(in leaf: IntervalLeaf<Value>, startingAtLeast relative: Int) -> Int {
     var a = 0
     var b = leaf.count
     while a < b {
       let mid = (a + b) / 2
       if leaf.starts[mid] >= relative { b = mid } else { a = mid + 1 }
     }
-    return before.count + a
+    return a
   }
 
   /// The index of the first entry whose start is greater than `position`.

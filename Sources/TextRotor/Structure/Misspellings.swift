@@ -119,7 +119,7 @@ extension RotorDocument {
     let window = Misspellings.window(text, a: range.lowerBound, end: range.lowerBound + n)
     let (bytes, r) = text.contiguous(window)
     guard let store = try? windowSegmenter.segment(bytes, r, rotor: .words) else {
-      change.rotors[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+      change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
       return
     }
     let payload = StructurePayload(label: nil, info: StructureInfo())
@@ -130,7 +130,7 @@ extension RotorDocument {
     st.index.apply(edit: old, newCount: window.count, inserting: found.map { ($0, payload) }) { r, _ in
       old.contains(r.lowerBound) ? nil : r
     }
-    change.rotors[name] = RotorChange(removed: i0..<i1, added: i0..<(i0 + found.count))
+    change.named[name] = RotorChange(removed: i0..<i1, added: i0..<(i0 + found.count))
     spelling = st
   }
 
@@ -141,7 +141,7 @@ extension RotorDocument {
     let text = table[index].text
     let (bytes, r) = text.contiguous(0..<text.utf8Count)
     guard let store = try? windowSegmenter.segment(bytes, r, rotor: .words) else {
-      change.rotors[StructureRotor.misspelled.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+      change.named[StructureRotor.misspelled.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
       return
     }
     let payload = StructurePayload(label: nil, info: StructureInfo())
@@ -150,7 +150,7 @@ extension RotorDocument {
     st.index.apply(edit: x..<x, newCount: span, inserting: found.map { ($0, payload) }) { r, _ in
       r.lowerBound >= x ? (r.lowerBound + span)..<(r.upperBound + span) : r
     }
-    change.rotors[StructureRotor.misspelled.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
+    change.named[StructureRotor.misspelled.rawValue] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
     spelling = st
   }
 
@@ -160,7 +160,7 @@ extension RotorDocument {
     let i0 = st.index.firstIndex(startingAtLeast: old.lowerBound)
     let i1 = st.index.firstIndex(startingAtLeast: old.upperBound)
     st.index.apply(edit: old, newCount: 0) { r, _ in old.contains(r.lowerBound) ? nil : r }
-    change.rotors[StructureRotor.misspelled.rawValue] = RotorChange(removed: i0..<i1, added: i0..<i0)
+    change.named[StructureRotor.misspelled.rawValue] = RotorChange(removed: i0..<i1, added: i0..<i0)
     spelling = st
   }
 }

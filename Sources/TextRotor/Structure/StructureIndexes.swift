@@ -482,7 +482,7 @@ extension RotorDocument {
     } catch {
       // Rebuilt in full when next asked for.
       for kind in st.rotors.keys {
-        change.rotors[kind.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+        change.named[kind.rawValue] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
       }
       return
     }
@@ -975,7 +975,7 @@ extension StructureIndexes {
       let added = entries.rotors[kind] ?? []
       rotors[kind]!.apply(edit: window, newCount: newCount, inserting: added) { r, _ in transform(r) }
       let next = RotorChange(removed: i0..<i1, added: i0..<(i0 + added.count))
-      change.rotors[kind.rawValue] = change.rotors[kind.rawValue].map { Self.merged($0, then: next) } ?? next
+      change.named[kind.rawValue] = change.named[kind.rawValue].map { Self.merged($0, then: next) } ?? next
     }
     if format == .markdown {
       blocks.apply(edit: window, newCount: newCount, inserting: entries.blocks) { r, _ in transform(r) }
@@ -1011,7 +1011,7 @@ extension StructureIndexes {
     rotors[.lists]!.apply(edit: p..<(p + 1), newCount: 1, inserting: [(range, payload)]) { r, _ in keep(r) }
     let next = RotorChange(removed: i..<(i + 1), added: i..<(i + 1))
     let name = StructureRotor.lists.rawValue
-    change.rotors[name] = change.rotors[name].map { Self.merged($0, then: next) } ?? next
+    change.named[name] = change.named[name].map { Self.merged($0, then: next) } ?? next
     blocks.apply(edit: p..<(p + 1), newCount: 1, inserting: [(range, MarkdownParser.listBlockType)]) { r, _ in keep(r) }
   }
 

@@ -39,6 +39,19 @@ import Testing
     }
   }
 
+  /// Every held rotor's entries (system rotors and the custom one) as comparable strings, by name.
+  static func rotorSnapshots(_ document: RotorDocument<Int>) throws -> [String: [String]] {
+    var all: [String: [String]] = [:]
+    for kind in SystemRotor.allCases { all[kind.rawValue] = try systemSnapshot(document, kind) }
+    if let custom = document.rotor(named: "custom") {
+      all["custom"] = custom.indices.map { i in
+        let l = custom.location(at: i)!
+        return "\(l.element):\(l.utf8Range):\(custom[i].label)"
+      }
+    }
+    return all
+  }
+
   @Test func randomEditsMatchRebuild() throws {
     var seeds = SeededRandom(seed: 0xED17)
     for _ in 0..<TestScale.count(250) {
@@ -126,23 +139,52 @@ import Testing
             model[i].lo = start
             model[i].hi = end
           }
-        } else if op < 8 {
-          let at = Int(rng.next() % UInt64(ids.count + 1))
-          description = "insert element \(nextID) at \(at)"
-          try document.insert(TextElement(id: nextID, text: Self.randomText(&rng)), at: at)
-          nextID += 1
-        } else if op == 8 {
-          let id = ids[Int(rng.next() % UInt64(ids.count))]
-          description = "remove \(id)"
-          try document.remove(id)
-          model.removeAll { $0.id == id }
         } else {
-          let id = ids[Int(rng.next() % UInt64(ids.count))]
-          let to = Int(rng.next() % UInt64(ids.count))
-          description = "move \(id) to \(to)"
-          let said = try document.move(id, to: to)
-          #expect(said.hasPrefix("Moved"), "seed \(seed)")
+          // Element inserts, removes and moves report through `lastChange`: per rotor, the entries
+          // removed (indices before) and added (after); everything else is the same on both sides.
+          let old = try Self.rotorSnapshots(document)
+          let id: Int
+          if op < 8 {
+            id = nextID
+            let at = Int(rng.next() % UInt64(ids.count + 1))
+            description = "insert element \(nextID) at \(at)"
+            try document.insert(TextElement(id: nextID, text: Self.randomText(&rng)), at: at)
+            nextID += 1
+          } else if op == 8 {
+            id = ids[Int(rng.next() % UInt64(ids.count))]
+            description = "remove \(id)"
+            try document.remove(id)
+            model.removeAll { $0.id == id }
+          } else {
+            id = ids[Int(rng.next() % UInt64(ids.count))]
+            let to = Int(rng.next() % UInt64(ids.count))
+            description = "move \(id) to \(to)"
+            let said = try document.move(id, to: to)
+            #expect(said.hasPrefix("Moved"), "seed \(seed)")
+          }
+          let change = try #require(document.lastChange, "seed \(seed) step \(step) \(description): no report")
+          #expect(change.element == id && change.generation == document.generation, "seed \(seed) \(description)")
+          let new = try Self.rotorSnapshots(document)
+          for (name, before) in old {
+            let c = try #require(change.rotors[name], "seed \(seed) step \(step) \(description): \(name) not reported")
+            let after = new[name]!
+            guard c.removed.upperBound <= before.count && c.added.upperBound <= after.count else {
+              Issue.record("seed \(seed) step \(step) \(description): \(name) reported \(c) out of range")
+              continue
+            }
+            var kept = before
+            kept.removeSubrange(c.removed)
+            var keptAfter = after
+            keptAfter.removeSubrange(c.added)
+            let ofElement = { (entries: ArraySlice<String>) in entries.allSatisfy { $0.hasPrefix("\(id):") } }
+            let removedRight =
+              op == 8 ? c.added.isEmpty : (op < 8 ? c.removed.isEmpty : before[c.removed] == after[c.added])
+            #expect(
+              kept == keptAfter && removedRight && ofElement(before[c.removed]) && ofElement(after[c.added]),
+              "seed \(seed) step \(step) \(description): \(name) reported \(c)")
+          }
         }
+        #expect(document.lastChange?.generation == document.generation, "seed \(seed) step \(step)")
         model = order(model)
 
         let rebuilt = try RotorDocument(elements: document.elements)

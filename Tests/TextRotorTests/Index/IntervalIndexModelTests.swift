@@ -48,6 +48,11 @@ import Testing
       #expect(index.firstIndex(startingAtLeast: x) == atLeast, "seed \(seed) atLeast \(x)")
       let length = rng.next() % 3 == 0 ? 0 : Int(rng.next() % 60)
       let q = x..<(x + length)
+      // The entries starting in `q` (one descent when a leaf holds both ends): a run of the model.
+      let startingIn = model.indices.filter { q.contains(model[$0].range.lowerBound) }
+      let run = index.indices(startingIn: q)
+      #expect(
+        Array(run) == startingIn && run.lowerBound == atLeast, "seed \(seed) starting in \(q): \(run)")
       let expected = model.indices.filter { overlaps(model[$0].range, q) }
       #expect(index.indices(overlapping: q) == expected, "seed \(seed) overlapping \(q)")
       if !model.isEmpty {
