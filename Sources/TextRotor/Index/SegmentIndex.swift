@@ -470,6 +470,7 @@ struct SegmentIndex: Sendable {
       _ = piece.chunk.forEach(from: piece.lo, to: piece.hi) { s in
         if !started {
           chunk = SegmentStore.Chunk(origin: s.start + moveBy)
+          chunk.reserveCapacity(forEntries: run.reduce(0) { $0 + $1.count })
           started = true
         }
         chunk.append(start: s.start + moveBy, end: s.end + moveBy, status: s.status)

@@ -63,6 +63,26 @@ struct TextSummary: TreeSummary {
     lineBreaks = whole.lineBreaks - suffix.lineBreaks + (lastIsCR && suffix.firstIsLF ? 1 : 0)
     firstIsLF = whole.firstIsLF
   }
+
+  /// The summary of `chunk`'s bytes from `k` on (0 < k < its length), from the prefix's: the
+  /// whole less the prefix, a CR LF pair cut in two counted on each side.
+  init(suffixOf chunk: TextChunk, from k: Int) {
+    let c = chunk.range
+    let cut = c.lowerBound + k
+    if chunk.summary.illFormed {
+      self.init(chunk.storage, cut..<c.upperBound)
+      return
+    }
+    let prefix = TextSummary(prefixOf: chunk, k)
+    let whole = chunk.summary
+    self.init()
+    utf8 = c.count - k
+    utf16 = whole.utf16 - prefix.utf16
+    scalars = whole.scalars - prefix.scalars
+    firstIsLF = chunk.storage[cut] == 0x0A
+    lastIsCR = whole.lastIsCR
+    lineBreaks = whole.lineBreaks - prefix.lineBreaks + (prefix.lastIsCR && firstIsLF ? 1 : 0)
+  }
 }
 
 /// A run of a text's bytes: a slice of a memory-mapped file, or of a small buffer of typed text.
@@ -75,6 +95,27 @@ struct TextChunk: TreeItem {
     self.storage = storage
     self.range = range
     self.summary = TextSummary(storage, range)
+  }
+
+  /// A chunk whose summary is known.
+  private init(_ storage: ByteStorage, _ range: Range<Int>, summary: TextSummary) {
+    self.storage = storage
+    self.range = range
+    self.summary = summary
+  }
+
+  /// The first `k` bytes of `chunk` (0 < k < its length): its summary from the whole's, counting
+  /// the shorter side (``TextSummary/init(prefixOf:_:)``), where a new chunk counted all `k`.
+  init(prefixOf chunk: TextChunk, _ k: Int) {
+    self.init(
+      chunk.storage, chunk.range.lowerBound..<(chunk.range.lowerBound + k), summary: TextSummary(prefixOf: chunk, k))
+  }
+
+  /// `chunk`'s bytes from `k` on (0 < k < its length), summed as ``init(prefixOf:_:)`` does.
+  init(suffixOf chunk: TextChunk, from k: Int) {
+    self.init(
+      chunk.storage, (chunk.range.lowerBound + k)..<chunk.range.upperBound,
+      summary: TextSummary(suffixOf: chunk, from: k))
   }
 
   var count: Int { range.count }
@@ -398,10 +439,11 @@ struct TextRope: Sendable {
     if range.isEmpty && range.lowerBound == utf8Count { before1 = before0 }
     let leftCount = range.lowerBound - before0.utf8
     let rightStart = range.upperBound - before1.utf8
-    var left: TextChunk? =
-      leftCount > 0 ? TextChunk(c0.storage, c0.range.lowerBound..<(c0.range.lowerBound + leftCount)) : nil
+    // The parts of the edited chunks that stay, summed from their chunks' summaries (not counted
+    // again byte by byte).
+    var left: TextChunk? = leftCount > 0 ? (leftCount < c0.count ? TextChunk(prefixOf: c0, leftCount) : c0) : nil
     var right: TextChunk? =
-      rightStart < c1.count ? TextChunk(c1.storage, (c1.range.lowerBound + rightStart)..<c1.range.upperBound) : nil
+      rightStart < c1.count ? (rightStart > 0 ? TextChunk(suffixOf: c1, from: rightStart) : c1) : nil
     var middle: [UInt8] = []
     if let l = left, l.count < Self.minChunk {
       middle = l.storage.copyBytes(l.range)
@@ -444,6 +486,9 @@ struct TextRope: Sendable {
       tree.forEach { _, _, c in
         precondition(c.count > 0 && c.count <= Self.maxChunk, "chunk of \(c.count) bytes")
         precondition(c.storage[c.range.lowerBound] & 0xC0 != 0x80, "chunk starts inside a UTF-8 sequence")
+        // A chunk's summary may be derived from another's (``TextChunk/init(prefixOf:_:)``): it
+        // must equal a count of its bytes.
+        precondition(c.summary == TextSummary(c.storage, c.range), "chunk summary differs from its bytes'")
         return true
       }
     #endif
