@@ -10,6 +10,8 @@
 //               KINDS=words,pattern,...: only those)
 //   pos | utf16 | fromutf16 | loc | nav | view FILE   conversions, next entry, 4 KB viewports
 //               (OFFSETS=a,b,...: at those offsets, repeated)
+//   anchor | unanchor   the position of one of 100,000 anchors (env ANCHORS) in N elements (default
+//               10,000), or its removal
 //   growth FILE   RSS after each of REPS rounds of 10,000 one-character inserts and deletes at random
 //               places (KINDS=words,pattern,...: only those held)
 //   tail FILE   thread CPU time per edit: percentiles and the slowest edits with what they changed
@@ -58,6 +60,28 @@ case "lookup", "insert", "remove", "move":
       let id = document.elementID(at: rnd(document.elementCount))!
       _ = try document.move(id, to: rnd(document.elementCount))
     }
+  }
+  print(what, Double(now() - t) / Double(reps) / 1000, "µs")
+
+case "anchor", "unanchor":
+  // ANCHORS anchors (default 100,000; stickiness alternating) at random places in N elements
+  // (default 10,000), then REPS times: the position of a random anchor (`anchor`), or the removal
+  // of one (`unanchor`, REPS at most ANCHORS).
+  let n = Int(ProcessInfo.processInfo.environment["N"] ?? "10000")!
+  let count = Int(ProcessInfo.processInfo.environment["ANCHORS"] ?? "100000")!
+  let document = try RotorDocument(
+    elements: (0..<n).map { TextElement(id: $0, text: "Element \($0) has a few words. And a second sentence.") })
+  var anchors: [TextAnchor] = []
+  anchors.reserveCapacity(count)
+  for k in 0..<count {
+    let position = try document.position(in: rnd(n), utf8Offset: rnd(40))
+    anchors.append(try document.anchor(at: position, stickiness: k % 2 == 0 ? .staysBefore : .movesAfter))
+  }
+  let t = now()
+  if what == "anchor" {
+    for _ in 0..<reps { sink &+= document.position(of: anchors[rnd(count)])?.element ?? 0 }
+  } else {
+    for k in 0..<reps { document.removeAnchor(anchors[(k &* 7919) % count]) }
   }
   print(what, Double(now() - t) / Double(reps) / 1000, "µs")
 

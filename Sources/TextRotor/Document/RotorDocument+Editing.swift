@@ -117,11 +117,6 @@ public struct TextAnchor: Hashable, Sendable {
   let id: Int
 }
 
-struct AnchorPayload: Sendable {
-  var id: Int
-  var stickiness: AnchorStickiness
-}
-
 /// Edits. After each one every rotor is correct:
 /// - system rotors are re-segmented locally: from the start of the line before the edit to the end
 ///   of the line after it (hard line breaks are boundaries for every segmentation; paragraphs
@@ -292,11 +287,7 @@ extension RotorDocument {
       updateStructure(element: e, start: s, old: oldText, new: text, range: range, inserted: n, change: &change)
     }
     updateSpelling(element: e, start: s, text: text, range: range, inserted: n, change: &change)
-    anchors.apply(edit: (s + a)..<(s + b), newCount: n) { r, anchor in
-      let p = r.lowerBound
-      let moved = p < s + a ? p : (p == s + a && anchor.stickiness == .staysBefore ? p : s + a + n)
-      return moved..<moved
-    }
+    anchors.edit((s + a)..<(s + b), newCount: n)
     lastChange = change
     return change
   }
@@ -654,7 +645,8 @@ extension RotorDocument {
   public func insert(_ element: TextElement<ID>, at index: Int) throws(DocumentError) -> DocumentChange<ID> {
     guard index >= 0 && index <= table.count else { throw .elementIndexOutOfRange(index, count: table.count + 1) }
     guard table.index(of: element.id) == nil else { throw .duplicateElement("\(element.id)") }
-    return insert(element.id, TextRope(element.text), at: index, carrying: [:], anchors: [], pieces: nil)
+    return insert(
+      element.id, TextRope(element.text), at: index, carrying: [:], anchors: AnchorIndex.Carried(), pieces: nil)
   }
 
   /// Inserts an element; `carriedPieces` holds, per system rotor, the pieces of an element being
@@ -662,7 +654,7 @@ extension RotorDocument {
   @discardableResult
   private func insert(
     _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload)]],
-    anchors carriedAnchors: [(Range<Int>, AnchorPayload)], pieces carriedPieces: CarriedPieces?
+    anchors carriedAnchors: AnchorIndex.Carried, pieces carriedPieces: CarriedPieces?
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
     let key = table.key(forInsertionAt: index)
@@ -715,8 +707,7 @@ extension RotorDocument {
       change.named[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
     }
     structureInserted(at: index, x, span: span, change: &change)
-    let movedAnchors = carriedAnchors.map { (($0.0.lowerBound + x)..<($0.0.upperBound + x), $0.1) }
-    anchors.apply(edit: x..<x, newCount: span, inserting: movedAnchors) { r, _ in shifted(r) }
+    anchors.insertElement(at: x, span: span, carrying: carriedAnchors, width: table.length)
     lastChange = change
     return change
   }
@@ -777,7 +768,7 @@ extension RotorDocument {
       change.named[name] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
     }
     structureRemoved(old, change: &change)
-    anchors.apply(edit: old, newCount: 0) { r, _ in drop(r) }
+    anchors.removeElement(old)
     table.tree.remove(at: index)
     table.keys.remove(table.id(of: item))
     table.keysChanged()
@@ -810,11 +801,7 @@ extension RotorDocument {
       }
       carried[name] = entries
     }
-    var carriedAnchors: [(Range<Int>, AnchorPayload)] = []
-    anchors.forEach(in: anchors.indices(startingIn: start..<(end + 1))) { _, range, payload in
-      carriedAnchors.append(((range.lowerBound - start)..<(range.upperBound - start), payload))
-      return true
-    }
+    let carriedAnchors = anchors.carried(in: start...end)
     // The element's entries in each system index, carried as views of their chunks over its span
     // (its text and the gap after it, as `removeElement` removes them), when that span stays the
     // same once inserted (a moved element gets the virtual gap of one byte: a file's line element
@@ -855,32 +842,24 @@ extension RotorDocument {
 
   /// An anchor at `position`: a position that moves with the text as it is edited. Text inserted
   /// exactly at it goes after it (`.staysBefore`) or before it (`.movesAfter`). An anchor whose
-  /// element is removed is gone (``position(of:)`` is nil).
+  /// element is removed is gone (``position(of:)`` is nil). O(log n) (amortised: now and then a
+  /// run of neighbouring anchors is given new order keys).
   public func anchor(at position: TextPosition<ID>, stickiness: AnchorStickiness = .staysBefore)
     throws(DocumentError) -> TextAnchor
   {
     let p = try table.documentOffset(position)
-    nextAnchor += 1
-    let payload = AnchorPayload(id: nextAnchor, stickiness: stickiness)
-    anchors.apply(edit: p..<p, newCount: 0, inserting: [(p..<p, payload)]) { r, _ in r }
-    return TextAnchor(id: nextAnchor)
+    return TextAnchor(id: anchors.add(at: p, stickiness: stickiness, width: table.length))
   }
 
-  /// Where `anchor` is now, or nil when its element was removed. O(anchors).
+  /// Where `anchor` is now, or nil when it or its element was removed. O(log² n) in the number of
+  /// anchors (a binary search on order keys, ``AnchorIndex``), plus O(log n) for the position.
   public func position(of anchor: TextAnchor) -> TextPosition<ID>? {
-    var found: Int? = nil
-    anchors.forEach(in: 0..<anchors.count) { _, r, payload in
-      if payload.id == anchor.id { found = r.lowerBound }
-      return found == nil
-    }
-    return found.map { table.position(atDocumentOffset: $0) }
+    anchors.offset(of: anchor.id).map { table.position(atDocumentOffset: $0) }
   }
 
-  /// Stops tracking `anchor`.
+  /// Stops tracking `anchor` (nothing when it is not tracked). O(log² n) in the number of anchors.
   public func removeAnchor(_ anchor: TextAnchor) {
-    var all = anchors.all
-    all.removeAll { $0.1.id == anchor.id }
-    anchors = IntervalIndex(sorted: all, width: table.length)
+    anchors.remove(anchor.id)
   }
 
   /// Segments small windows on the calling thread.

@@ -44,7 +44,7 @@ public final class RotorDocument<ID: Hashable> {
   var systemIndexes = SystemIndexes()
   var customRotors: [String: IntervalIndex<CustomPayload>] = [:]
   var computedRotors: [String: ComputedRotor] = [:]
-  var anchors = IntervalIndex<AnchorPayload>()
+  var anchors = AnchorIndex()
   /// How the text is read for the structure rotors (``rotor(_:)-structure``): Markdown or text.
   public var format: DocumentFormat = .text
   /// The structure rotors, once one was asked for (see Structure/).
@@ -54,7 +54,6 @@ public final class RotorDocument<ID: Hashable> {
   /// Segments the windows around edits with iterators kept across edits.
   lazy var windowSegmenter = WindowSegmenter(
     Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize))
-  var nextAnchor = 0
   /// Lines longer than this (in bytes, on a side of an edit) are not re-segmented whole after an
   /// edit (see `longLineUpdate`); settable for tests.
   var longLineThreshold = 16_384
@@ -88,14 +87,12 @@ public final class RotorDocument<ID: Hashable> {
   public init(elements: [TextElement<ID>], segmenter: Segmenter = Segmenter()) throws(DocumentError) {
     table = try DocumentText(elements: elements.map { ($0.id, TextRope($0.text), ElementItem.virtualGap) })
     self.segmenter = segmenter
-    anchors = IntervalIndex(width: table.length)
   }
 
   init(table: DocumentText<ID>, source: (bytes: ByteStorage, ranges: [Range<Int>])?, segmenter: Segmenter) {
     self.table = table
     self.source = source
     self.segmenter = segmenter
-    anchors = IntervalIndex(width: table.length)
   }
 
   // MARK: Elements

@@ -164,6 +164,43 @@ struct IntervalIndex<Value> {
   /// The index of the first entry whose start is greater than `position`.
   func firstIndex(startingAfter position: Int) -> Int { firstIndex(startingAtLeast: position + 1) }
 
+  /// The first entry whose value satisfies `reaches`, which must be monotone along the entries
+  /// (false, ..., false, true, ..., true: an order key kept increasing, for instance), with its
+  /// index and range; nil when none does. A binary search over the entries in which each probe
+  /// reads a whole leaf (one descent) and settles its entries at once: O(log² n), about
+  /// log2(n / leaf size) descents.
+  func firstEntry(where reaches: (Value) -> Bool) -> (index: Int, range: Range<Int>, value: Value)? {
+    // Entries before `lo` do not reach; entry `hi` does (`best`), or `hi` is `count`.
+    var lo = 0
+    var hi = count
+    var best: (index: Int, range: Range<Int>, value: Value)? = nil
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      let found = tree.find { $0.count > mid }
+      guard let leaf = found.item else { break }
+      let base = found.before.count
+      let origin = found.before.bytes
+      // The leaf's entries within lo..<hi (`mid` among them).
+      let first = Swift.max(lo, base) - base
+      let last = Swift.min(hi, base + leaf.count) - base - 1
+      if !reaches(leaf.values[last]) {
+        lo = base + last + 1
+        continue
+      }
+      var a = first
+      var b = last
+      while a < b {
+        let m = (a + b) / 2
+        if reaches(leaf.values[m]) { b = m } else { a = m + 1 }
+      }
+      hi = base + a
+      best = (hi, (origin + leaf.starts[a])..<(origin + leaf.ends[a]), leaf.values[a])
+      // Past the first entry in range (which does not reach), or at `lo`: that is the answer.
+      if a > first || base + first == lo { lo = hi }
+    }
+    return best
+  }
+
   /// Calls `body` with the index and range of every entry that overlaps `query`, in order, until
   /// it returns false. An entry overlaps a non-empty query when it starts before the query's end
   /// and ends after its start, or is empty and lies in `query`; an empty query at `p` is a caret:
@@ -404,6 +441,38 @@ struct IntervalIndex<Value> {
   mutating func replace(startingIn positions: Range<Int>, with entries: [(Range<Int>, Value)]) {
     apply(edit: positions, newCount: positions.count, inserting: entries) { r, _ in
       positions.contains(r.lowerBound) ? nil : r
+    }
+  }
+
+  /// Removes entry `i` (the leaf holding it keeps its span, possibly empty). O(log n + leaf size).
+  mutating func remove(at i: Int) {
+    precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
+    let (l, _, k) = locate(i)
+    var leaf = tree[l]
+    leaf.starts.remove(at: k)
+    leaf.ends.remove(at: k)
+    leaf.values.remove(at: k)
+    leaf.recomputeMaxEnd()
+    tree.update(at: l, with: leaf)
+  }
+
+  /// Calls `body` on the value of each entry in `indices`, in order, to change it (ranges stay).
+  /// O(log n) per leaf touched.
+  mutating func updateValues(in indices: Range<Int>, _ body: (Int, inout Value) -> Void) {
+    guard !indices.isEmpty else { return }
+    precondition(indices.lowerBound >= 0 && indices.upperBound <= count, "indices \(indices) out of 0..<\(count)")
+    var (l, _, k) = locate(indices.lowerBound)
+    var i = indices.lowerBound
+    while i < indices.upperBound {
+      var leaf = tree[l]
+      while k < leaf.count && i < indices.upperBound {
+        body(i, &leaf.values[k])
+        k += 1
+        i += 1
+      }
+      tree.update(at: l, with: leaf)
+      l += 1
+      k = 0
     }
   }
 

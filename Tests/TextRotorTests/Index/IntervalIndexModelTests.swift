@@ -168,4 +168,51 @@ import Testing
       #expect(index.indices(overlapping: p..<p) == expected)
     }
   }
+
+  /// `firstEntry(where:)` (a binary search on values increasing along the entries), `remove(at:)`
+  /// and `updateValues(in:)` against an array, with leaves left empty by removals.
+  @Test func firstEntryRemoveAndUpdateValues() {
+    var seeds = SeededRandom(seed: 0xF1E)
+    for _ in 0..<40 {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var next = 0
+      var model = Self.randomEntries(&rng, next: &next).enumerated().map { ($0.element.range, $0.offset * 3) }
+      var index = IntervalIndex(sorted: model, width: (model.last?.0.lowerBound ?? 0) + 500)
+      for round in 0..<60 {
+        for _ in 0..<5 {
+          let value = Int(rng.next() % UInt64(3 * model.count + 4)) - 2
+          let expected = model.firstIndex { $0.1 >= value }
+          let found = index.firstEntry { $0 >= value }
+          guard found?.index == expected, found?.range == expected.map({ model[$0].0 }),
+            found?.value == expected.map({ model[$0].1 })
+          else {
+            Issue.record("seed \(seed) round \(round): first value >= \(value) is \(String(describing: found))")
+            return
+          }
+        }
+        if !model.isEmpty && rng.next() % 4 != 0 {
+          // Removals in runs, emptying leaves.
+          let k = Int(rng.next() % UInt64(model.count))
+          for _ in 0..<Swift.min(Int(rng.next() % 40) + 1, model.count - k) {
+            model.remove(at: k)
+            index.remove(at: k)
+          }
+        } else if !model.isEmpty {
+          let a = Int(rng.next() % UInt64(model.count))
+          let b = a + Int(rng.next() % UInt64(model.count - a + 1))
+          index.updateValues(in: a..<b) { i, value in value = 3 * model.count + i }
+          for i in a..<b { model[i].1 = 3 * model.count + i }
+          // Keep the values increasing for the search: renumber them all.
+          index.updateValues(in: 0..<model.count) { i, value in value = 3 * i }
+          for i in model.indices { model[i].1 = 3 * i }
+        }
+        index.invariantCheck()
+        guard index.all.map(\.0) == model.map(\.0), index.all.map(\.1) == model.map(\.1) else {
+          Issue.record("seed \(seed) round \(round): entries differ after a removal or update")
+          return
+        }
+      }
+    }
+  }
 }
