@@ -115,7 +115,9 @@ case "tail":
   let path = CommandLine.arguments[3]
   let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
   let length = try document.utf8Count(of: 0)
-  for kind in SystemRotor.allCases where kind != .proseSentences { _ = try document.rotor(kind) }
+  // PROSE=1: prose sentences held too.
+  let prose = ProcessInfo.processInfo.environment["PROSE"] != nil
+  for kind in SystemRotor.allCases where kind != .proseSentences || prose { _ = try document.rotor(kind) }
   _ = try document.rotor(matching: .literal("the"))
   var rows: [(UInt64, Int, String)] = []
   func faults() -> Int {

@@ -103,6 +103,30 @@ import Testing
     #expect(words2.map(\.label).joined() == "one 2 2 three")
   }
 
+  /// `remove` and `move` return the element and the announcement; what they changed is in
+  /// `lastChange`, as `replace` and `insert` return it.
+  @Test func removesAndMovesReportWhatChanged() throws {
+    let d = try RotorDocument(elements: [
+      TextElement(id: 0, text: "a b"), TextElement(id: 1, text: "c"), TextElement(id: 2, text: "d e"),
+    ])
+    #expect(try d.rotor(.words).map(\.label) == ["a", " ", "b", "c", "d", " ", "e"])
+    d.addRotor("heads") { RotorEntry("first", id: 0) }
+    _ = try d.move(0, to: 2)
+    #expect(try d.rotor(.words).map(\.label) == ["c", "d", " ", "e", "a", " ", "b"])
+    var change = try #require(d.lastChange)
+    #expect(change.element == 0 && change.generation == d.generation)
+    #expect(change.rotors["words"] == RotorChange(removed: 0..<3, added: 4..<7))
+    #expect(change.rotors["heads"] == RotorChange(removed: 0..<1, added: 0..<1))
+    let generation = d.generation
+    _ = try d.remove(1)
+    change = try #require(d.lastChange)
+    #expect(change.element == 1 && change.generation == generation + 1 && change.editedRange == 0..<1)
+    #expect(change.rotors["words"] == RotorChange(removed: 0..<1, added: 0..<0))
+    #expect(change.rotors["heads"] == RotorChange(removed: 0..<0, added: 0..<0))
+    let typed = try d.insert("x ", at: d.position(in: 2, utf8Offset: 0).index, in: 2)
+    #expect(d.lastChange?.generation == typed.generation && d.lastChange?.rotors == typed.rotors)
+  }
+
   @Test func patternRotorsLiveSideBySide() throws {
     let d = try RotorDocument(elements: [TextElement(id: 0, text: "alpha beta alpha")])
     let a = try d.rotor(matching: .literal("alpha"))
