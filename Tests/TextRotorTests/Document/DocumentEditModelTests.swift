@@ -240,7 +240,9 @@ import Testing
     // Every other text with no old boundary looked for near the edit: the prose sentences then
     // come from the rule machine's re-synchronization over prose copies (`resyncUpdate`), as in a
     // long paragraph without a sentence boundary near the edit (a table without periods).
-    for round in 0..<TestScale.count(6) {
+    // At least two rounds at any test scale: the odd ones are the re-synchronized ones (one round,
+    // at the sanitizers' scale of 0.1, left none and failed the last expectation).
+    for round in 0..<max(2, TestScale.count(6)) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var text = ""
