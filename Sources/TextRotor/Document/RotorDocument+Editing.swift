@@ -3,6 +3,12 @@ import TextRotorICU
 /// What an edit changed in one rotor: the entries removed (indices before the edit) and added
 /// (indices after it). A rotor whose entries only moved (a custom rotor after typing) reports
 /// empty ranges; one that had to be dropped and will be rebuilt reports `rebuilt`.
+///
+/// For a text edit and an element insert or removal, `removed` and `added` start at the same
+/// index: the entries `removed` are replaced by those `added`. For an element `move` they do not:
+/// the element's entries are removed at `removed` (indices before the move), and the entries
+/// `added` (indices after it) are where they are now. Applied to a copy of the rotor's entries:
+/// remove `removed` first, then insert at `added.lowerBound`.
 public struct RotorChange: Equatable, Sendable {
   public var removed: Range<Int>
   public var added: Range<Int>
@@ -697,7 +703,10 @@ extension RotorDocument {
     for name in Array(computedRotors.keys) {
       guard var index = computedRotors[name]!.index else { continue }
       computedRotors[name]!.index = nil
-      guard let found = try? computedRotors[name]!.compute(storage, r) else { continue }
+      guard let found = try? computedRotors[name]!.compute(storage, r) else {
+        change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+        continue
+      }
       let shift = x - r.lowerBound
       let i0 = index.firstIndex(startingAtLeast: x)
       index.apply(
@@ -820,9 +829,12 @@ extension RotorDocument {
       }
     }
     removal.named.forEach { name, removed in
+      // A rotor the insertion did not report on was dropped there (its update failed: a structure
+      // rotor's parse), and is rebuilt when next asked for.
       let added = change.named[name]
       change.named[name] = RotorChange(
-        removed: removed.removed, added: added?.added ?? (0..<0), rebuilt: removed.rebuilt || added?.rebuilt == true)
+        removed: removed.removed, added: added?.added ?? (0..<0),
+        rebuilt: removed.rebuilt || added?.rebuilt ?? true)
     }
     lastChange = change
     if index > 0 {
@@ -912,21 +924,25 @@ final class EditCuts {
     return made
   }
 
+  /// Whether the near window is worth making: the new text is small (a paste would be copied into
+  /// both windows).
+  private var usesNear: Bool { edited.count <= Self.nearMargin }
+
   /// Whether the near window would hold the text offsets `range` (without making it).
   private func nearHolds(_ range: Range<Int>) -> Bool {
     let m = Swift.min(Self.nearMargin, margin)
-    return range.lowerBound >= edited.lowerBound - m && range.upperBound <= edited.upperBound + m
+    return usesNear && range.lowerBound >= edited.lowerBound - m && range.upperBound <= edited.upperBound + m
   }
 
   func before(_ p: Int, rotor: SystemRotor?) -> Int {
     if let w = chunkWindow, let cut = try? w.cut(before: p, rotor: rotor) { return cut }
-    if let cut = try? nearWindow.cut(before: p, rotor: rotor) { return cut }
+    if usesNear, let cut = try? nearWindow.cut(before: p, rotor: rotor) { return cut }
     return (try? wideWindow.cut(before: p, rotor: rotor)) ?? text.cut(before: p, rotor: rotor)
   }
 
   func after(_ p: Int, rotor: SystemRotor?) -> Int {
     if let w = chunkWindow, let cut = try? w.cut(after: p, rotor: rotor) { return cut }
-    if let cut = try? nearWindow.cut(after: p, rotor: rotor) { return cut }
+    if usesNear, let cut = try? nearWindow.cut(after: p, rotor: rotor) { return cut }
     return (try? wideWindow.cut(after: p, rotor: rotor)) ?? text.cut(after: p, rotor: rotor)
   }
 

@@ -182,14 +182,14 @@ public struct SegmentStore: Sendable {
       return (origin + Int(blocks[2 * b - 2]), Int(blocks[2 * b - 1]))
     }
 
-    /// Reserves room for the entries of about `bytes` bytes of text (at most 4 KB ahead: a
-    /// window's chunk then grows its buffer once, a large chunk doubles as usual).
     /// Room for `entries` more entries of one or two bytes each (a merge of small pieces: it grew
     /// its buffer four or five times, a tenth of the merge).
     mutating func reserveCapacity(forEntries entries: Int) {
       if layout != .counting { encoded.reserveCapacity(encoded.count + 2 * entries + 4) }
     }
 
+    /// Reserves room for the entries of about `bytes` bytes of text (at most 4 KB ahead: a
+    /// window's chunk then grows its buffer once, a large chunk doubles as usual).
     mutating func reserveCapacity(forTextBytes bytes: Int) {
       if layout != .counting { encoded.reserveCapacity(Swift.min(bytes, 4096) + 8) }
     }

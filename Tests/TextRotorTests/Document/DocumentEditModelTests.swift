@@ -43,10 +43,11 @@ import Testing
   static func rotorSnapshots(_ document: RotorDocument<Int>) throws -> [String: [String]] {
     var all: [String: [String]] = [:]
     for kind in SystemRotor.allCases { all[kind.rawValue] = try systemSnapshot(document, kind) }
-    if let custom = document.rotor(named: "custom") {
-      all["custom"] = custom.indices.map { i in
-        let l = custom.location(at: i)!
-        return "\(l.element):\(l.utf8Range):\(custom[i].label)"
+    for name in document.rotorNames {
+      let rotor = document.rotor(named: name)!
+      all[name] = rotor.indices.map { i in
+        let l = rotor.location(at: i)!
+        return "\(l.element):\(l.utf8Range):\(rotor[i].label)"
       }
     }
     return all
@@ -83,6 +84,8 @@ import Testing
         }
       }
       document.addRotor(Rotor("custom", entries: entries))
+      // A pattern rotor too: its report on element inserts, removes and moves is checked below.
+      _ = try document.rotor(matching: .literal("e"))
       func order(_ m: [ModelEntry]) -> [ModelEntry] {
         let ranked = m.enumerated().map { (document.index(of: $0.element.id)!, $0.element.lo, $0.offset, $0.element) }
         return ranked.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
@@ -144,6 +147,7 @@ import Testing
           // removed (indices before) and added (after); everything else is the same on both sides.
           let old = try Self.rotorSnapshots(document)
           let id: Int
+          var removedLength = 0
           if op < 8 {
             id = nextID
             let at = Int(rng.next() % UInt64(ids.count + 1))
@@ -153,6 +157,7 @@ import Testing
           } else if op == 8 {
             id = ids[Int(rng.next() % UInt64(ids.count))]
             description = "remove \(id)"
+            removedLength = try document.utf8Count(of: id)
             try document.remove(id)
             model.removeAll { $0.id == id }
           } else {
@@ -164,6 +169,12 @@ import Testing
           }
           let change = try #require(document.lastChange, "seed \(seed) step \(step) \(description): no report")
           #expect(change.element == id && change.generation == document.generation, "seed \(seed) \(description)")
+          // The element's text: inserted (0..<0 replaced), removed (all of it, nothing put there) or
+          // moved (all of it, removed at one place and inserted at the other).
+          let length = op == 8 ? removedLength : try document.utf8Count(of: id)
+          let (edited, put) = op < 8 ? (0..<0, length) : op == 8 ? (0..<length, 0) : (0..<length, length)
+          #expect(
+            change.editedRange == edited && change.insertedCount == put, "seed \(seed) \(description): \(change)")
           let new = try Self.rotorSnapshots(document)
           for (name, before) in old {
             let c = try #require(change.rotors[name], "seed \(seed) step \(step) \(description): \(name) not reported")
