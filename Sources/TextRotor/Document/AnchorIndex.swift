@@ -69,9 +69,7 @@ struct AnchorIndex: Sendable {
     var result = Carried()
     func collect(_ entries: Entries, _ into: inout [(Int, Int)]) {
       guard !entries.isEmpty else { return }
-      let i0 = entries.firstIndex(startingAtLeast: range.lowerBound)
-      let i1 = entries.firstIndex(startingAtLeast: range.upperBound + 1)
-      entries.forEach(in: i0..<i1) { _, r, payload in
+      entries.forEach(in: entries.indices(startingIn: range.lowerBound..<(range.upperBound + 1))) { _, r, payload in
         into.append((r.lowerBound - range.lowerBound, payload.id))
         return true
       }
@@ -161,9 +159,7 @@ struct AnchorIndex: Sendable {
     _ old: Range<Int>, from entries: inout Entries, located: inout [Int: (stickiness: AnchorStickiness, key: Int64)]
   ) {
     guard !entries.isEmpty else { return }
-    let i0 = entries.firstIndex(startingAtLeast: old.lowerBound)
-    let i1 = entries.firstIndex(startingAtLeast: old.upperBound)
-    entries.forEach(in: i0..<i1) { _, _, payload in
+    entries.forEach(in: entries.indices(startingIn: old)) { _, _, payload in
       located[payload.id] = nil
       return true
     }

@@ -125,7 +125,7 @@ struct IntervalIndex<Value> {
   /// one descent, which finds the leaf and its entries together.
   func firstIndex(startingAtLeast position: Int) -> Int {
     if position <= 0 { return 0 }
-    let (before, leaf) = leaf(holding: position)
+    let (_, before, leaf) = leaf(holding: position)
     return before.count + Self.firstIndex(in: leaf, startingAtLeast: position - before.bytes)
   }
 
@@ -133,7 +133,7 @@ struct IntervalIndex<Value> {
   /// the entries starting in `lower..<upper`, with one descent when one leaf holds both.
   func indices(startingIn range: Range<Int>) -> Range<Int> {
     if range.lowerBound <= 0 { return 0..<firstIndex(startingAtLeast: range.upperBound) }
-    let (before, leaf) = leaf(holding: range.lowerBound)
+    let (_, before, leaf) = leaf(holding: range.lowerBound)
     let i0 = before.count + Self.firstIndex(in: leaf, startingAtLeast: range.lowerBound - before.bytes)
     guard range.upperBound < before.bytes + leaf.width || before.count + leaf.count == count else {
       return i0..<Swift.max(i0, firstIndex(startingAtLeast: range.upperBound))
@@ -141,13 +141,14 @@ struct IntervalIndex<Value> {
     return i0..<(before.count + Self.firstIndex(in: leaf, startingAtLeast: range.upperBound - before.bytes))
   }
 
-  /// The leaf whose span holds `position` (the last one at or past the end) and the summary before it.
-  private func leaf(holding position: Int) -> (IntervalSummary, IntervalLeaf<Value>) {
+  /// The leaf whose span holds `position` (the last one at or past the end), its index and the
+  /// summary before it: one descent.
+  private func leaf(holding position: Int) -> (index: Int, before: IntervalSummary, leaf: IntervalLeaf<Value>) {
     let found = tree.find { $0.bytes > position }
-    if let leaf = found.item { return (found.before, leaf) }
+    if let leaf = found.item { return (found.index, found.before, leaf) }
     // At or past the end: only entries starting exactly at the end can remain (the last leaf).
     let last = tree.last
-    return (last.before, last.item)
+    return (last.index, last.before, last.item)
   }
 
   /// The index in `leaf` of its first entry starting at or after `relative` (to the leaf's start).
@@ -291,14 +292,8 @@ struct IntervalIndex<Value> {
     // `b` (the last leaf when `b` is the end).
     // One descent finds the first leaf, where it starts and what it holds; `b` inside it (an edit
     // or an element within one leaf, mostly) needs no second one.
-    let found = tree.find { $0.bytes > a }
-    let (first, runStart, firstLeaf): (Int, Int, IntervalLeaf<Value>)
-    if let leaf = found.item {
-      (first, runStart, firstLeaf) = (found.index, found.before.bytes, leaf)
-    } else {
-      let end = tree.last
-      (first, runStart, firstLeaf) = (end.index, end.before.bytes, end.item)
-    }
+    let found = leaf(holding: a)
+    let (first, runStart, firstLeaf) = (found.index, found.before.bytes, found.leaf)
     let last = b < runStart + firstLeaf.width ? first : Swift.min(tree.seek { $0.bytes > b }.index, tree.count - 1)
     // Leaves before the run with entries reaching `a`: their ends may change, their spans do not.
     var earlier: [(Int, Int, IntervalLeaf<Value>)] = []
