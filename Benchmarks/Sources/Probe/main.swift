@@ -4,7 +4,9 @@
 // cost of one operation without the set-up. Operations:
 //   lookup | insert | remove | move   among N elements (env N, default 1,000,000; SIZE=bytes per element;
 //                                     KINDS=words,lines,...
-//                                     system rotors held; CUSTOM=1 a custom rotor, an entry every 10)
+//                                     system rotors held; CUSTOM=1 a custom rotor, an entry every 10
+//                                     elements, or every CUSTOM_EVERY; per move: thread CPU time
+//                                     percentiles of moves with and without a custom entry)
 //   edit FILE   a one-character insert and its delete (two edits) at 1,000 random offsets, every system
 //               rotor but prose sentences and a pattern rotor held (PROSE=1: prose sentences too;
 //               KINDS=words,pattern,...: only those)
@@ -45,10 +47,16 @@ case "lookup", "insert", "remove", "move":
       for name in k.split(separator: ",") { _ = try document.rotor(SystemRotor(rawValue: String(name))!) }
     }
     if ProcessInfo.processInfo.environment["CUSTOM"] != nil {
-      document.addRotor("headings") { for i in stride(from: 0, to: n, by: 10) { RotorEntry("h\(i)", id: i) } }
+      let every = Int(ProcessInfo.processInfo.environment["CUSTOM_EVERY"] ?? "10")!
+      document.addRotor("headings") { for i in stride(from: 0, to: n, by: every) { RotorEntry("h\(i)", id: i) } }
     }
   }
   var next = n
+  var rows: [(UInt64, String)] = []
+  func tcpu() -> UInt64 {
+    var t = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+    return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+  }
   let t = now()
   for _ in 0..<reps {
     switch what {
@@ -58,10 +66,23 @@ case "lookup", "insert", "remove", "move":
     case "remove": _ = try document.remove(at: rnd(document.elementCount))
     default:
       let id = document.elementID(at: rnd(document.elementCount))!
-      _ = try document.move(id, to: rnd(document.elementCount))
+      let to = rnd(document.elementCount)
+      let t0 = tcpu()
+      _ = try document.move(id, to: to)
+      let t1 = tcpu()
+      rows.append((t1 - t0, id % 10 == 0 ? "custom" : "plain"))
     }
   }
   print(what, Double(now() - t) / Double(reps) / 1000, "µs")
+  if !rows.isEmpty {
+    for tag in ["custom", "plain"] {
+      let s = rows.filter { $0.1 == tag }.map(\.0).sorted()
+      guard !s.isEmpty else { continue }
+      print(
+        tag, s.count, "p50", Double(s[s.count / 2]) / 1000, "p90", Double(s[s.count * 9 / 10]) / 1000, "p99",
+        Double(s[s.count * 99 / 100]) / 1000)
+    }
+  }
 
 case "anchor", "unanchor":
   // ANCHORS anchors (default 100,000; stickiness alternating) at random places in N elements

@@ -66,6 +66,8 @@ struct IntervalIndex<Value> {
   /// 64, an element move (two edits of a custom rotor) took 7,200 instructions less of 171,500,
   /// and an edit 2,500 less of 157,800 (its pattern rotor); 16 saved only 2,100 and 900 more.
   static var leafCapacity: Int { 32 }
+  /// How full ``leaves(_:from:to:)`` cuts leaves.
+  static var leafFill: Int { leafCapacity * 3 / 4 }
 
   private(set) var tree: SumTree<IntervalLeaf<Value>>
 
@@ -89,8 +91,13 @@ struct IntervalIndex<Value> {
     var result: [IntervalLeaf<Value>] = []
     var i = entries.startIndex
     var origin = from
+    // Leaves of at most three quarters of the capacity, cut evenly: an entry inserted later (an
+    // element with its entries) then fits in its leaf, which is edited in place.
+    let parts = (entries.count + leafFill - 1) / leafFill
+    var part = 0
     while i < entries.endIndex {
-      var j = Swift.min(i + leafCapacity, entries.endIndex)
+      part += 1
+      var j = Swift.min(Swift.max(entries.startIndex + entries.count * part / parts, i + 1), entries.endIndex)
       // Entries sharing a start stay in one leaf: a leaf's span must hold every start in it.
       while j < entries.endIndex && entries[j].0.lowerBound == entries[j - 1].0.lowerBound { j += 1 }
       let next = j < entries.endIndex ? entries[j].0.lowerBound : to
@@ -292,16 +299,24 @@ struct IntervalIndex<Value> {
     // `b` (the last leaf when `b` is the end).
     // One descent finds the first leaf, where it starts and what it holds; `b` inside it (an edit
     // or an element within one leaf, mostly) needs no second one.
-    let found = leaf(holding: a)
-    let (first, runStart, firstLeaf) = (found.index, found.before.bytes, found.leaf)
-    let last = b < runStart + firstLeaf.width ? first : Swift.min(tree.seek { $0.bytes > b }.index, tree.count - 1)
+    // The largest end before the first leaf tells whether any leaf before it reaches `a`.
+    let (first, runStart, firstWidth, firstCount, endBefore): (Int, Int, Int, Int, Int) = {
+      // Only the leaf's size is kept: no copy of it outlives this, so that the edit in place
+      // below changes the tree's own arrays.
+      let found = leaf(holding: a)
+      return (found.index, found.before.bytes, found.leaf.width, found.leaf.count, found.before.maxEnd)
+    }()
+    let last = b < runStart + firstWidth ? first : Swift.min(tree.seek { $0.bytes > b }.index, tree.count - 1)
     // Leaves before the run with entries reaching `a`: their ends may change, their spans do not.
     var earlier: [(Int, Int, IntervalLeaf<Value>)] = []
-    tree.visit(enter: { before, sub in
-      before.count < Int.max && sub.maxEnd != .min && before.bytes + sub.maxEnd >= a && before.bytes < a
-    }) { l, before, leaf in
-      if l < first { earlier.append((l, before.bytes, leaf)) }
-      return l < first
+    // (The visit walks every node's children up to the path; most edits have none to find.)
+    if endBefore != .min && endBefore >= a {
+      tree.visit(enter: { before, sub in
+        before.count < Int.max && sub.maxEnd != .min && before.bytes + sub.maxEnd >= a && before.bytes < a
+      }) { l, before, leaf in
+        if l < first { earlier.append((l, before.bytes, leaf)) }
+        return l < first
+      }
     }
     for (l, origin, leaf) in earlier {
       var entries: [(Range<Int>, Value)] = []
@@ -318,14 +333,14 @@ struct IntervalIndex<Value> {
     }
     // The run itself: decoded, edited and cut into leaves again. (The leaves before it changed
     // only their entries, not their widths: `runStart` holds.)
-    if first == last,
-      let leaf = Self.editedInPlace(
-        firstLeaf, at: runStart, a: a, limit: limit, delta: delta, inserting: inserted,
-        isLast: last == tree.count - 1,
-        transform: transform)
-    {
-      tree.update(at: first, with: leaf)
-      return
+    if first == last && firstCount + inserted.count <= Self.leafCapacity {
+      let isLast = last == tree.count - 1
+      let edited = tree.modify(at: first) { leaf in
+        Self.editInPlace(
+          &leaf, at: runStart, a: a, limit: limit, delta: delta, inserting: inserted, isLast: isLast,
+          transform: transform)
+      }
+      if edited { return }
     }
     var runEnd = runStart
     var entries: [(Range<Int>, Value)] = []
@@ -377,58 +392,62 @@ struct IntervalIndex<Value> {
     tree.replaceSubrange(first..<(last + 1), with: Self.leaves(entries[...], from: runStart, to: runEnd + delta))
   }
 
-  /// The edit of `apply` inside one leaf (starting at `origin`), made on the leaf's position arrays
-  /// alone (its values are copied only when entries are removed), or nil when it breaks the order
-  /// of starts, puts a start outside the leaf or overfills it (then the general path cuts new leaves).
-  private static func editedInPlace(
-    _ original: IntervalLeaf<Value>, at origin: Int, a: Int, limit: Int, delta: Int,
+  /// The edit of `apply` inside one leaf (starting at `origin`), made where the leaf is: its
+  /// positions are computed in copies of its position arrays, and only when they are valid are
+  /// they stored and its values removed or inserted in place (no value is copied: a leaf the tree
+  /// alone holds has unshared arrays). False, with the leaf unchanged, when the edit breaks the
+  /// order of starts or puts a start outside the leaf (then the general path cuts new leaves).
+  /// The caller checks that the inserted entries fit.
+  private static func editInPlace(
+    _ leaf: inout IntervalLeaf<Value>, at origin: Int, a: Int, limit: Int, delta: Int,
     inserting inserted: [(Range<Int>, Value)], isLast: Bool, transform: (Range<Int>, Value) -> Range<Int>?
-  ) -> IntervalLeaf<Value>? {
-    guard original.count + inserted.count <= leafCapacity else { return nil }
-    var leaf = original
+  ) -> Bool {
+    var starts = leaf.starts
+    var ends = leaf.ends
     var insertAt = -1
     // As in `apply`: before the first entry starting after the inserted ones.
     let lastInserted = inserted.last?.0.lowerBound ?? .max
     var dropped: [Int] = []
     for k in 0..<leaf.count {
-      let r = (origin + leaf.starts[k])..<(origin + leaf.ends[k])
+      let r = (origin + starts[k])..<(origin + ends[k])
       if r.lowerBound >= limit {
         if insertAt < 0 { insertAt = k - dropped.count }
-        leaf.starts[k] += delta
-        leaf.ends[k] += delta
+        starts[k] += delta
+        ends[k] += delta
       } else if r.upperBound < a {
         continue
       } else if let t = transform(r, leaf.values[k]) {
         if insertAt < 0 && t.lowerBound > lastInserted { insertAt = k - dropped.count }
-        leaf.starts[k] = t.lowerBound - origin
-        leaf.ends[k] = t.upperBound - origin
+        starts[k] = t.lowerBound - origin
+        ends[k] = t.upperBound - origin
       } else {
         dropped.append(k)
       }
     }
-    if !dropped.isEmpty {
-      // Entries removed by the edit (in order): the arrays without them.
-      var keep = [Bool](repeating: true, count: leaf.count)
-      for k in dropped { keep[k] = false }
-      leaf.starts = leaf.starts.indices.filter { keep[$0] }.map { leaf.starts[$0] }
-      leaf.ends = leaf.ends.indices.filter { keep[$0] }.map { leaf.ends[$0] }
-      leaf.values = leaf.values.indices.filter { keep[$0] }.map { leaf.values[$0] }
+    // Entries removed by the edit, from the last (so the indices of the others hold).
+    for k in dropped.reversed() {
+      starts.remove(at: k)
+      ends.remove(at: k)
     }
+    let at = insertAt < 0 ? starts.count : insertAt
     if !inserted.isEmpty {
-      let at = insertAt < 0 ? leaf.count : insertAt
-      leaf.starts.insert(contentsOf: inserted.map { $0.0.lowerBound - origin }, at: at)
-      leaf.ends.insert(contentsOf: inserted.map { $0.0.upperBound - origin }, at: at)
-      leaf.values.insert(contentsOf: inserted.map(\.1), at: at)
+      starts.insert(contentsOf: inserted.map { $0.0.lowerBound - origin }, at: at)
+      ends.insert(contentsOf: inserted.map { $0.0.upperBound - origin }, at: at)
     }
-    leaf.width += delta
-    for k in 0..<leaf.count {
-      let start = leaf.starts[k]
-      guard start >= 0, leaf.ends[k] >= start, start < leaf.width || (isLast && start <= leaf.width),
-        k == 0 || leaf.starts[k - 1] <= start
-      else { return nil }
+    let width = leaf.width + delta
+    for k in starts.indices {
+      let start = starts[k]
+      guard start >= 0, ends[k] >= start, start < width || (isLast && start <= width),
+        k == 0 || starts[k - 1] <= start
+      else { return false }
     }
+    leaf.starts = starts
+    leaf.ends = ends
+    for k in dropped.reversed() { leaf.values.remove(at: k) }
+    if !inserted.isEmpty { leaf.values.insert(contentsOf: inserted.map(\.1), at: at) }
+    leaf.width = width
     leaf.recomputeMaxEnd()
-    return leaf
+    return true
   }
 
   /// Removes the entries whose start lies in `positions` and inserts `entries` (sorted, starting
@@ -443,12 +462,12 @@ struct IntervalIndex<Value> {
   mutating func remove(at i: Int) {
     precondition(i >= 0 && i < count, "index \(i) out of 0..<\(count)")
     let (l, _, k) = locate(i)
-    var leaf = tree[l]
-    leaf.starts.remove(at: k)
-    leaf.ends.remove(at: k)
-    leaf.values.remove(at: k)
-    leaf.recomputeMaxEnd()
-    tree.update(at: l, with: leaf)
+    tree.modify(at: l) { leaf in
+      leaf.starts.remove(at: k)
+      leaf.ends.remove(at: k)
+      leaf.values.remove(at: k)
+      leaf.recomputeMaxEnd()
+    }
   }
 
   /// Calls `body` on the value of each entry in `indices`, in order, to change it (ranges stay).
@@ -459,13 +478,13 @@ struct IntervalIndex<Value> {
     var (l, _, k) = locate(indices.lowerBound)
     var i = indices.lowerBound
     while i < indices.upperBound {
-      var leaf = tree[l]
-      while k < leaf.count && i < indices.upperBound {
-        body(i, &leaf.values[k])
-        k += 1
-        i += 1
+      tree.modify(at: l) { leaf in
+        while k < leaf.count && i < indices.upperBound {
+          body(i, &leaf.values[k])
+          k += 1
+          i += 1
+        }
       }
-      tree.update(at: l, with: leaf)
       l += 1
       k = 0
     }

@@ -458,6 +458,27 @@ struct SumTree<Item: TreeItem> {
     refresh(node, c)
   }
 
+  /// Changes item `i` where it is, and returns what `body` returns. The path to it is made unique
+  /// first, so when no other copy of the tree shares the item (no snapshot), neither does the
+  /// item's own storage: `body` changes its arrays without copying them.
+  mutating func modify<R>(at i: Int, _ body: (inout Item) -> R) -> R {
+    precondition(i >= 0 && i < count, "item \(i) out of 0..<\(count)")
+    return Self.modify(&root, i, body)
+  }
+
+  private static func modify<R>(_ node: inout Node, _ i: Int, _ body: (inout Item) -> R) -> R {
+    makeUnique(&node)
+    if node.isLeaf {
+      let result = body(&node.items[i])
+      node.recompute(from: i)
+      return result
+    }
+    let (c, j) = node.entry(holding: i)
+    let result = modify(&node.children[c], j, body)
+    refresh(node, c)
+    return result
+  }
+
   /// Inserts `item` before item `i` (at the end when `i == count`).
   mutating func insert(_ item: Item, at i: Int) {
     precondition(i >= 0 && i <= count, "item \(i) out of 0...\(count)")

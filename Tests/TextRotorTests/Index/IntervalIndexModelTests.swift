@@ -74,6 +74,17 @@ import Testing
       Self.check(index, model, &rng, seed: seed)
       for _ in 0..<6 {
         let top = (model.last?.range.upperBound ?? 10) + 20
+        // Now and then a copy is held across the edit (a snapshot): edits made in place in the
+        // index's leaves must leave it as it was.
+        let held = rng.next() % 3 == 0 ? (index, model) : nil
+        defer {
+          if let (copy, old) = held {
+            let all = copy.all
+            #expect(
+              all.count == old.count && zip(all, old).allSatisfy { $0.0 == $1.range && $0.1 == $1.value },
+              "seed \(seed): a copy held across an edit changed")
+          }
+        }
         switch rng.next() % 4 {
         case 0:
           // A text edit: replace a..<b with `inserted` positions.
