@@ -485,19 +485,11 @@ extension ByteStorage {
     if reading, readDescriptor >= 0 {
       let block = Self.countBlock
       // One byte more: the byte after the block, for a CR at its end.
-      let buffer = UnsafeMutableRawPointer.allocate(byteCount: block + 1, alignment: 4096)
-      defer { buffer.deallocate() }
-      let bytes = buffer.assumingMemoryBound(to: UInt8.self)
-      var p = part.lowerBound
-      while p < part.upperBound {
-        let want = Swift.min(part.upperBound - p, block) + (p + block < count ? 1 : 0)
-        let got = pread(readDescriptor, buffer, want, off_t(p))
-        guard got > 0 else { break }
+      let p = readInBlocks(part, lookAhead: 1, readEnd: Swift.min(count, part.upperBound + 1)) { bytes, got, p in
         let e = Swift.min(got, block, part.upperBound - p)
         let nextByte = p + e == part.upperBound ? after : e < got ? Int32(bytes[e]) : Int32(self[p + e])
         cicu_paragraph_starts(&state, bytes, e, nextByte)
-        p += e
-        if got < want { break }
+        return e
       }
       if p < part.upperBound {
         withUnsafeBytes { cicu_paragraph_starts(&state, $0.baseAddress! + p, part.upperBound - p, after) }
@@ -520,6 +512,31 @@ extension ByteStorage {
   /// The size from which a count is split across threads.
   static let parallelCountMinimum = 32 << 20
 
+  /// Reads `range` of the file with `pread`, ``countBlock`` bytes at a time into one buffer, each
+  /// read asking for up to `lookAhead` bytes more (never past `readEnd`), and hands each read to
+  /// `body` (the bytes, how many came, where they start in the file), which returns how many it
+  /// used (at least one, at most ``countBlock``). Returns where reading stopped: the range's end,
+  /// or earlier when a read came back short or failed (the file shrank), where the caller goes on
+  /// through the mapping, whose guard reads missing pages as zeros. The storage must keep a
+  /// descriptor of its file.
+  private func readInBlocks(
+    _ range: Range<Int>, lookAhead: Int, readEnd: Int, _ body: (UnsafeMutablePointer<UInt8>, Int, Int) -> Int
+  ) -> Int {
+    let block = Self.countBlock
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: block + lookAhead, alignment: 4096)
+    defer { buffer.deallocate() }
+    let bytes = buffer.assumingMemoryBound(to: UInt8.self)
+    var p = range.lowerBound
+    while p < range.upperBound {
+      let want = Swift.min(readEnd - p, block + lookAhead)
+      let got = pread(readDescriptor, buffer, want, off_t(p))
+      guard got > 0 else { break }
+      p += body(bytes, got, p)
+      if got < want { break }
+    }
+    return p
+  }
+
   /// The counts of `range` of the mapped file read with `pread`, ``countBlock`` bytes at a time
   /// into one buffer (cut where a character starts, as ``countInBlocks(_:)`` cuts, with the CR LF
   /// pairs split between two blocks added); the line terminators only when `linesOnly`. Nil when
@@ -528,19 +545,12 @@ extension ByteStorage {
   private func countByReading(_ range: Range<Int>, linesOnly: Bool) -> TextCounts? {
     guard readDescriptor >= 0, !range.isEmpty else { return nil }
     let block = Self.countBlock
-    // 3 bytes more: the rest of a character that the block's end cuts.
-    let buffer = UnsafeMutableRawPointer.allocate(byteCount: block + 3, alignment: 4096)
-    defer { buffer.deallocate() }
-    let bytes = buffer.assumingMemoryBound(to: UInt8.self)
     var total = TextCounts()
-    var p = range.lowerBound
     let end = range.upperBound
     // Whether the byte before p (in the range) is a CR: with an LF at p, a pair split at p.
     var afterCR = false
-    while p < end {
-      let want = Swift.min(end - p, block + 3)
-      let got = pread(readDescriptor, buffer, want, off_t(p))
-      guard got > 0 else { break }
+    // 3 bytes more: the rest of a character that the block's end cuts.
+    let p = readInBlocks(range, lookAhead: 3, readEnd: end) { bytes, got, _ in
       var e = Swift.min(got, block)
       var moved = 0
       while !linesOnly && e < got && moved < 3 && bytes[e] & 0xC0 == 0x80 {
@@ -548,11 +558,10 @@ extension ByteStorage {
         moved += 1
       }
       if afterCR && bytes[0] == 0x0A { total.crlfPairs += 1 }
-      let view = ByteStorage(base: buffer, count: e, release: .none)
+      let view = ByteStorage(base: UnsafeMutableRawPointer(bytes), count: e, release: .none)
       total.add(linesOnly ? view.lineCounts(0..<e) : view.countPart(0..<e, knownWellFormed: false, inBlocks: false))
       afterCR = bytes[e - 1] == 0x0D
-      p += e
-      if got < want { break }
+      return e
     }
     guard p < end else { return total }
     // The rest through the mapping.
