@@ -45,6 +45,17 @@ public struct DocumentChange<ID: Hashable> {
     }
   }
 
+  /// What changed in the rotor named `name` (a system rotor's raw value, or a custom, pattern or
+  /// structure rotor's name), or nil when the document did not hold it: what `rotors[name]` gives,
+  /// without building the dictionary (read this way on every keystroke).
+  public subscript(rotor name: String) -> RotorChange? {
+    if let c = named[name] { return c }
+    return SystemRotor(rawValue: name).flatMap { system[$0] }
+  }
+
+  /// What changed in system rotor `kind`, or nil when the document did not hold it.
+  public subscript(rotor kind: SystemRotor) -> RotorChange? { system[kind] }
+
   /// The system rotors' changes.
   var system = SystemRotorChanges()
   /// The other rotors' changes, by name.

@@ -115,8 +115,14 @@ import Testing
           let old = try SystemRotor.allCases.map { try Self.systemSnapshot(document, $0) }
           let change = try document.replace(a..<b, in: id, with: inserted)
           // The change report: entries outside `removed`/`added` are the same on both sides.
+          // One rotor's change read without the dictionary is the dictionary's.
+          let all = change.rotors
+          for name in Array(all.keys) + ["no such rotor"] {
+            #expect(change[rotor: name] == all[name], "seed \(seed) step \(step) \(description): \(name)")
+          }
           for (k, kind) in SystemRotor.allCases.enumerated() {
-            guard let c = change.rotors[kind.rawValue], !c.rebuilt else { continue }
+            #expect(change[rotor: kind] == all[kind.rawValue], "seed \(seed) step \(step) \(description): \(kind)")
+            guard let c = change[rotor: kind], !c.rebuilt else { continue }
             let new = try Self.systemSnapshot(document, kind)
             #expect(
               old[k].count - c.removed.count == new.count - c.added.count
@@ -177,7 +183,7 @@ import Testing
             change.editedRange == edited && change.insertedCount == put, "seed \(seed) \(description): \(change)")
           let new = try Self.rotorSnapshots(document)
           for (name, before) in old {
-            let c = try #require(change.rotors[name], "seed \(seed) step \(step) \(description): \(name) not reported")
+            let c = try #require(change[rotor: name], "seed \(seed) step \(step) \(description): \(name) not reported")
             let after = new[name]!
             guard c.removed.upperBound <= before.count && c.added.upperBound <= after.count else {
               Issue.record("seed \(seed) step \(step) \(description): \(name) reported \(c) out of range")
