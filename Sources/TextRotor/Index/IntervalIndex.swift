@@ -92,12 +92,13 @@ struct IntervalIndex<Value> {
     var i = entries.startIndex
     var origin = from
     // Leaves of at most three quarters of the capacity, cut evenly: an entry inserted later (an
-    // element with its entries) then fits in its leaf, which is edited in place.
-    let parts = (entries.count + leafFill - 1) / leafFill
-    var part = 0
+    // element with its entries) then fits in its leaf, which is edited in place. Each cut shares
+    // out what is left, so a run of entries sharing a start (which stays in one leaf) leaves the
+    // leaves after it even, not one of a single entry.
     while i < entries.endIndex {
-      part += 1
-      var j = Swift.min(Swift.max(entries.startIndex + entries.count * part / parts, i + 1), entries.endIndex)
+      let rest = entries.endIndex - i
+      let parts = (rest + leafFill - 1) / leafFill
+      var j = i + (rest + parts - 1) / parts
       // Entries sharing a start stay in one leaf: a leaf's span must hold every start in it.
       while j < entries.endIndex && entries[j].0.lowerBound == entries[j - 1].0.lowerBound { j += 1 }
       let next = j < entries.endIndex ? entries[j].0.lowerBound : to

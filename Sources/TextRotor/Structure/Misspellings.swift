@@ -157,6 +157,7 @@ extension RotorDocument {
   /// Before the element spanning `old` (document offsets) is removed.
   func spellingRemoved(_ old: Range<Int>, change: inout DocumentChange<ID>) {
     guard var st = spelling else { return }
+    spelling = nil  // the only reference: the index changes in place
     let i0 = st.index.firstIndex(startingAtLeast: old.lowerBound)
     let i1 = st.index.firstIndex(startingAtLeast: old.upperBound)
     st.index.apply(edit: old, newCount: 0) { r, _ in old.contains(r.lowerBound) ? nil : r }

@@ -64,6 +64,7 @@ extension RotorDocument {
   func structureRemoved(_ old: Range<Int>, change: inout DocumentChange<ID>) {
     spellingRemoved(old, change: &change)
     guard var st = structure else { return }
+    structure = nil  // the only reference: the indexes change in place
     st.replace(old, newCount: 0, with: StructureEntries(), change: &change)
     st.labelMaps = [:]
     structure = st

@@ -79,10 +79,17 @@ import Testing
         let held = rng.next() % 3 == 0 ? (index, model) : nil
         defer {
           if let (copy, old) = held {
+            copy.invariantCheck()
             let all = copy.all
             #expect(
               all.count == old.count && zip(all, old).allSatisfy { $0.0 == $1.range && $0.1 == $1.value },
               "seed \(seed): a copy held across an edit changed")
+            // Its nodes' largest ends too: an overlap query reads them.
+            let lo = old.isEmpty ? 0 : old[old.count / 2].range.lowerBound
+            let q = lo..<(lo + 50)
+            #expect(
+              copy.indices(overlapping: q) == old.indices.filter { Self.overlaps(old[$0].range, q) },
+              "seed \(seed): a copy held across an edit answers another overlap")
           }
         }
         switch rng.next() % 4 {
@@ -202,6 +209,16 @@ import Testing
             return
           }
         }
+        // Now and then a copy is held across the removal or update, which edit leaves in place.
+        let held = rng.next() % 3 == 0 ? (index, model) : nil
+        defer {
+          if let (copy, old) = held {
+            copy.invariantCheck()
+            #expect(
+              copy.all.map(\.0) == old.map(\.0) && copy.all.map(\.1) == old.map(\.1),
+              "seed \(seed) round \(round): a copy held across a removal or update changed")
+          }
+        }
         if !model.isEmpty && rng.next() % 4 != 0 {
           // Removals in runs, emptying leaves.
           let k = Int(rng.next() % UInt64(model.count))
@@ -225,5 +242,30 @@ import Testing
         }
       }
     }
+  }
+
+  /// Leaves are cut evenly, at most three quarters full (room for an element inserted with its
+  /// entries), also after a run of entries sharing a start (kept in one leaf) passes a cut.
+  @Test func leavesAreCutEvenly() {
+    func sizes(_ starts: [Int]) -> [Int] {
+      let index = IntervalIndex(sorted: starts.enumerated().map { ($1..<($1 + 1), $0) }, width: (starts.last ?? 0) + 10)
+      index.invariantCheck()
+      var result: [Int] = []
+      index.tree.forEach { _, _, leaf in
+        result.append(leaf.count)
+        return true
+      }
+      return result
+    }
+    let fill = IntervalIndex<Int>.leafFill
+    #expect(fill == 24)
+    for n in [1, 23, 24, 25, 47, 48, 49, 100, 1000] {
+      let s = sizes(Array(0..<n))
+      #expect(s.reduce(0, +) == n && s.max()! <= fill && s.max()! - s.min()! <= 1, "\(n) entries: leaves \(s)")
+      #expect(s.count == (n + fill - 1) / fill, "\(n) entries: leaves \(s)")
+    }
+    // Entries 0...70 share a start: one leaf of 71, then the other 29 shared out evenly.
+    let ties = sizes(Array(repeating: 5, count: 71) + Array(6..<35))
+    #expect(ties == [71, 15, 14], "leaves \(ties)")
   }
 }

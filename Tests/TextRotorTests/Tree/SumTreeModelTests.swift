@@ -49,8 +49,18 @@ import Testing
         case 2 where !model.isEmpty:
           let i = Int(rng.next() % UInt64(model.count))
           let v = Int(rng.next() % 100)
+          if rng.next() % 2 == 0 {
+            tree.update(at: i, with: Value(v: v))
+          } else {
+            // In place: the closure gets the tree's own item (its path made unique first) and
+            // what it returns comes back.
+            let old = tree.modify(at: i) { item in
+              defer { item = Value(v: v) }
+              return item.v
+            }
+            #expect(old == model[i], "seed \(seed) step \(step): modify saw \(old), not \(model[i])")
+          }
           model[i] = v
-          tree.update(at: i, with: Value(v: v))
         case 5, 6:
           // A local splice (an edit's usual case: one leaf, one descent): a few items replaced by
           // none, a few, or enough to split the leaf several times (op 6).
