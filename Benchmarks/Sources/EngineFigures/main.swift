@@ -1,11 +1,14 @@
 // The document engine's figures (issue 8), in process, release build:
 //
 //   cd Benchmarks && swift run -c release EngineFigures [--sizes 1,10,100,1000] [--elements 10000,1000000]
+//                                                      [--multilingual] [--no-single-line]
 //
 // Documents are made from the generated English corpus (Corpora/generate; $TEXTROTOR_CORPORA to
 // point elsewhere), repeated or cut to each size and written to /tmp, then opened as ONE element
 // with every system rotor and a pattern rotor held. Each figure is p50 / p99 over many operations
-// at pseudo-random places (fixed seeds). Prints a Markdown table.
+// at pseudo-random places (fixed seeds). Prints a Markdown table. `--multilingual` measures the same
+// on the generated multilingual corpus as it is (20 MB of many scripts: Thai and Chinese words
+// come from ICU's dictionaries, which the fast paths leave to ICU).
 import Glibc
 import TextRotor
 
@@ -95,12 +98,14 @@ var arguments = CommandLine.arguments.dropFirst()
 var sizes = [1, 10, 100, 1000]
 var elementCounts = [10_000, 100_000, 1_000_000]
 var singleLine = true
+var multilingual = false
 var perRotor: Int? = nil
 while let a = arguments.popFirst() {
   switch a {
   case "--sizes": sizes = arguments.popFirst()!.split(separator: ",").map { Int($0)! }
   case "--elements": elementCounts = arguments.popFirst()!.split(separator: ",").map { Int($0)! }
   case "--no-single-line": singleLine = false
+  case "--multilingual": multilingual = true
   case "--per-rotor": perRotor = Int(arguments.popFirst()!)!
   default: fatalError("unknown argument \(a)")
   }
@@ -301,6 +306,12 @@ for mb in sizes {
   try editFigures(
     path: path, label: mb >= 1000 ? "\(mb / 1000) GB" : "\(mb) MB", edits: mb >= 1000 ? 300 : 1000, sizeMB: mb)
   unlink(path)
+}
+
+if multilingual {
+  let path = corpora + "/multilingual-20mb.txt"
+  let size = try ByteStorage.contentsOf(path: path).count
+  try editFigures(path: path, label: "\(size / 1_000_000) MB multilingual", edits: 1000, sizeMB: size / 1_000_000)
 }
 
 if singleLine {
