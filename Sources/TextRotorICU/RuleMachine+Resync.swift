@@ -80,16 +80,11 @@ extension RuleMachine {
       if o < a { return o == n }
       return o >= oldEnd && o > a && n == o + delta
     }
-    func agree(_ o: Configuration, _ n: Configuration) -> Bool {
-      guard o.state == n.state, o.statusState == n.statusState, same(o.result, n.result), same(o.start, n.start)
-      else { return false }
-      for i in 0..<slotCount where !same(o.slots[i], n.slots[i]) { return false }
-      return true
-    }
     // The old run, recorded past the edit (the last visit of each position, with how many
-    // boundaries it had ended before).
+    // boundaries it had ended before), as plain integers (``ResyncRecords``): recording a
+    // character costs no allocation or reference count.
     let limit = span
-    var records: [(Configuration, Int)?] = Array(repeating: nil, count: limit + 1)
+    let records = ResyncRecords(slots: slotCount, capacity: Swift.min(limit + 1, 512))
     var oldEnds: [Int] = []
     var ignored: [Int32] = []
     guard
@@ -99,10 +94,19 @@ extension RuleMachine {
           guard p >= oldEnd else { return false }
           let d = p - oldEnd
           if d > limit { return true }
-          records[d] = (c, k)
+          records.set(
+            d, state: c.state, result: c.result, statusState: c.statusState, start: c.start, slots: c.slots, count: k)
           return c.state == Self.ended
         })
     else { return nil }
+    // Whether the old run's record at `d` agrees with `n` (state, result, status, pass start and
+    // look-ahead positions the same, or moved by the edit): the boundaries it had ended then.
+    func agreeing(_ d: Int, _ n: Configuration) -> Int? {
+      guard let o = records[d] else { return nil }
+      guard o[0] == n.state, o[2] == n.statusState, same(o[1], n.result), same(o[3], n.start) else { return nil }
+      for i in 0..<slotCount where !same(o[5 + i], n.slots[i]) { return nil }
+      return o[4]
+    }
     var newEnds: [Int] = []
     var newStatuses: [Int32] = []
     var met: (Int, Int)? = nil
@@ -113,7 +117,7 @@ extension RuleMachine {
           guard p >= newEnd else { return false }
           let d = p - newEnd
           if d > limit { return true }
-          if let (o, count) = records[d], agree(o, c) {
+          if let count = agreeing(d, c) {
             met = (d, count)
             return true
           }
@@ -143,54 +147,78 @@ extension RuleMachine {
   {
     let states = rules.stateCount
     let begin = bofRequired ? Int(table[1 * categories + 2]) : 1
-    // Members: a state and the oldest boundary where a pass in it may have started (-1: unknown).
-    var set: [Int] = startsText ? [Self.pending] : Array(1..<states)
-    var born: [Int] = startsText ? [0] : Array(repeating: -1, count: states - 1)
+    // Members: a state and the oldest boundary where a pass in it may have started (-1: unknown),
+    // in buffers of `states + 1` (the distinct states a step reaches and one pass begun), reused
+    // from character to character rather than emptied and refilled as arrays.
+    let capacity = states + 1
+    let buffer = UnsafeMutablePointer<Int>.allocate(capacity: 4 * capacity + states)
+    defer { buffer.deallocate() }
+    var set = buffer
+    var born = buffer + capacity
+    var next = buffer + 2 * capacity
+    var nextBorn = buffer + 3 * capacity
+    let slot = buffer + 4 * capacity
+    slot.initialize(repeating: -1, count: states)
+    var count = 0
+    if startsText {
+      set[0] = Self.pending
+      born[0] = 0
+      count = 1
+    } else {
+      for s in 1..<states {
+        set[count] = s
+        born[count] = -1
+        count += 1
+      }
+    }
     var b = 0
     while b < boundaries.count && boundaries[b] < 0 { b += 1 }
     if !startsText && b < boundaries.count && boundaries[b] == 0 {
-      set.append(Self.pending)
-      born.append(0)
+      set[count] = Self.pending
+      born[count] = 0
+      count += 1
     }
-    var slot = [Int](repeating: -1, count: states)
-    var next: [Int] = []
-    var nextBorn: [Int] = []
-    next.reserveCapacity(states + 1)
-    nextBorn.reserveCapacity(states + 1)
     var collapsed: (Int, Int)? = nil
     var p = 0
     guard let base = text.baseAddress else { return nil }
     while p < a {
-      if set.count == 1 { collapsed = (p, set[0]) }
+      if count == 1 { collapsed = (p, set[0]) }
       let (c, length) = Self.decode(base, p, text.count)
       guard p + length <= a else { return nil }
       let k = c < 0x10000 ? bmp[Int(c)] : rules.category(c)
       if k >= dictionaryStart { return nil }
-      next.removeAll(keepingCapacity: true)
-      nextBorn.removeAll(keepingCapacity: true)
-      for (s, from) in zip(set, born) {
+      var n = 0
+      for m in 0..<count {
+        let s = set[m]
         let t = Int(table[(s == Self.pending ? begin : s) * categories + Int(k)])
         guard t != 0 else { continue }
         if slot[t] < 0 {
-          slot[t] = next.count
-          next.append(t)
-          nextBorn.append(from)
+          slot[t] = n
+          next[n] = t
+          nextBorn[n] = born[m]
+          n += 1
         } else {
-          nextBorn[slot[t]] = Swift.min(nextBorn[slot[t]], from)
+          nextBorn[slot[t]] = Swift.min(nextBorn[slot[t]], born[m])
         }
       }
-      for t in next { slot[t] = -1 }
+      for m in 0..<n { slot[next[m]] = -1 }
       p += length
       while b < boundaries.count && boundaries[b] < p { b += 1 }
       if b < boundaries.count && boundaries[b] == p {
-        next.append(Self.pending)
-        nextBorn.append(p)
+        next[n] = Self.pending
+        nextBorn[n] = p
+        n += 1
       }
       swap(&set, &next)
       swap(&born, &nextBorn)
+      count = n
     }
-    if set.count == 1 { collapsed = (p, set[0]) }
-    if let oldest = born.min(), oldest >= 0 { return (oldest, Self.pending) }
+    if count == 1 { collapsed = (p, set[0]) }
+    if count > 0 {
+      var oldest = born[0]
+      for m in 1..<count { oldest = Swift.min(oldest, born[m]) }
+      if oldest >= 0 { return (oldest, Self.pending) }
+    }
     return collapsed
   }
 
@@ -279,5 +307,53 @@ extension RuleMachine {
         boundary(c.result, c.statusState >= 0 ? status[c.statusState] : defaultStatus)
       }
     }
+  }
+}
+
+/// The records of ``RuleMachine/resync(old:new:editStart:oldEnd:newEnd:boundaries:startsText:endsText:span:)``'s
+/// run over the old text: per distance `d` past the edit, the machine's configuration when it last
+/// visited that position (state, result, status state, pass start, boundaries ended so far, then
+/// the look-ahead slots), or none. Plain integers in one buffer, grown as the run goes.
+private final class ResyncRecords {
+  private let width: Int
+  private var base: UnsafeMutablePointer<Int>
+  private var capacity: Int
+  private var count = 0
+  private static let absent = Int.min + 1
+
+  init(slots: Int, capacity: Int) {
+    width = 5 + slots
+    self.capacity = Swift.max(capacity, 1)
+    base = .allocate(capacity: self.capacity * width)
+  }
+
+  deinit { base.deallocate() }
+
+  func set(_ d: Int, state: Int, result: Int, statusState: Int, start: Int, slots: [Int], count k: Int) {
+    if d >= count {
+      if d >= capacity {
+        let grown = Swift.max(capacity * 2, d + 1)
+        let moved = UnsafeMutablePointer<Int>.allocate(capacity: grown * width)
+        moved.initialize(from: base, count: count * width)
+        base.deallocate()
+        base = moved
+        capacity = grown
+      }
+      (base + count * width).initialize(repeating: Self.absent, count: (d + 1 - count) * width)
+      count = d + 1
+    }
+    let r = base + d * width
+    r[0] = state
+    r[1] = result
+    r[2] = statusState
+    r[3] = start
+    r[4] = k
+    for i in 0..<(width - 5) { r[5 + i] = slots[i] }
+  }
+
+  /// The record at distance `d`, or nil when the run did not visit it.
+  subscript(d: Int) -> UnsafeMutablePointer<Int>? {
+    guard d < count, base[d * width] != Self.absent else { return nil }
+    return base + d * width
   }
 }

@@ -389,23 +389,56 @@ extension RotorDocument {
       // (over a copy of the bytes around them in which single line breaks are spaces); else the
       // paragraph is re-segmented.
       guard let removed, keepsLineBreaks(removed), staysNonBlank(removed) else { return nil }
-      // From an old boundary near the edit; else (no sentence boundary near: a long table
-      // without periods) the rule machine's re-synchronization over the prose copies.
       guard
-        let found = try boundaryUpdate(kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: n)
-          ?? resyncUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
+        let found = try segmentUpdate(
+          kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
       else { return nil }
       proseLocalUpdates += 1
       return found
     case .characters, .words, .sentences, .linebreaks:
-      if let found = try boundaryUpdate(kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: n) {
-        return found
-      }
-      // No old boundary near the edit, or none met again: a long segment (a sentence that is a
-      // whole minified JSON line). The rule machine finds where old and new runs agree.
-      guard let removed else { return nil }
-      return resyncUpdate(kind, index, text, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
+      return try segmentUpdate(
+        kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
     }
+  }
+
+  /// The update of `kind` (characters, words, sentences, line-break segments, prose sentences) for
+  /// an edit inside a long line or segment, nearest first: from an old boundary near the edit
+  /// (``boundaryUpdate``, windows of up to 1 KB past it); else (no old boundary near, or none met
+  /// again: a sentence that is a whole minified JSON line, or a table without periods in prose)
+  /// from the rule machine's re-synchronization over up to 1 KB on each side (``resyncUpdate``);
+  /// only then each over its wide windows (up to 64 KB). Wide windows last: an edit before a
+  /// sentence that runs on for kilobytes (a table read as prose) re-segmented windows of 4, 16
+  /// and 64 KB, each copied three times, where the machine met the old run within 256 bytes.
+  func segmentUpdate(
+    _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, _ cuts: EditCuts, elementStart s: Int, a: Int,
+    b: Int, inserted: [UInt8], removed: [UInt8]?
+  ) throws(ICUError) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
+    let n = inserted.count
+    if let found = try boundaryUpdate(
+      kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: n, spans: 256...1024)
+    {
+      return found
+    }
+    // A prose copy that cannot tell whether an edge line is blank (``proseWindow(_:_:)``) stops
+    // the re-synchronization for good: the 64 KB one, at some 400 instructions a byte, costs more
+    // than the paragraph the caller then re-segments.
+    var undecidable = false
+    if let removed,
+      let found = resyncUpdate(
+        kind, index, text, elementStart: s, a: a, b: b, inserted: inserted, removed: removed, reaches: [64, 256, 1024],
+        undecidable: &undecidable)
+    {
+      return found
+    }
+    if let found = try boundaryUpdate(
+      kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: n, spans: 4096...Int.max)
+    {
+      return found
+    }
+    guard let removed, !undecidable else { return nil }
+    return resyncUpdate(
+      kind, index, text, elementStart: s, a: a, b: b, inserted: inserted, removed: removed, reaches: [65536],
+      undecidable: &undecidable)
   }
 
   /// The update of `kind` (characters, words, sentences, line-break segments) for an edit inside
@@ -413,10 +446,11 @@ extension RotorDocument {
   /// bytes back, after an ASCII byte, so that no dictionary run of Thai or CJK is entered midway)
   /// until a new boundary past the edit falls where an old one was (moved by the edit) after an
   /// ASCII byte: from there on, segmenting the same bytes from the same boundary gives the same
-  /// boundaries as before. Nil when no such boundaries are within 64 KB of the edit.
+  /// boundaries as before. The window reaches `spans` bytes past the edit (256, 1 KB, 4 KB, ...,
+  /// those of `spans`, up to ``boundaryReach``). Nil when no such boundaries are within them.
   func boundaryUpdate(
     _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, _ cuts: EditCuts, elementStart s: Int, a: Int,
-    b: Int, inserted n: Int
+    b: Int, inserted n: Int, spans: ClosedRange<Int>
   ) throws(ICUError) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
     let delta = n - (b - a)
     let length = text.utf8Count
@@ -437,6 +471,9 @@ extension RotorDocument {
     }
     guard a - ws <= reach else { return nil }
     var span = 256
+    while span < spans.lowerBound { span *= 4 }
+    let last = Swift.min(reach, spans.upperBound)
+    if span > last && span > 256 { return nil }
     while true {
       let we = Swift.min(length, a + n + span)
       let store: SegmentStore
@@ -478,7 +515,7 @@ extension RotorDocument {
         }
         return ((s + ws)..<(s + sync - delta), SegmentStore(chunks: [chunk]), s + shift)
       }
-      guard span < reach else { return nil }
+      guard span < last else { return nil }
       span *= 4
     }
   }
@@ -492,28 +529,29 @@ extension RotorDocument {
     let c0 = Swift.max(0, range.lowerBound - 1024)
     let c1 = Swift.min(length, range.upperBound + 1024)
     let (storage, r) = text.contiguous(c0..<c1)
-    let bytes = storage.copyBytes(r)
-    func isBreak(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
-    func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+    func isBreak(_ k: Int) -> Bool { storage[k] == 0x0A || storage[k] == 0x0D }
+    func isBlank(_ k: Int) -> Bool { storage[k] == 0x20 || storage[k] == 0x09 }
     // A partial line at an edge of the copy, up to its first (from its last) line break, must show
-    // a non-blank byte: else the whole line might be blank or not.
-    if let first = bytes.firstIndex(where: isBreak), let last = bytes.lastIndex(where: isBreak) {
-      if c0 > 0 && bytes[..<first].allSatisfy(isBlank) { return nil }
-      if c1 < length && bytes[(last + 1)...].allSatisfy(isBlank) { return nil }
+    // a non-blank byte: else the whole line might be blank or not. (Read in place: only the edge
+    // lines are scanned.)
+    if let first = r.first(where: isBreak), let last = r.last(where: isBreak) {
+      if c0 > 0 && (r.lowerBound..<first).allSatisfy(isBlank) { return nil }
+      if c1 < length && ((last + 1)..<r.upperBound).allSatisfy(isBlank) { return nil }
     }
     let copy = storage.proseCopy(r)
     return (copy, (range.lowerBound - c0)..<(range.upperBound - c0))
   }
 
   /// The update of `kind` for an edit inside a long segment, from ``RuleMachine/resync(old:new:editStart:oldEnd:newEnd:boundaries:startsText:endsText:span:)``
-  /// over the bytes around the edit (64 bytes, then 1 KB, then 64 KB on each side): the entries from
+  /// over the bytes around the edit (`reaches` bytes on each side, in turn): the entries from
   /// the one holding the point where the machine's state is known to the first old boundary past
   /// the point where the runs over the old and the new text agree. Nil when the machine cannot
   /// tell (a dictionary character, runs that do not agree within 64 KB). For prose sentences the
-  /// bytes are prose copies (``proseWindow(_:_:)``) and the machine is the sentences one.
+  /// bytes are prose copies (``proseWindow(_:_:)``) and the machine is the sentences one; a copy
+  /// that cannot tell sets `undecidable` and stops.
   func resyncUpdate(
     _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, elementStart s: Int, a: Int, b: Int,
-    inserted: [UInt8], removed: [UInt8]
+    inserted: [UInt8], removed: [UInt8], reaches: [Int], undecidable: inout Bool
   ) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
     // Prose sentences are ICU's sentences of the prose copy (line breaks inside a paragraph read
     // as spaces): the sentence machine runs over prose copies of the old and the new bytes. The
@@ -525,12 +563,15 @@ extension RotorDocument {
     let delta = n - (b - a)
     let length = text.utf8Count
     let oldLength = length - delta
-    for reach in [64, 1024, 65536] {
+    for reach in reaches {
       let w0 = Swift.max(0, a - reach)
       let w1 = Swift.min(length, a + n + reach + 16)
       let new: [UInt8]
       if kind == .proseSentences {
-        guard let (copy, local) = Self.proseWindow(text, w0..<w1) else { return nil }
+        guard let (copy, local) = Self.proseWindow(text, w0..<w1) else {
+          undecidable = true
+          return nil
+        }
         new = copy.copyBytes(local)
       } else {
         new = text.bytes(w0..<w1)
