@@ -403,27 +403,69 @@ public struct SegmentStore: Sendable {
     }
 
     /// The last block whose base is at most `offset` (block 0's, `origin`, is at most every
-    /// offset asked for): a binary search over the bases of blocks 1...
+    /// offset asked for). Entries are spread about evenly over a chunk's text, so the search starts
+    /// where `offset` falls in proportion to the chunk's span, gallops out from there to bracket the
+    /// answer, and ends with a binary search inside the bracket: a handful of probes near one
+    /// another. A binary search over all the bases of a large chunk (some 6,000 blocks, 50 KB, in
+    /// a chunk of 1 MB of text) probed thirteen places far apart, most of them cache misses in a
+    /// chunk not read lately (every chunk, in a 1 GB document).
     private func blockIndex(_ offset: Int) -> Int {
-      var lo = 0
-      var hi = laterBlocks
+      let n = laterBlocks
+      guard n > 0 else { return 0 }
       // Relative to the origin without overflowing (an offset of Int.min asks for the first).
       let (difference, overflow) = offset.subtractingReportingOverflow(origin)
       let relative = overflow ? (offset < origin ? -1 : .max) : difference
-      if wideBlocks {
-        while lo < hi {
-          let mid = (lo + hi) / 2
-          if wide(2 * mid) > relative { hi = mid } else { lo = mid + 1 }
+      let span = lastEnd - origin
+      guard relative >= 0 else { return 0 }
+      guard relative < span else { return n }
+      return blocks.withUnsafeBufferPointer { blocks in
+        let wide = wideBlocks
+        // The base of block `b` (1...n), relative to the origin.
+        @inline(__always) func base(_ b: Int) -> Int {
+          wide ? Int(blocks[4 * b - 4]) | Int(blocks[4 * b - 3]) << 32 : Int(blocks[2 * b - 2])
         }
-      } else {
-        blocks.withUnsafeBufferPointer { blocks in
-          while lo < hi {
-            let mid = (lo + hi) / 2
-            if Int(blocks[2 * mid]) > relative { hi = mid } else { lo = mid + 1 }
+        // The answer is the last b in 0...n with base(b) <= relative (base(0) counts as -infinity).
+        let guess = Swift.min(n, Int((Double(relative) / Double(span) * Double(n)).rounded(.down)))
+        var lo: Int
+        var hi: Int
+        if guess > 0 && base(guess) > relative {
+          // Below the guess: gallop down until a base is at most `relative`.
+          hi = guess - 1
+          lo = 0
+          var step = 1
+          while true {
+            let probe = guess - step
+            if probe <= 0 { break }
+            if base(probe) <= relative {
+              lo = probe
+              break
+            }
+            hi = probe - 1
+            step *= 2
+          }
+        } else {
+          // At or above the guess: gallop up until a base is past `relative`.
+          lo = guess
+          hi = n
+          var step = 1
+          while true {
+            let probe = guess + step
+            if probe > n { break }
+            if base(probe) > relative {
+              hi = probe - 1
+              break
+            }
+            lo = probe
+            step *= 2
           }
         }
+        // base(lo) <= relative (or lo == 0) and the answer is in lo...hi.
+        while lo < hi {
+          let mid = (lo + hi + 1) / 2
+          if base(mid) <= relative { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
       }
-      return lo
     }
 
     @inline(__always) private static func firstIndex<D: EntryDecoding>(

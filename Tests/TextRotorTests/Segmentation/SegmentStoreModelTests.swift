@@ -135,6 +135,54 @@ import TextRotor
     }
   }
 
+  /// Lookups in chunks of thousands of blocks (a segmenter's chunk of 1 MB of text), whose search
+  /// starts where the offset falls in proportion to the chunk's span and gallops from there: even
+  /// entries, entries bunched into a dense part and a sparse one (the guess far from the answer,
+  /// either way), empty entries and gaps, against a binary search of the model. A search that
+  /// ignores the proportion's error (an answer taken from the guess's block) fails here.
+  @Test func lookupsInLargeChunksEqualTheModel() {
+    for iteration in 0..<TestScale.count(24) {
+      let seed = 0x1A26_0000 + UInt64(iteration)
+      var rng = SeededRandom(seed: seed)
+      let count = 20_000 + Int(rng.next() % 60_000)
+      let shape = iteration % 3  // 0: even; 1: dense first part; 2: dense last part
+      var chunk = SegmentStore.Chunk(origin: 0, layout: .general)
+      var model: [Segment] = []
+      var position = 0
+      for k in 0..<count {
+        let dense = shape == 0 || (shape == 1) == (k < count / 2)
+        let gap = rng.next() % 7 == 0 ? Int(rng.next() % 3) : 0
+        let length = rng.next() % 10 == 0 ? 0 : dense ? 1 + Int(rng.next() % 8) : 200 + Int(rng.next() % 2000)
+        let start = position + gap
+        chunk.append(start: start, end: start + length)
+        model.append(Segment(start: start, end: start + length, status: .none))
+        position = start + length
+      }
+      let store = SegmentStore(chunks: [chunk])
+      func expected(_ x: Int, byEnd: Bool) -> Int {
+        var lo = 0
+        var hi = model.count
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if (byEnd ? model[mid].end : model[mid].start) > x { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+      }
+      var offsets = (0..<400).map { _ in Int(rng.next() % UInt64(position + 3)) - 1 }
+      for _ in 0..<200 {
+        let s = model[Int(rng.next() % UInt64(model.count))]
+        offsets += [s.start - 1, s.start, s.end - 1, s.end]
+      }
+      for x in offsets {
+        let starting = store.firstIndex(startingAfter: x)
+        let ending = store.firstIndex(endingAfter: x)
+        #expect(starting == expected(x, byEnd: false), "seed \(seed): startingAfter \(x)")
+        #expect(ending == expected(x, byEnd: true), "seed \(seed): endingAfter \(x)")
+        if starting != expected(x, byEnd: false) || ending != expected(x, byEnd: true) { return }
+      }
+    }
+  }
+
   /// A chunk whose block bases pass 4 GiB keeps them as 64-bit values: every entry and every
   /// lookup past the switch still answers right.
   @Test func chunkSpanningMoreThan4GiB() {
