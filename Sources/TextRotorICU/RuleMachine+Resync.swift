@@ -192,6 +192,7 @@ extension RuleMachine {
         let s = set[m]
         let t = Int(table[(s == Self.pending ? begin : s) * categories + Int(k)])
         guard t != 0 else { continue }
+        assert(t < states, "a state past the table")
         if slot[t] < 0 {
           slot[t] = n
           next[n] = t

@@ -326,10 +326,10 @@ extension RotorDocument {
   ///   kilobytes, and re-segmenting it per keystroke made the p99 of an edit 25 times its median),
   ///   when the edit adds and removes no line break and its line stays non-blank: the entry holding
   ///   the edit only grows or shrinks;
-  /// - characters, words, sentences and line-break segments: re-segmented from an old boundary
-  ///   near the edit until the boundaries agree again (`boundaryUpdate`), or, in a long segment,
-  ///   from where the rule machine's state is known until its runs over the old and the new text
-  ///   agree (`resyncUpdate`).
+  /// - characters, words, sentences, line-break segments and prose sentences: re-segmented from an
+  ///   old boundary near the edit until the boundaries agree again (`boundaryUpdate`), or, in a
+  ///   long segment, from where the rule machine's state is known until its runs over the old and
+  ///   the new text agree (`resyncUpdate`), nearest windows first (`segmentUpdate`).
   /// Nil when none applies: the caller re-segments the whole line.
   /// Returns the old document range whose entries are replaced, the new entries, and their shift.
   func longLineUpdate(
@@ -433,6 +433,7 @@ extension RotorDocument {
     if let found = try boundaryUpdate(
       kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: n, spans: 4096...Int.max)
     {
+      wideBoundaryUpdates += 1
       return found
     }
     guard let removed, !undecidable else { return nil }
@@ -470,10 +471,12 @@ extension RotorDocument {
       j -= 1
     }
     guard a - ws <= reach else { return nil }
+    // The windows: 256 bytes, then four times wider each, through the first at or past `reach`
+    // (as many as reach it), those of them in `spans`.
     var span = 256
     while span < spans.lowerBound { span *= 4 }
-    let last = Swift.min(reach, spans.upperBound)
-    if span > last && span > 256 { return nil }
+    if span > 256 && span / 4 >= reach { return nil }
+    let last = Swift.min(Swift.max(reach, 256), spans.upperBound)
     while true {
       let we = Swift.min(length, a + n + span)
       let store: SegmentStore
@@ -529,12 +532,16 @@ extension RotorDocument {
     let c0 = Swift.max(0, range.lowerBound - 1024)
     let c1 = Swift.min(length, range.upperBound + 1024)
     let (storage, r) = text.contiguous(c0..<c1)
-    func isBreak(_ k: Int) -> Bool { storage[k] == 0x0A || storage[k] == 0x0D }
     func isBlank(_ k: Int) -> Bool { storage[k] == 0x20 || storage[k] == 0x09 }
     // A partial line at an edge of the copy, up to its first (from its last) line break, must show
-    // a non-blank byte: else the whole line might be blank or not. (Read in place: only the edge
-    // lines are scanned.)
-    if let first = r.first(where: isBreak), let last = r.last(where: isBreak) {
+    // a non-blank byte: else the whole line might be blank or not. Read in place (memchr and
+    // memrchr find the breaks; only the edge lines are scanned, and only up to a non-blank byte).
+    let firstLF = storage.firstIndex(of: 0x0A, in: r)
+    let firstCR = storage.firstIndex(of: 0x0D, in: r)
+    if let first = [firstLF, firstCR].compactMap({ $0 }).min() {
+      let lastLF = storage.lastIndex(of: 0x0A, in: r)
+      let lastCR = storage.lastIndex(of: 0x0D, in: r)
+      let last = [lastLF, lastCR].compactMap { $0 }.max()!
       if c0 > 0 && (r.lowerBound..<first).allSatisfy(isBlank) { return nil }
       if c1 < length && ((last + 1)..<r.upperBound).allSatisfy(isBlank) { return nil }
     }
@@ -546,7 +553,7 @@ extension RotorDocument {
   /// over the bytes around the edit (`reaches` bytes on each side, in turn): the entries from
   /// the one holding the point where the machine's state is known to the first old boundary past
   /// the point where the runs over the old and the new text agree. Nil when the machine cannot
-  /// tell (a dictionary character, runs that do not agree within 64 KB). For prose sentences the
+  /// tell (a dictionary character, runs that do not agree within the largest of `reaches`). For prose sentences the
   /// bytes are prose copies (``proseWindow(_:_:)``) and the machine is the sentences one; a copy
   /// that cannot tell sets `undecidable` and stops.
   func resyncUpdate(
@@ -926,8 +933,6 @@ extension RotorDocument {
     anchors.remove(anchor.id)
   }
 
-  /// Segments small windows on the calling thread.
-  var localSegmenter: Segmenter { Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize) }
 }
 
 /// The cuts of one edit's windows, found in the bytes around the edit: first the rope chunk holding

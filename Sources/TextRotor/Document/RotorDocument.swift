@@ -51,9 +51,13 @@ public final class RotorDocument<ID: Hashable> {
   var structure: StructureIndexes? = nil
   /// The misspelled-words rotor, once asked for (see Structure/Misspellings.swift).
   var spelling: SpellingIndex? = nil
-  /// Segments the windows around edits with iterators kept across edits.
-  lazy var windowSegmenter = WindowSegmenter(
-    Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize))
+  /// Segments the windows around edits with iterators kept across edits: the document's
+  /// segmenter (its locale, and its fast paths on or off) on one thread.
+  lazy var windowSegmenter: WindowSegmenter = {
+    var window = Segmenter(locale: segmenter.locale, threads: 1, pieceSize: segmenter.pieceSize)
+    window.useFastPaths = segmenter.useFastPaths
+    return WindowSegmenter(window)
+  }()
   /// Lines longer than this (in bytes, on a side of an edit) are not re-segmented whole after an
   /// edit (see `longLineUpdate`); settable for tests.
   var longLineThreshold = 16_384
@@ -68,6 +72,9 @@ public final class RotorDocument<ID: Hashable> {
   var runUpdates = 0
   /// Edits whose update of a rotor came from the rule machine's re-synchronization (for tests).
   var resynchronized = 0
+  /// Edits whose update of a rotor came from a boundary window wider than 1 KB, after the
+  /// re-synchronization over 1 KB could not tell (for tests).
+  var wideBoundaryUpdates = 0
   /// Edits whose prose sentences were re-segmented from a boundary near the edit, not over the
   /// whole paragraph (for tests).
   var proseLocalUpdates = 0

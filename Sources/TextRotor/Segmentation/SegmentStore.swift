@@ -343,7 +343,7 @@ public struct SegmentStore: Sendable {
     /// The first index whose entry's start (or end, `byEnd`) is greater than `offset`. A block's
     /// base is the end of the entry before it and at most its first entry's start, so with `b` the
     /// last block whose base is at most `offset`, every entry before block `b` fails and the first
-    /// entry of block `b + 1` passes: a binary search over the bases (no decoding), then one
+    /// entry of block `b + 1` passes: a search over the bases (``blockIndex(_:)``, no decoding), then one
     /// block's varints decoded in a tight loop.
     private func firstIndex(_ offset: Int, byEnd: Bool) -> Int {
       guard count > 0 else { return 0 }

@@ -384,6 +384,37 @@ import Testing
     #expect(resynchronized > edits * 2, "only \(resynchronized) re-synchronized updates in \(edits) edits")
   }
 
+  /// An edit inside a sentence of 3.5 KB in a long line, with the rule machine unavailable (fast
+  /// paths off): no old boundary within 1 KB past the edit and no re-synchronization, so the update
+  /// comes from a boundary window of 4 KB or wider (`segmentUpdate`'s third step), and every
+  /// rotor equals a rebuild; edits near the sentence's end are settled within 1 KB.
+  @Test func wideBoundaryWindowsMatchRebuild() throws {
+    var segmenter = Segmenter()
+    segmenter.useFastPaths = false
+    let short = String(repeating: "Short sentence here. ", count: 400)
+    let long = String(repeating: "word ", count: 700)
+    let text = short + long + ". Another one. " + short
+    let start = short.utf8.count
+    var wide = 0
+    for (offset, inserted) in [(1000, "x"), (200, "Y"), (2000, ""), (3300, "z")] {
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)], segmenter: segmenter)
+      document.longLineThreshold = 48
+      for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+      let a = start + offset
+      let b = inserted.isEmpty ? a + 1 : a
+      try document.replace(utf8Range: a..<b, in: 0, with: inserted)
+      let rebuilt = try RotorDocument(elements: document.elements, segmenter: segmenter)
+      for kind in SystemRotor.allCases {
+        #expect(
+          try Self.systemSnapshot(document, kind) == Self.systemSnapshot(rebuilt, kind),
+          "edit at \(a) with \(inserted.debugDescription): \(kind)")
+      }
+      if offset < 2500 { #expect(document.wideBoundaryUpdates > 0, "edit at \(a): no wide boundary window") }
+      wide += document.wideBoundaryUpdates
+    }
+    #expect(wide >= 3)
+  }
+
   /// Random edits of long lines made of `pieces` (typing one of `typed`, deletes, pastes); each
   /// rotor compared with a rebuild after every edit. Returns the edits whose words update was
   /// local, the edits, and the rotor updates that came from the machine's re-synchronization.
