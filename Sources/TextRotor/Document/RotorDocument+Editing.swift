@@ -932,7 +932,6 @@ extension RotorDocument {
   public func removeAnchor(_ anchor: TextAnchor) {
     anchors.remove(anchor.id)
   }
-
 }
 
 /// The cuts of one edit's windows, found in the bytes around the edit: first the rope chunk holding
