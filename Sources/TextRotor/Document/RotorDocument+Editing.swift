@@ -536,12 +536,12 @@ extension RotorDocument {
     // A partial line at an edge of the copy, up to its first (from its last) line break, must show
     // a non-blank byte: else the whole line might be blank or not. Read in place (memchr and
     // memrchr find the breaks; only the edge lines are scanned, and only up to a non-blank byte).
-    let firstLF = storage.firstIndex(of: 0x0A, in: r)
-    let firstCR = storage.firstIndex(of: 0x0D, in: r)
-    if let first = [firstLF, firstCR].compactMap({ $0 }).min() {
-      let lastLF = storage.lastIndex(of: 0x0A, in: r)
-      let lastCR = storage.lastIndex(of: 0x0D, in: r)
-      let last = [lastLF, lastCR].compactMap { $0 }.max()!
+    func either(_ x: Int?, _ y: Int?, _ pick: (Int, Int) -> Int) -> Int? {
+      x.map { x in y.map { pick(x, $0) } ?? x } ?? y
+    }
+    if let first = either(storage.firstIndex(of: 0x0A, in: r), storage.firstIndex(of: 0x0D, in: r), Swift.min),
+      let last = either(storage.lastIndex(of: 0x0A, in: r), storage.lastIndex(of: 0x0D, in: r), Swift.max)
+    {
       if c0 > 0 && (r.lowerBound..<first).allSatisfy(isBlank) { return nil }
       if c1 < length && ((last + 1)..<r.upperBound).allSatisfy(isBlank) { return nil }
     }

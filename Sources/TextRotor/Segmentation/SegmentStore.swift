@@ -422,7 +422,7 @@ public struct SegmentStore: Sendable {
         let wide = wideBlocks
         // The base of block `b` (1...n), relative to the origin.
         @inline(__always) func base(_ b: Int) -> Int {
-          wide ? Int(blocks[4 * b - 4]) | Int(blocks[4 * b - 3]) << 32 : Int(blocks[2 * b - 2])
+          wide ? self.wide(2 * b - 2) : Int(blocks[2 * b - 2])
         }
         // The answer is the last b in 0...n with base(b) <= relative (base(0) counts as -infinity).
         let guess = Swift.min(n, Int((Double(relative) / Double(span) * Double(n)).rounded(.down)))
