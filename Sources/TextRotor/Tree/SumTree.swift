@@ -19,6 +19,14 @@ extension TreeSummary {
 protocol TreeItem {
   associatedtype Summary: TreeSummary
   var summary: Summary { get }
+  /// The most items a leaf holds (32 unless an item type says otherwise). Large items take fewer:
+  /// an insert or remove shifts the rest of its leaf, and a leaf of 32 items of 120 bytes is 60
+  /// cache lines.
+  static var leafCapacity: Int { get }
+}
+
+extension TreeItem {
+  static var leafCapacity: Int { 32 }
 }
 
 /// A B+tree of items whose nodes carry the summaries of what is below them, so that any prefix
@@ -44,6 +52,10 @@ struct SumTree<Item: TreeItem> {
 
   static var maxFanout: Int { 32 }
   static var minFanout: Int { 8 }
+  static var maxLeaf: Int { Item.leafCapacity }
+  static var minLeaf: Int { Swift.max(1, Item.leafCapacity / 4) }
+  /// The most entries `node` may hold.
+  private static func maximum(_ node: Node) -> Int { node.isLeaf ? maxLeaf : maxFanout }
 
   /// What an internal node keeps of a child besides the reference: the child's own summary and
   /// item count, and the running summary and item count of the node's children through it. Plain
@@ -182,8 +194,8 @@ struct SumTree<Item: TreeItem> {
   init(_ items: some Sequence<Item>) {
     var level: [Node] = []
     var leaf: [Item] = []
-    leaf.reserveCapacity(Self.maxFanout)
-    let full = Self.maxFanout * 3 / 4
+    leaf.reserveCapacity(Self.maxLeaf)
+    let full = Swift.max(1, Self.maxLeaf * 3 / 4)
     for item in items {
       leaf.append(item)
       if leaf.count == full {
@@ -515,7 +527,7 @@ struct SumTree<Item: TreeItem> {
   /// Splits `node` (unique) in two halves when it holds more than the maximum: keeps the first
   /// half, returns the second.
   private static func split(_ node: Node) -> Node? {
-    guard node.fanout > maxFanout else { return nil }
+    guard node.fanout > maximum(node) else { return nil }
     let half = node.fanout / 2
     let right: Node
     if node.isLeaf {
@@ -556,7 +568,7 @@ struct SumTree<Item: TreeItem> {
   /// when underfull (splitting the two again if they are too many), and refreshes the sums.
   private static func rebalance(_ node: Node, _ c: Int) {
     let child = node.children[c]
-    if child.fanout >= minFanout || node.children.count == 1 {
+    if child.fanout >= (child.isLeaf ? minLeaf : minFanout) || node.children.count == 1 {
       if child.fanout == 0 && node.children.count > 1 {
         node.children.remove(at: c)
         node.inner.remove(at: c)
@@ -577,7 +589,7 @@ struct SumTree<Item: TreeItem> {
     if a.isLeaf {
       let items = a.items + b.items
       if items.isEmpty { return [] }
-      if items.count > maxFanout * 3 / 4 {
+      if items.count > maxLeaf * 3 / 4 {
         let half = items.count / 2
         return [Node(items: items[..<half]), Node(items: items[half...])]
       }
@@ -672,8 +684,9 @@ struct SumTree<Item: TreeItem> {
   /// returns the others (none when it fits).
   private static func splitAll(_ node: Node) -> [Node] {
     let n = node.fanout
-    guard n > maxFanout else { return [] }
-    let parts = (n + maxFanout - 1) / maxFanout
+    let most = maximum(node)
+    guard n > most else { return [] }
+    let parts = (n + most - 1) / most
     var cuts: [Int] = []
     for p in 1...parts { cuts.append(n * p / parts) }
     var extra: [Node] = []
@@ -705,7 +718,7 @@ struct SumTree<Item: TreeItem> {
   }
 
   private static func check(_ node: Node, isRoot: Bool) {
-    precondition(node.fanout <= maxFanout, "node with \(node.fanout) entries")
+    precondition(node.fanout <= maximum(node), "node with \(node.fanout) entries")
     var s = Summary.zero
     if node.isLeaf {
       precondition(node.children.isEmpty && node.inner.isEmpty, "leaf with children")

@@ -5,9 +5,23 @@ import Testing
 /// A SumTree against a plain array, over thousands of random inserts, removals, updates and
 /// replacements; every summary and seek compared with a computation on the array.
 @Suite struct SumTreeModelTests {
-  struct Value: TreeItem {
+  /// An item of the model tests: a number, summed as ``Sum``.
+  protocol ModelValue: TreeItem where Summary == Sum {
+    init(v: Int)
+    var v: Int { get }
+  }
+
+  struct Value: ModelValue {
     var v: Int
     var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
+  }
+
+  /// The same with leaves of at most three items (as large items take fewer, ``TreeItem/leafCapacity``):
+  /// leaves split, merge and underflow far more often than their parents.
+  struct SmallLeafValue: ModelValue {
+    var v: Int
+    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
+    static var leafCapacity: Int { 3 }
   }
 
   /// Count, total and a non-invertible part (a maximum) to check that nothing subtracts.
@@ -23,8 +37,12 @@ import Testing
     }
   }
 
-  @Test func randomOperationsMatchAnArray() {
-    var seeds = SeededRandom(seed: 0x5EED_7EE)
+  @Test func randomOperationsMatchAnArray() { randomOperations(Value.self, seed: 0x5EED_7EE) }
+
+  @Test func smallLeavesMatchAnArray() { randomOperations(SmallLeafValue.self, seed: 0x5EED_3) }
+
+  func randomOperations<Value: ModelValue>(_: Value.Type, seed: UInt64) {
+    var seeds = SeededRandom(seed: seed)
     for round in 0..<TestScale.count(25) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
