@@ -327,9 +327,10 @@ struct SegmentIndex: Sendable {
   /// beyond the two cuts the removal makes anyway.
   mutating func cut(_ old: Range<Int>) -> (indices: Range<Int>, pieces: [SegmentPiece]) {
     var taken: [SegmentPiece]? = []
-    let indices = replace(startingIn: old, movingLaterBy: -old.count, coalescing: false, adding: 1, taking: &taken) {
-      pieces, from, to in
-      pieces.append(.gap(to - from))
+    // Nothing is added: the window after the cut is empty (a gap of no width would only make
+    // `foldGaps` rewrite the pieces; it adds one when no piece is left).
+    let indices = replace(startingIn: old, movingLaterBy: -old.count, coalescing: false, adding: 0, taking: &taken) {
+      _, _, _ in
     }
     return (indices, taken!)
   }
@@ -486,6 +487,9 @@ struct SegmentIndex: Sendable {
   /// entries sharing a start across two chunks are re-encoded into one), so that the piece holding
   /// an offset is the only one to search.
   private static func normalize(_ pieces: inout [SegmentPiece]) {
+    // Most windows need nothing: read first, so that the array is not written (each write of a
+    // piece retains and releases its chunk's box).
+    guard pieces.dropLast().contains(where: { $0.lastStartsAtItsEnd }) else { return }
     // In place: `pieces[..<w]` is the result so far (never longer than the pieces read).
     var w = 0
     for r in pieces.indices {
@@ -515,6 +519,8 @@ struct SegmentIndex: Sendable {
 
   /// Merges empty pieces into the piece before them (or, at the start, the one after), in place.
   private static func foldGaps(_ pieces: inout [SegmentPiece]) {
+    // Most windows have no gap: read first (see ``normalize(_:)``).
+    guard pieces.isEmpty || pieces.contains(where: { $0.count == 0 }) else { return }
     var w = 0
     var pending = 0
     for r in pieces.indices {

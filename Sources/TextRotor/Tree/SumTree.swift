@@ -149,7 +149,10 @@ struct SumTree<Item: TreeItem> {
         let n = items.count
         let k = Swift.min(k, prefix.count, n)
         if prefix.count > n { prefix.removeLast(prefix.count - n) }
-        prefix.reserveCapacity(n)
+        // Geometric growth: `reserveCapacity(n)` alone allocates exactly `n`, so a leaf that grew
+        // by one item reallocated its sums on every insert.
+        // (Called every time: it also makes the buffer unique once, for the writes below.)
+        prefix.reserveCapacity(prefix.capacity < n ? Swift.max(n, 2 * prefix.capacity) : n)
         var acc = k == 0 ? Summary.zero : prefix[k - 1]
         for j in k..<n {
           acc.add(items[j].summary)
