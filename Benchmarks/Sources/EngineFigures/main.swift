@@ -2,13 +2,15 @@
 //
 //   cd Benchmarks && swift run -c release EngineFigures [--sizes 1,10,100,1000] [--elements 10000,1000000]
 //                                                      [--multilingual] [--no-single-line]
+//                                                      [--per-rotor SIZE_MB]
 //
 // Documents are made from the generated English corpus (Corpora/generate; $TEXTROTOR_CORPORA to
 // point elsewhere), repeated or cut to each size and written to /tmp, then opened as ONE element
 // with every system rotor and a pattern rotor held. Each figure is p50 / p99 over many operations
 // at pseudo-random places (fixed seeds). Prints a Markdown table. `--multilingual` measures the same
 // on the generated multilingual corpus as it is (20 MB of many scripts: Thai and Chinese words
-// come from ICU's dictionaries, which the fast paths leave to ICU).
+// come from ICU's dictionaries, which the fast paths leave to ICU). `--per-rotor SIZE_MB`: the p50 of an
+// edit with one rotor held at a time.
 import Glibc
 import TextRotor
 
@@ -94,6 +96,25 @@ func emit(_ line: String) {
   fflush(nil)
 }
 
+let usage = """
+  usage: EngineFigures [--sizes MB,...] [--elements N,...] [--multilingual] [--no-single-line]
+                       [--per-rotor SIZE_MB]
+  """
+/// Prints `message` and the usage on standard error and exits with status 2.
+func usageError(_ message: String) -> Never {
+  let text = Array("EngineFigures: \(message)\n\(usage)\n".utf8)
+  _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  exit(2)
+}
+
+/// The comma-separated integers in `value`, the value of option `name`.
+func integers(_ value: String?, of name: String) -> [Int] {
+  guard let value else { usageError("\(name) needs a value") }
+  let parts = value.split(separator: ",").map { Int($0) }
+  guard !parts.contains(nil) else { usageError("\(name) takes integers separated by commas, not '\(value)'") }
+  return parts.map { $0! }
+}
+
 var arguments = CommandLine.arguments.dropFirst()
 var sizes = [1, 10, 100, 1000]
 var elementCounts = [10_000, 100_000, 1_000_000]
@@ -102,12 +123,16 @@ var multilingual = false
 var perRotor: Int? = nil
 while let a = arguments.popFirst() {
   switch a {
-  case "--sizes": sizes = arguments.popFirst()!.split(separator: ",").map { Int($0)! }
-  case "--elements": elementCounts = arguments.popFirst()!.split(separator: ",").map { Int($0)! }
+  case "--sizes": sizes = integers(arguments.popFirst(), of: a)
+  case "--elements": elementCounts = integers(arguments.popFirst(), of: a)
   case "--no-single-line": singleLine = false
   case "--multilingual": multilingual = true
-  case "--per-rotor": perRotor = Int(arguments.popFirst()!)!
-  default: fatalError("unknown argument \(a)")
+  case "--per-rotor": perRotor = integers(arguments.popFirst(), of: a).first
+  case "-h", "--help":
+    print(usage)
+    exit(0)
+  default:
+    usageError("unknown argument \(a)")
   }
 }
 
