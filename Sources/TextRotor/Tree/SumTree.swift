@@ -52,7 +52,10 @@ struct SumTree<Item: TreeItem> {
 
   static var maxFanout: Int { 32 }
   static var minFanout: Int { 8 }
-  static var maxLeaf: Int { Item.leafCapacity }
+  static var maxLeaf: Int {
+    precondition(Item.leafCapacity >= 1, "a leaf capacity below 1")
+    return Item.leafCapacity
+  }
   static var minLeaf: Int { Swift.max(1, Item.leafCapacity / 4) }
   /// The most entries `node` may hold.
   private static func maximum(_ node: Node) -> Int { node.isLeaf ? maxLeaf : maxFanout }
@@ -592,7 +595,8 @@ struct SumTree<Item: TreeItem> {
     if a.isLeaf {
       let items = a.items + b.items
       if items.isEmpty { return [] }
-      if items.count > maxLeaf * 3 / 4 {
+      // At least one item a side (with leaves of one, three quarters of a leaf is none).
+      if items.count > Swift.max(1, maxLeaf * 3 / 4) {
         let half = items.count / 2
         return [Node(items: items[..<half]), Node(items: items[half...])]
       }
@@ -683,7 +687,8 @@ struct SumTree<Item: TreeItem> {
     return splitAll(node)
   }
 
-  /// Splits `node` (unique) into nodes of at most the maximum fan-out, evenly: keeps the first,
+  /// Splits `node` (unique) into nodes of at most the maximum (the fan-out, or the leaf capacity
+  /// for a leaf), evenly: keeps the first,
   /// returns the others (none when it fits).
   private static func splitAll(_ node: Node) -> [Node] {
     let n = node.fanout

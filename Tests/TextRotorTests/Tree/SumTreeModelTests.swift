@@ -24,6 +24,20 @@ import Testing
     static var leafCapacity: Int { 3 }
   }
 
+  /// Leaves of one item and of two: the smallest capacities, where three quarters of a leaf
+  /// rounds down to nothing.
+  struct OneLeafValue: ModelValue {
+    var v: Int
+    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
+    static var leafCapacity: Int { 1 }
+  }
+
+  struct TwoLeafValue: ModelValue {
+    var v: Int
+    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
+    static var leafCapacity: Int { 2 }
+  }
+
   /// Count, total and a non-invertible part (a maximum) to check that nothing subtracts.
   struct Sum: TreeSummary {
     var count = 0
@@ -40,6 +54,11 @@ import Testing
   @Test func randomOperationsMatchAnArray() { randomOperations(Value.self, seed: 0x5EED_7EE) }
 
   @Test func smallLeavesMatchAnArray() { randomOperations(SmallLeafValue.self, seed: 0x5EED_3) }
+
+  @Test func leavesOfOneAndTwoMatchAnArray() {
+    randomOperations(OneLeafValue.self, seed: 0x5EED_1)
+    randomOperations(TwoLeafValue.self, seed: 0x5EED_2)
+  }
 
   func randomOperations<Value: ModelValue>(_: Value.Type, seed: UInt64) {
     var seeds = SeededRandom(seed: seed)
