@@ -26,16 +26,49 @@ func now() -> UInt64 {
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
   return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }
+/// Prints `message` with the usage on standard error and exits with status 2 (bad arguments name
+/// the problem; they trapped).
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(
+    Data("Probe: \(message)\nusage: Probe OPERATION REPS [FILE] (operations: the comment atop main.swift)\n".utf8))
+  exit(2)
+}
+
+/// The integer in environment variable `name`, `fallback` when it is not set.
+func environment(_ name: String, _ fallback: Int) -> Int {
+  guard let v = ProcessInfo.processInfo.environment[name] else { return fallback }
+  guard let n = Int(v) else { fail("\(name) is '\(v)', not an integer") }
+  return n
+}
+
+/// The system rotor named `name` in KINDS.
+func systemRotor(_ name: Substring) -> SystemRotor {
+  guard let kind = SystemRotor(rawValue: String(name)) else { fail("unknown rotor '\(name)' in KINDS") }
+  return kind
+}
+
+/// The file at `path` as one element (exits naming the problem when it cannot be read).
+func open(_ path: String) -> RotorDocument<Int> {
+  do { return try RotorDocument<Int>(contentsOf: path, elements: .whole) } catch { fail("\(error)") }
+}
+
+let withoutFile: Set = ["lookup", "insert", "remove", "move", "anchor", "unanchor"]
+let withFile: Set = ["growth", "tail", "edit", "pos", "utf16", "fromutf16", "loc", "nav", "view"]
+guard CommandLine.arguments.count >= 3 else { fail("an operation and a repetition count are needed") }
 let what = CommandLine.arguments[1]
-let reps = Int(CommandLine.arguments[2]) ?? 100000
+guard withoutFile.contains(what) || withFile.contains(what) else { fail("unknown operation '\(what)'") }
+guard let reps = Int(CommandLine.arguments[2]), reps > 0 else {
+  fail("the repetition count is '\(CommandLine.arguments[2])', not a positive integer")
+}
+guard !withFile.contains(what) || CommandLine.arguments.count >= 4 else { fail("\(what) needs a FILE") }
 var sink = 0
 var x: UInt64 = 88172645463325252
 @MainActor func rnd(_ n: Int) -> Int { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return Int(x % UInt64(n)) }
 switch what {
 case "lookup", "insert", "remove", "move":
-  let n = Int(ProcessInfo.processInfo.environment["N"] ?? "1000000")!
+  let n = environment("N", 1_000_000)
   // SIZE=bytes: each element's text that long (the sentence repeated), for large elements.
-  let size = Int(ProcessInfo.processInfo.environment["SIZE"] ?? "0")!
+  let size = environment("SIZE", 0)
   let elements = (0..<n).map {
     let text = "Element \($0) has a few words. And a second sentence."
     return TextElement(
@@ -45,10 +78,12 @@ case "lookup", "insert", "remove", "move":
   // Which elements carry a custom entry (none without CUSTOM): moves are timed apart by that.
   let every =
     ProcessInfo.processInfo.environment["CUSTOM"] == nil
-    ? Int.max : Int(ProcessInfo.processInfo.environment["CUSTOM_EVERY"] ?? "10")!
+    ? Int.max : environment("CUSTOM_EVERY", 10)
   if what != "lookup" {
     if let k = ProcessInfo.processInfo.environment["KINDS"] {
-      for name in k.split(separator: ",") { _ = try document.rotor(SystemRotor(rawValue: String(name))!) }
+      for name in k.split(separator: ",") {
+        _ = try document.rotor(systemRotor(name))
+      }
     }
     if ProcessInfo.processInfo.environment["CUSTOM"] != nil {
       document.addRotor("headings") { for i in stride(from: 0, to: n, by: every) { RotorEntry("h\(i)", id: i) } }
@@ -91,8 +126,8 @@ case "anchor", "unanchor":
   // ANCHORS anchors (default 100,000; stickiness alternating) at random places in N elements
   // (default 10,000), then REPS times: the position of a random anchor (`anchor`), or the removal
   // of one (`unanchor`, REPS at most ANCHORS).
-  let n = Int(ProcessInfo.processInfo.environment["N"] ?? "10000")!
-  let count = Int(ProcessInfo.processInfo.environment["ANCHORS"] ?? "100000")!
+  let n = environment("N", 10000)
+  let count = environment("ANCHORS", 100_000)
   let document = try RotorDocument(
     elements: (0..<n).map { TextElement(id: $0, text: "Element \($0) has a few words. And a second sentence.") })
   var anchors: [TextAnchor] = []
@@ -113,7 +148,7 @@ case "growth":
   // RSS while editing at random places: REPS rounds of 10,000 one-character inserts and their
   // deletes (the text ends as it began), six system rotors and a pattern rotor held.
   let path = CommandLine.arguments[3]
-  let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
+  let document = open(path)
   let length = try document.utf8Count(of: 0)
   let held = ProcessInfo.processInfo.environment["KINDS"]?.split(separator: ",").map(String.init)
   for kind in SystemRotor.allCases where kind != .proseSentences && held?.contains(kind.rawValue) ?? true {
@@ -137,7 +172,7 @@ case "growth":
 case "tail":
   // Per-edit thread CPU time at random offsets; prints the slowest edits and what they changed.
   let path = CommandLine.arguments[3]
-  let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
+  let document = open(path)
   let length = try document.utf8Count(of: 0)
   // PROSE=1: prose sentences held too.
   let prose = ProcessInfo.processInfo.environment["PROSE"] != nil
@@ -190,7 +225,7 @@ case "tail":
 
 default:
   let path = CommandLine.arguments[3]
-  let document = try RotorDocument<Int>(contentsOf: path, elements: .whole)
+  let document = open(path)
   let length = try document.utf8Count(of: 0)
   var offsets: [Int] = []
   for _ in 0..<1000 {
@@ -198,7 +233,10 @@ default:
   }
   // OFFSETS=a,b,...: those offsets instead (e.g. the slowest ones `tail` printed), repeated.
   if let given = ProcessInfo.processInfo.environment["OFFSETS"] {
-    let list = given.split(separator: ",").map { Int($0)! }
+    let list = given.split(separator: ",").map {
+      guard let n = Int($0) else { fail("OFFSETS takes integers separated by commas, not '\($0)'") }
+      return n
+    }
     offsets = (0..<1000).map { list[$0 % list.count] }
   }
   let words = what == "nav" || what == "view" ? try document.rotor(.words) : nil
@@ -206,7 +244,7 @@ default:
     let prose = ProcessInfo.processInfo.environment["PROSE"] != nil
     if let k = ProcessInfo.processInfo.environment["KINDS"] {
       for name in k.split(separator: ",") where name != "pattern" {
-        _ = try document.rotor(SystemRotor(rawValue: String(name))!)
+        _ = try document.rotor(systemRotor(name))
       }
       if k.contains("pattern") { _ = try document.rotor(matching: .literal("the")) }
     } else {
