@@ -46,6 +46,12 @@ struct ElementItem: TreeItem, Sendable {
   /// cache lines (32 were 60; a cache simulation of moves among 1,000,000 elements: 18 % fewer
   /// last-level misses).
   static var leafCapacity: Int { 8 }
+  /// An internal node's entry is 128 bytes (the child's summary and the running one), and a change
+  /// refreshes the entries after its child on each level of its path: half of 4 KB a level with 32
+  /// children. Among 1,000,000 elements the first level above the leaves alone is 28 MB, mostly
+  /// out of cache. With 8, a move among 1,000,000 elements misses the last level 167 times, not
+  /// 204 (16: 186), for 1 % more instructions (cache simulation, `Benchmarks/results/engine.md`).
+  static var innerCapacity: Int { 8 }
 
   /// The gap of a document built from elements: one line feed.
   static var virtualGap: TextSummary {

@@ -23,10 +23,15 @@ protocol TreeItem {
   /// an insert or remove shifts the rest of its leaf, and a leaf of 32 items of 120 bytes is 60
   /// cache lines.
   static var leafCapacity: Int { get }
+  /// The most children an internal node holds (32 unless an item type says otherwise; at least 4).
+  /// A change refreshes the running sums of the children after it on each level of its path, so
+  /// a tree too large for the cache, with a large summary, takes fewer.
+  static var innerCapacity: Int { get }
 }
 
 extension TreeItem {
   static var leafCapacity: Int { 32 }
+  static var innerCapacity: Int { 32 }
 }
 
 /// A B+tree of items whose nodes carry the summaries of what is below them, so that any prefix
@@ -50,8 +55,13 @@ extension TreeItem {
 struct SumTree<Item: TreeItem> {
   typealias Summary = Item.Summary
 
-  static var maxFanout: Int { 32 }
-  static var minFanout: Int { 8 }
+  static var maxFanout: Int {
+    precondition(Item.innerCapacity >= 4, "an inner capacity below 4")
+    return Item.innerCapacity
+  }
+  /// At least 2: an internal node left with one child is merged with a sibling (a child that then
+  /// emptied would stay under a node that is not underfull).
+  static var minFanout: Int { Swift.max(2, Item.innerCapacity / 4) }
   static var maxLeaf: Int {
     precondition(Item.leafCapacity >= 1, "a leaf capacity below 1")
     return Item.leafCapacity

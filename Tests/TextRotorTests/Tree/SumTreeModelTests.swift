@@ -38,6 +38,15 @@ import Testing
     static var leafCapacity: Int { 2 }
   }
 
+  /// Leaves of two and internal nodes of at most four children: deep trees, whose internal nodes
+  /// split and merge as often as leaves.
+  struct NarrowValue: ModelValue {
+    var v: Int
+    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
+    static var leafCapacity: Int { 2 }
+    static var innerCapacity: Int { 4 }
+  }
+
   /// Count, total and a non-invertible part (a maximum) to check that nothing subtracts.
   struct Sum: TreeSummary {
     var count = 0
@@ -59,6 +68,8 @@ import Testing
     randomOperations(OneLeafValue.self, seed: 0x5EED_1)
     randomOperations(TwoLeafValue.self, seed: 0x5EED_2)
   }
+
+  @Test func narrowNodesMatchAnArray() { randomOperations(NarrowValue.self, seed: 0x5EED_4) }
 
   func randomOperations<Value: ModelValue>(_: Value.Type, seed: UInt64) {
     var seeds = SeededRandom(seed: seed)
