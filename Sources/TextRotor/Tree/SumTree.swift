@@ -59,8 +59,7 @@ struct SumTree<Item: TreeItem> {
     precondition(Item.innerCapacity >= 4, "an inner capacity below 4")
     return Item.innerCapacity
   }
-  /// At least 2: an internal node left with one child is merged with a sibling (a child that then
-  /// emptied would stay under a node that is not underfull).
+  /// At least 2: an internal node left with one child is merged with a sibling.
   static var minFanout: Int { Swift.max(2, Item.innerCapacity / 4) }
   static var maxLeaf: Int {
     precondition(Item.leafCapacity >= 1, "a leaf capacity below 1")
@@ -584,14 +583,17 @@ struct SumTree<Item: TreeItem> {
   /// when underfull (splitting the two again if they are too many), and refreshes the sums.
   private static func rebalance(_ node: Node, _ c: Int) {
     let child = node.children[c]
+    // A child with no items left is dropped, whatever its fan-out: a splice can leave a node with
+    // one child, and when that child empties the node holds one empty child, which a merge would
+    // carry into its neighbour.
+    if child.count == 0 && node.children.count > 1 {
+      node.children.remove(at: c)
+      node.inner.remove(at: c)
+      node.recompute(from: c)
+      return
+    }
     if child.fanout >= (child.isLeaf ? minLeaf : minFanout) || node.children.count == 1 {
-      if child.fanout == 0 && node.children.count > 1 {
-        node.children.remove(at: c)
-        node.inner.remove(at: c)
-        node.recompute(from: c)
-      } else {
-        refresh(node, c)
-      }
+      refresh(node, c)
       return
     }
     let lo = c + 1 < node.children.count ? c : c - 1

@@ -71,6 +71,39 @@ import Testing
 
   @Test func narrowNodesMatchAnArray() { randomOperations(NarrowValue.self, seed: 0x5EED_4) }
 
+  /// Leaves and internal nodes of 8, as an element tree has.
+  struct EightValue: ModelValue {
+    var v: Int
+    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
+    static var leafCapacity: Int { 8 }
+    static var innerCapacity: Int { 8 }
+  }
+
+  /// A splice that empties leaves can leave a node with one child (a splice does not merge); when
+  /// a removal then empties that child, the node (underfull) is merged with a neighbour, and the
+  /// empty leaf must not be carried into the merged node (found by a review: the last item of the
+  /// tree then read an empty leaf).
+  @Test func spliceThenRemoveLeavesNoEmptyLeaf() {
+    var model = Array(0..<200)
+    var tree = SumTree(model.map(EightValue.init))
+    for (a, b) in [(181, 186), (181, 187), (181, 187), (181, 183)] {
+      model.removeSubrange(a..<b)
+      tree.replaceSubrange(a..<b, with: [EightValue]())
+      tree.invariantCheck()
+    }
+    model.remove(at: 180)
+    tree.remove(at: 180)
+    tree.invariantCheck()
+    #expect(tree.count == model.count)
+    #expect(tree.last.item.v == model.last)
+    var items: [Int] = []
+    tree.forEach { _, _, item in
+      items.append(item.v)
+      return true
+    }
+    #expect(items == model)
+  }
+
   func randomOperations<Value: ModelValue>(_: Value.Type, seed: UInt64) {
     var seeds = SeededRandom(seed: seed)
     for round in 0..<TestScale.count(25) {
