@@ -13,14 +13,12 @@ import Testing
 
   struct Value: ModelValue {
     var v: Int
-    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
   }
 
   /// The same with leaves of at most three items (as large items take fewer, ``TreeItem/leafCapacity``):
   /// leaves split, merge and underflow far more often than their parents.
   struct SmallLeafValue: ModelValue {
     var v: Int
-    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
     static var leafCapacity: Int { 3 }
   }
 
@@ -28,13 +26,11 @@ import Testing
   /// rounds down to nothing.
   struct OneLeafValue: ModelValue {
     var v: Int
-    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
     static var leafCapacity: Int { 1 }
   }
 
   struct TwoLeafValue: ModelValue {
     var v: Int
-    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
     static var leafCapacity: Int { 2 }
   }
 
@@ -42,7 +38,6 @@ import Testing
   /// split and merge as often as leaves.
   struct NarrowValue: ModelValue {
     var v: Int
-    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
     static var leafCapacity: Int { 2 }
     static var innerCapacity: Int { 4 }
   }
@@ -74,7 +69,6 @@ import Testing
   /// Leaves and internal nodes of 8, as an element tree has.
   struct EightValue: ModelValue {
     var v: Int
-    var summary: Sum { Sum(count: 1, total: v, maxValue: v) }
     static var leafCapacity: Int { 8 }
     static var innerCapacity: Int { 8 }
   }
@@ -226,4 +220,9 @@ import Testing
 
 extension Array {
   fileprivate subscript(safe i: Int) -> Element? { indices.contains(i) ? self[i] : nil }
+}
+
+extension SumTreeModelTests.ModelValue {
+  /// Every test type sums the same way; they differ only in their node capacities.
+  var summary: SumTreeModelTests.Sum { SumTreeModelTests.Sum(count: 1, total: v, maxValue: v) }
 }
