@@ -699,9 +699,8 @@ struct SumTree<Item: TreeItem> {
     return splitAll(node)
   }
 
-  /// Splits `node` (unique) into nodes of at most the maximum (the fan-out, or the leaf capacity
-  /// for a leaf), evenly: keeps the first,
-  /// returns the others (none when it fits).
+  /// Splits `node` (unique) evenly into nodes of at most the maximum (the fan-out, or the leaf
+  /// capacity for a leaf): keeps the first, returns the others (none when it fits).
   private static func splitAll(_ node: Node) -> [Node] {
     let n = node.fanout
     let most = maximum(node)
