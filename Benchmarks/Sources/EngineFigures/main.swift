@@ -98,7 +98,9 @@ func emit(_ line: String) {
 
 let usage = """
   usage: EngineFigures [--sizes MB,...] [--elements N,...] [--multilingual] [--no-single-line]
-                       [--per-rotor SIZE_MB]
+                       [--per-rotor SIZE_MB] [--element-rotors SET,...]
+  (--element-rotors: the system rotors held in the element figures, one run per set: `six` (the
+  default), `none`, or rotor names joined by `+`, e.g. `none,words,words+sentences+lines,six`)
   """
 /// Prints `message` and the usage on standard error and exits with status 2.
 func usageError(_ message: String) -> Never {
@@ -121,6 +123,7 @@ var elementCounts = [10_000, 100_000, 1_000_000]
 var singleLine = true
 var multilingual = false
 var perRotor: Int? = nil
+var elementRotorSets: [[SystemRotor]] = [systemSix]
 while let a = arguments.popFirst() {
   switch a {
   case "--sizes": sizes = integers(arguments.popFirst(), of: a)
@@ -128,6 +131,21 @@ while let a = arguments.popFirst() {
   case "--no-single-line": singleLine = false
   case "--multilingual": multilingual = true
   case "--per-rotor": perRotor = integers(arguments.popFirst(), of: a).first
+  case "--element-rotors":
+    guard let value = arguments.popFirst() else { usageError("\(a) needs a value") }
+    elementRotorSets = value.split(separator: ",").map { name in
+      switch name {
+      case "six": return systemSix
+      case "none": return []
+      default:
+        return name.split(separator: "+").map { part in
+          guard let kind = SystemRotor(rawValue: String(part)) else {
+            usageError("\(a) takes six, none or system rotor names joined by +, not '\(name)'")
+          }
+          return kind
+        }
+      }
+    }
   case "-h", "--help":
     print(usage)
     exit(0)
@@ -381,35 +399,43 @@ if singleLine {
 }
 
 // Elements.
+/// How a set of held system rotors is named in a row.
+func heldName(_ held: [SystemRotor]) -> String {
+  held == systemSix
+    ? "6 system rotors" : held.isEmpty ? "no system rotor" : held.map(\.rawValue).joined(separator: ", ")
+}
 for n in elementCounts {
-  let elements = (0..<n).map { TextElement(id: $0, text: "Element \($0) has a few words. And a second sentence.") }
-  let document = try RotorDocument(elements: elements)
-  for kind in systemSix { _ = try document.rotor(kind) }
-  document.addRotor("headings") { for i in stride(from: 0, to: n, by: 10) { RotorEntry("h\(i)", id: i) } }
-  var rng = Rng(state: 11)
-  var insert: [UInt64] = []
-  var remove: [UInt64] = []
-  var move: [UInt64] = []
-  var cpu: ([UInt64], [UInt64], [UInt64]) = ([], [], [])
-  var lookup: [UInt64] = []
-  var next = n
-  for _ in 0..<2000 {
-    var a = now()
-    try timed(&insert, &cpu.0) {
-      try document.insert(TextElement(id: next, text: "A new element."), at: rng.next(below: document.elementCount + 1))
+  for held in elementRotorSets {
+    let elements = (0..<n).map { TextElement(id: $0, text: "Element \($0) has a few words. And a second sentence.") }
+    let document = try RotorDocument(elements: elements)
+    for kind in held { _ = try document.rotor(kind) }
+    document.addRotor("headings") { for i in stride(from: 0, to: n, by: 10) { RotorEntry("h\(i)", id: i) } }
+    var rng = Rng(state: 11)
+    var insert: [UInt64] = []
+    var remove: [UInt64] = []
+    var move: [UInt64] = []
+    var cpu: ([UInt64], [UInt64], [UInt64]) = ([], [], [])
+    var lookup: [UInt64] = []
+    var next = n
+    for _ in 0..<2000 {
+      var a = now()
+      try timed(&insert, &cpu.0) {
+        try document.insert(
+          TextElement(id: next, text: "A new element."), at: rng.next(below: document.elementCount + 1))
+      }
+      next += 1
+      let at = rng.next(below: document.elementCount)
+      try timed(&remove, &cpu.1) { _ = try document.remove(at: at) }
+      let id = document.elementID(at: rng.next(below: document.elementCount))!
+      let to = rng.next(below: document.elementCount)
+      try timed(&move, &cpu.2) { _ = try document.move(id, to: to) }
+      let probe = document.elementID(at: rng.next(below: document.elementCount))!
+      a = now()
+      _ = document.index(of: probe)
+      lookup.append(now() - a)
     }
-    next += 1
-    let at = rng.next(below: document.elementCount)
-    try timed(&remove, &cpu.1) { _ = try document.remove(at: at) }
-    let id = document.elementID(at: rng.next(below: document.elementCount))!
-    let to = rng.next(below: document.elementCount)
-    try timed(&move, &cpu.2) { _ = try document.move(id, to: to) }
-    let probe = document.elementID(at: rng.next(below: document.elementCount))!
-    a = now()
-    _ = document.index(of: probe)
-    lookup.append(now() - a)
+    emit(
+      "| insert / remove / move one element (\(heldName(held)), a custom rotor) | \(n) elements | \(percentiles(insert)) / \(percentiles(remove)) / \(percentiles(move)) | thread CPU time \(percentiles(cpu.0)) / \(percentiles(cpu.1)) / \(percentiles(cpu.2)); id lookup \(percentiles(lookup)) |"
+    )
   }
-  emit(
-    "| insert / remove / move one element (6 system rotors, a custom rotor) | \(n) elements | \(percentiles(insert)) / \(percentiles(remove)) / \(percentiles(move)) | thread CPU time \(percentiles(cpu.0)) / \(percentiles(cpu.1)) / \(percentiles(cpu.2)); id lookup \(percentiles(lookup)) |"
-  )
 }
