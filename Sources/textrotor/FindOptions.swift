@@ -55,8 +55,11 @@ struct FindOptions: Equatable, Sendable {
   var problem: String? {
     if timeLimit < 1 { return "--time-limit must be at least 1." }
     if patterns.isEmpty && patternFiles.isEmpty && arguments.isEmpty { return "Missing expected argument 'PATTERN'." }
-    let modes = [count, countLines, filesWithMatches, filesWithoutMatch, onlyMatching, quiet, vimgrep, json]
-      .filter { $0 }.count
+    // -o with a count counts matches, as in rg (`-c -o` is rg's --count-matches).
+    let modes = [
+      count, countLines, filesWithMatches, filesWithoutMatch, onlyMatching && !count && !countLines, quiet, vimgrep,
+      json,
+    ].filter { $0 }.count
     if modes > 1 {
       return "--count, -c, -l, --files-without-match, -o, -q, --vimgrep and --json cannot be used together."
     }
@@ -381,7 +384,7 @@ struct FindOptions: Equatable, Sendable {
     var format = FindFormat()
     if count || countLines {
       format.mode = .count
-      format.countLines = countLines
+      format.countLines = countLines && !onlyMatching
     } else if filesWithMatches {
       format.mode = .filesWithMatches
     } else if filesWithoutMatch {

@@ -54,6 +54,11 @@ struct FindCommandTests {
     #expect(
       try CLI.run(["find", "-e", "cat", "-i", "-w", "--count", "--include-zero", a, b]).stdout == "\(a):2\n\(b):0\n")
     #expect(try CLI.run(["find", "--regex", "--pattern", #"foo\d+"#, a]).lines == ["3:1:foo12 foo x"])
+    // -o with a count counts matches, as rg does (`rg -c -o` is `rg --count-matches`): -c alone
+    // counts matching lines.
+    #expect(try CLI.run(["find", "-e", "cat", "-i", "-c", a]).stdout == "1\n")
+    #expect(try CLI.run(["find", "-e", "cat", "-i", "-c", "-o", a]).stdout == "3\n")
+    #expect(try CLI.run(["find", "-e", "cat", "-i", "--count", "-o", a]).stdout == "3\n")
     // "Straße " is 8 bytes, 7 UTF-16 units: STRASSE starts at byte 8 (column 9), unit 7 (column 8).
     #expect(try CLI.run(["find", "-e", "STRASSE", a]).lines == ["1:9:Straße STRASSE strasse"])
     #expect(

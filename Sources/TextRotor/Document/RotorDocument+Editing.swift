@@ -291,7 +291,18 @@ extension RotorDocument {
         }
         let window = (s + ws)..<(s + we - delta)
         let removedIndices = index.indices(startingIn: window)
-        let (i0, i1) = (removedIndices.lowerBound, removedIndices.upperBound)
+        var (i0, i1) = (removedIndices.lowerBound, removedIndices.upperBound)
+        // A window that runs to the element's end is matched to that end, where an empty match
+        // (`$`, `b*`) is found again: the old one there goes too (it starts at the window's end,
+        // which `apply` would only move).
+        if we == newLength {
+          let end = window.upperBound
+          let atEnd = index.indices(startingIn: end..<(end + 1))
+          if !atEnd.isEmpty {
+            index.apply(edit: end..<end, newCount: 0) { r, _ in r.lowerBound == end ? nil : r }
+            i1 = atEnd.upperBound
+          }
+        }
         index.apply(
           edit: window, newCount: we - ws,
           inserting: found.map { (($0.lowerBound + shift)..<($0.upperBound + shift), ()) }

@@ -192,7 +192,9 @@ public final class RotorDocument<ID: Hashable> {
   }
 
   static func offset(in text: TextRope, line: Range<Int>, _ character: Int, _ encoding: PositionEncoding) -> Int {
-    let c = Swift.max(character, 0)
+    // A line of n bytes has at most n units in any encoding: clamped first, so that no character
+    // count (`Int.max` included) overflows the sums below.
+    let c = Swift.min(Swift.max(character, 0), line.count)
     switch encoding {
     case .utf8: return text.scalarBoundary(atOrBefore: Swift.min(line.lowerBound + c, line.upperBound))
     case .utf16, .utf32:
@@ -207,8 +209,12 @@ public final class RotorDocument<ID: Hashable> {
     }
   }
 
-  /// The position at a document offset (clamped into the element it falls in or after).
-  public func position(atDocumentOffset offset: Int) -> TextPosition<ID> { table.position(atDocumentOffset: offset) }
+  /// The position at a document offset (clamped into the element it falls in or after). Throws
+  /// ``DocumentError/elementIndexOutOfRange(_:count:)`` when the document has no element.
+  public func position(atDocumentOffset offset: Int) throws(DocumentError) -> TextPosition<ID> {
+    guard table.count > 0 else { throw .elementIndexOutOfRange(0, count: 0) }
+    return table.position(atDocumentOffset: offset)
+  }
 
   /// The UTF-8 offset of `position` in its element's text. O(log n).
   public func utf8Offset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
@@ -242,7 +248,8 @@ public final class RotorDocument<ID: Hashable> {
   }
 
   /// The line and column of `position` in the whole document (for a document read from a file:
-  /// the file's lines, whatever the elements), and its UTF-16 offset from the document's start.
+  /// the file's lines and columns, whatever the elements, a byte order mark counted in the first
+  /// line's columns as in the CLI's), and its UTF-16 offset from the document's start.
   public func documentLocation(of position: TextPosition<ID>, encoding: PositionEncoding = .utf8)
     throws(DocumentError) -> TextLocation
   {
@@ -252,7 +259,18 @@ public final class RotorDocument<ID: Hashable> {
     let before = table.origin.adding(table.tree.summary(before: i).text)
     let (line, local) = text.lineAndSummary(ofUTF8: o)
     let start = text.lineStart(line) ?? 0
-    let column = Self.column(text, from: start, to: o, encoding)
+    var column = Self.column(text, from: start, to: o, encoding)
+    // The first element's first line starts at the file's start when nothing before the element
+    // ends a line: a byte order mark, which is in no element but is in the file's first line.
+    let origin = table.origin
+    if i == 0 && line == 0 && origin.lineBreaks == 0 && origin.utf8 > 0 {
+      switch encoding {
+      case .utf8: column += origin.utf8
+      case .utf16: column += origin.utf16
+      case .utf32: column += origin.scalars
+      case .grapheme: column += 1
+      }
+    }
     let lineBreaks =
       before.adding(local).lineBreaks - (local.lastIsCR && o < text.utf8Count && text.byte(at: o) == 0x0A ? 1 : 0)
     return TextLocation(line: lineBreaks + 1, column: column + 1, utf16Offset: before.utf16 + local.utf16)

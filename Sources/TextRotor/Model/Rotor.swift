@@ -147,13 +147,22 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
     return table.location(documentRange: range)
   }
 
-  /// The ICU status of entry `i` of a system rotor (words: letters, numbers, ...), else `.none`.
+  /// The ICU status of entry `i` of a system rotor (words: letters, numbers, ...), else `.none`
+  /// (also when `i` is not an entry's index).
   public func segmentStatus(at i: Int) -> SegmentStatus {
-    if case .segments(let index) = storage { return index[i].status }
+    if case .segments(let index) = storage, i >= 0 && i < index.count { return index[i].status }
     return .none
   }
 
-  func documentRange(at i: Int) -> Range<Int>? { storage.index?.range(at: i) }
+  /// The document range of entry `i`, nil when `i` is not an entry's index (a stale one).
+  func documentRange(at i: Int) -> Range<Int>? {
+    guard let index = storage.index, i >= 0 && i < index.count else { return nil }
+    return index.range(at: i)
+  }
+
+  /// `offset` moved into `-1...Int.max / 2`: no entry lies outside `0..<Int.max / 2`, so every
+  /// answer is the same, and the `± 1` of the queries cannot overflow.
+  private static func clamped(_ offset: Int) -> Int { Swift.min(Swift.max(offset, -1), Int.max / 2) }
 
   /// The UTF-16 range of entry `i`, from the start of its element and from the start of the
   /// document (of the file, for a document read from a file). O(log n).
@@ -167,13 +176,13 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   /// The index of the first entry whose start is greater than `offset` (document coordinates:
   /// file offsets for an unedited document read from a file), or nil. O(log n).
   public func indexOfEntry(afterDocumentOffset offset: Int) -> Int? {
-    let i = firstIndex(startingAtLeast: offset + 1)
+    let i = firstIndex(startingAtLeast: Self.clamped(offset) + 1)
     return i < count ? i : nil
   }
 
   /// The index of the last entry whose start is less than `offset`, or nil. O(log n).
   public func indexOfEntry(beforeDocumentOffset offset: Int) -> Int? {
-    let i = firstIndex(startingAtLeast: offset) - 1
+    let i = firstIndex(startingAtLeast: Self.clamped(offset)) - 1
     return i >= 0 ? i : nil
   }
 
@@ -181,7 +190,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   /// before its end and end after its start, and empty entries inside it. An empty range is a
   /// caret: entries with `start <= offset < end`, and empty entries at it. O(log n + k).
   public func indices(overlappingDocumentRange range: Range<Int>) -> [Int] {
-    storage.index?.indices(overlappingRange: range) ?? []
+    let lower = Self.clamped(range.lowerBound)
+    return storage.index?.indices(overlappingRange: lower..<Swift.max(lower, Self.clamped(range.upperBound))) ?? []
   }
 
   private func firstIndex(startingAtLeast offset: Int) -> Int {

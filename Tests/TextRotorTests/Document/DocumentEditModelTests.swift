@@ -23,6 +23,12 @@ import Testing
     return scalars.index(scalars.startIndex, offsetBy: Int(rng.next() % UInt64(n + 1)))
   }
 
+  /// The pattern rotors the random edit scripts keep: a literal, and regexes that match empty text
+  /// at a line's end, at its start, between characters and before a letter.
+  static let patterns: [Pattern] = [
+    .literal("e"), .regex("$"), .regex("^"), .regex("b*"), .regex("x?"), .regex("(?=e)"),
+  ]
+
   struct ModelEntry {
     var id: Int
     var lo: Int
@@ -84,8 +90,10 @@ import Testing
         }
       }
       document.addRotor(Rotor("custom", entries: entries))
-      // A pattern rotor too: its report on element inserts, removes and moves is checked below.
-      _ = try document.rotor(matching: .literal("e"))
+      // Pattern rotors too: each is compared with a rebuild's after every step, and its report on
+      // element inserts, removes and moves is checked below. Patterns that match empty text (at a
+      // line's or the element's end, between characters) as well as a literal.
+      for pattern in Self.patterns { _ = try document.rotor(matching: pattern) }
       func order(_ m: [ModelEntry]) -> [ModelEntry] {
         let ranked = m.enumerated().map { (document.index(of: $0.element.id)!, $0.element.lo, $0.offset, $0.element) }
         return ranked.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
@@ -209,6 +217,13 @@ import Testing
           let got = try Self.systemSnapshot(document, kind)
           let want = try Self.systemSnapshot(rebuilt, kind)
           #expect(got == want, "seed \(seed) step \(step) \(description): \(kind)")
+        }
+        for pattern in Self.patterns {
+          let name = "matches: \(pattern)"
+          _ = try rebuilt.rotor(matching: pattern)
+          #expect(
+            try Self.rotorSnapshots(document)[name] == Self.rotorSnapshots(rebuilt)[name],
+            "seed \(seed) step \(step) \(description): \(name)")
         }
         let custom = document.rotor(named: "custom")!
         let got = custom.indices.map { i -> String in

@@ -175,6 +175,37 @@ import Testing
     #expect(snapshot.generation < d.generation)
   }
 
+  /// The id table is shared by a document and its snapshots (slots are append-only, keys a hint):
+  /// a snapshot resolving ids and texts on another task while the document inserts, removes and
+  /// moves elements (registering and dropping ids in that table) sees its own elements throughout.
+  @Test func snapshotsResolveIdsWhileElementsChange() async throws {
+    let d = try RotorDocument(elements: (0..<300).map { TextElement(id: $0, text: "Element \($0).") })
+    _ = try d.rotor(.words)
+    let snapshot = d.snapshot()
+    let reader = Task.detached { () -> Int in
+      var seen = 0
+      for round in 0..<40 {
+        for i in 0..<snapshot.elementCount {
+          guard let id = snapshot.elementID(at: i), snapshot.text(of: id) == "Element \(id)." else { return -1 }
+          seen += round == 0 ? 1 : 0
+        }
+      }
+      return seen
+    }
+    var next = 300
+    for step in 0..<600 {
+      switch step % 3 {
+      case 0:
+        try d.insert(TextElement(id: next, text: "New \(next)."), at: step % (d.elementCount + 1))
+        next += 1
+      case 1: try d.remove(at: (step * 7) % d.elementCount)
+      default: try d.move(d.elementID(at: (step * 13) % d.elementCount)!, to: (step * 5) % d.elementCount)
+      }
+    }
+    #expect(await reader.value == 300)
+    #expect(snapshot.elementCount == 300 && snapshot.text(of: 299) == "Element 299.")
+  }
+
   @Test func manyElementsInsertRemoveMoveAndLookUp() throws {
     var rng = SeededRandom(seed: 0xE1E)
     var model = Array(0..<2000)

@@ -42,7 +42,7 @@ import TextRotor
       for offset in offsets { sum &+= words.indexOfEntry(beforeDocumentOffset: offset) ?? 0 }
     }
     print("1M indexOfEntry(beforeDocumentOffset:): \(previous) (\(previous / n) per call)")
-    let positions = offsets.prefix(100_000).map { document.position(atDocumentOffset: $0) }
+    let positions = try offsets.prefix(100_000).map { try document.position(atDocumentOffset: $0) }
     let entries = clock.measure {
       for p in positions { sum &+= words.entry(after: p)?.label.utf8.count ?? 0 }
     }
