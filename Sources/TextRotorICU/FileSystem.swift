@@ -52,6 +52,13 @@ public enum FileSystem {
     }
   }
 
+  /// The absolute path of `path` with every symbolic link resolved (`realpath`), or nil.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
   /// The current directory, or nil when it cannot be known.
   public static func currentDirectory() -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)

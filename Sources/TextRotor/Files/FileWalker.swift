@@ -8,11 +8,17 @@ import TextRotorICU
 ///   `.ignore` and `.rgignore` files and `.git/info/exclude` exclude, nested files taking
 ///   precedence over their parents', `.rgignore` over `.ignore` over `.gitignore` over
 ///   `.git/info/exclude`, unless ``Options/respectIgnoreFiles`` is false. Ignore files of the
-///   directories above a walked directory, up to its repository's root, count too;
+///   directories above a walked directory count too (of its real path, symbolic links resolved):
+///   `.gitignore` up to its repository's root, `.ignore` and `.rgignore` up to the file system's;
 /// - symbolic links (not followed), and anything not a regular file or directory;
-/// - with ``Options/globs``, what they exclude: globs in gitignore syntax (`!` excludes), matched
-///   against the path relative to the walked directory; when any glob does not start with `!`, only
-///   files matching one of those are searched. They override the ignore files.
+/// - with ``Options/globs``, what they exclude: globs in gitignore syntax (`!` excludes; `{a,b}`
+///   alternatives, as ripgrep's), matched against the path as it is printed (the walked
+///   directory's path, without a leading `./`, then the path in it), as ripgrep matches them from
+///   the current directory; when any glob does not start with `!`, only files matching one of
+///   those are searched. They override the ignore files.
+///
+/// Names and paths are compared as UTF-8 bytes, as git and ripgrep compare them (a name starting
+/// with a combining mark is still hidden by its `.`, and still matched from its `/`).
 public struct FileWalker: Sendable {
   public struct Options: Sendable {
     public var hidden = false
@@ -30,12 +36,19 @@ public struct FileWalker: Sendable {
     var overrides = IgnoreRules()
     var whitelist = false
     // rg's -g: a glob selects (whitelists), `!glob` excludes: the opposite of a gitignore line.
-    for glob in options.globs {
-      if glob.hasPrefix("!") {
-        overrides.add(line: String(glob.dropFirst()))
-      } else {
-        whitelist = true
-        overrides.add(line: "!" + glob)
+    // (Bytes: "!" followed by a combining mark is one Character.)
+    for option in options.globs {
+      for glob in Glob.alternatives(option) {
+        if glob.utf8.first == UInt8(ascii: "!") {
+          let rest = String(decoding: glob.utf8.dropFirst(), as: UTF8.self)
+          // The rest is a glob, not a comment or a negation of a gitignore line: `!#*#` excludes
+          // `#notes#`, `!!x` excludes `!x`.
+          let escaped = rest.utf8.first == UInt8(ascii: "#") || rest.utf8.first == UInt8(ascii: "!")
+          overrides.add(line: escaped ? "\\" + rest : rest)
+        } else {
+          whitelist = true
+          overrides.add(line: "!" + glob)
+        }
       }
     }
     self.overrides = overrides
@@ -53,7 +66,29 @@ public struct FileWalker: Sendable {
       return
     }
     var levels = parentLevels(of: root)
-    walkDirectory(root, relative: "", levels: &levels, onError: onError, visit)
+    walkDirectory(root, relative: "", shown: Self.shownPrefix(root), levels: &levels, onError: onError, visit)
+  }
+
+  /// What the paths under `root` are printed with before their path in it, as the globs see it:
+  /// `root` without `./` at its start and with one `/` at its end (none for the current directory),
+  /// relative to the current directory when it lies below it (ripgrep matches its globs from there).
+  static func shownPrefix(_ root: String) -> String {
+    var bytes = Array(root.utf8)
+    if bytes.first == UInt8(ascii: "/"), let cwd = FileSystem.currentDirectory() {
+      var base = Array(cwd.utf8)
+      if base.last != UInt8(ascii: "/") { base.append(UInt8(ascii: "/")) }
+      while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+      if bytes + [UInt8(ascii: "/")] == base { return "" }
+      if bytes.starts(with: base) { bytes.removeFirst(base.count) }
+    }
+    while bytes.starts(with: [UInt8(ascii: "."), UInt8(ascii: "/")]) {
+      bytes.removeFirst(2)
+      while bytes.first == UInt8(ascii: "/") { bytes.removeFirst() }
+    }
+    while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+    if bytes.isEmpty || bytes == [UInt8(ascii: ".")] { return "" }
+    if bytes == [UInt8(ascii: "/")] { return "/" }
+    return String(decoding: bytes, as: UTF8.self) + "/"
   }
 
   /// The ignore files of one directory.
@@ -79,7 +114,7 @@ public struct FileWalker: Sendable {
   private func level(for directory: String, prefix: String) -> Level {
     var level = Level(directoryPrefix: prefix)
     guard options.respectIgnoreFiles else { return level }
-    let base = directory.hasSuffix("/") ? directory : directory + "/"
+    let base = directory.utf8.last == UInt8(ascii: "/") ? directory : directory + "/"
     level.hasGit = FileSystem.kind(of: base + ".git", followLinks: true) != nil
     if let r = readRules(base + ".rgignore") { level.rgignore = r }
     if let r = readRules(base + ".ignore") { level.ignore = r }
@@ -88,45 +123,61 @@ public struct FileWalker: Sendable {
     return level
   }
 
-  /// The directories above `root` up to the root of its git repository (or the file system's
-  /// root), outermost first, with their ignore files. Only when ignore files are respected.
+  /// The directories above `root` (its real path: a symbolic link to a directory is walked with
+  /// the ignore files above its target), outermost first, with their ignore files: `.gitignore`
+  /// and `.git/info/exclude` up to the root of its git repository (none when it is in none),
+  /// `.ignore` and `.rgignore` up to the file system's root, as ripgrep reads them. Only when
+  /// ignore files are respected.
   private func parentLevels(of root: String) -> [Level] {
     guard options.respectIgnoreFiles else { return [] }
-    guard let absolute = Self.absolute(root) else { return [] }
-    var components = absolute.split(separator: "/").map(String.init)
+    guard let absolute = FileSystem.realPath(root) ?? Self.absolute(root) else { return [] }
+    var components = absolute.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
     var levels: [Level] = []
     var suffix: [String] = []
-    // Only within a repository: stop at the first directory holding .git (inclusive).
-    if FileSystem.kind(of: (absolute.hasSuffix("/") ? absolute : absolute + "/") + ".git", followLinks: true) != nil {
-      return []
-    }
+    // The repository's root: the root itself or the first directory above holding .git.
+    var inRepository =
+      FileSystem.kind(
+        of: (absolute.utf8.last == UInt8(ascii: "/") ? absolute : absolute + "/") + ".git", followLinks: true)
+      != nil
     while !components.isEmpty {
       suffix.insert(components.removeLast(), at: 0)
       let dir = "/" + components.joined(separator: "/")
       var level = level(for: dir, prefix: "")
       level.aboveRootPrefix = suffix.joined(separator: "/") + "/"
+      if inRepository {
+        // Above the repository: only .ignore and .rgignore apply.
+        level.gitignore = IgnoreRules()
+        level.exclude = IgnoreRules()
+        level.hasGit = false
+      } else if level.hasGit {
+        inRepository = true
+      }
       levels.insert(level, at: 0)
-      if level.hasGit { return levels }
     }
-    // No repository above: .gitignore files up there do not apply; .ignore files still do.
-    return levels.map {
-      var l = $0
-      l.gitignore = IgnoreRules()
-      return l
+    // In no repository at all: .gitignore files up there do not apply.
+    if !inRepository {
+      levels = levels.map {
+        var l = $0
+        l.gitignore = IgnoreRules()
+        return l
+      }
     }
+    return levels
   }
 
   private static func absolute(_ path: String) -> String? {
-    if path.hasPrefix("/") { return path }
+    if path.utf8.first == UInt8(ascii: "/") { return path }
     guard let cwd = currentDirectory() else { return nil }
-    var parts = cwd.split(separator: "/").map(String.init)
-    for c in path.split(separator: "/") {
+    let split = { (s: String) in s.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+    }
+    var parts = split(cwd)
+    for c in split(path) {
       if c == "." { continue }
       if c == ".." {
         if !parts.isEmpty { parts.removeLast() }
         continue
       }
-      parts.append(String(c))
+      parts.append(c)
     }
     return "/" + parts.joined(separator: "/")
   }
@@ -136,15 +187,15 @@ public struct FileWalker: Sendable {
   }
 
   /// Whether `relative` (from the walk root) is excluded.
-  private func isIgnored(relative: String, name: String, isDirectory: Bool, levels: [Level]) -> Bool {
+  private func isIgnored(relative: String, shown: String, name: String, isDirectory: Bool, levels: [Level]) -> Bool {
     if !overrides.isEmpty {
-      switch overrides.decision(for: relative, isDirectory: isDirectory) {
+      switch overrides.decision(for: shown + relative, isDirectory: isDirectory) {
       case .ignore?: return true
       case .include?: return false
       case nil: if hasWhitelist && !isDirectory { return true }
       }
     }
-    let hidden = !options.hidden && name.hasPrefix(".")
+    let hidden = !options.hidden && name.utf8.first == UInt8(ascii: ".")
     guard options.respectIgnoreFiles else { return hidden }
     var custom: IgnoreRules.Decision? = nil
     var ignore: IgnoreRules.Decision? = nil
@@ -158,7 +209,7 @@ public struct FileWalker: Sendable {
       if level.directoryPrefix.isEmpty {
         path = level.aboveRootPrefix + relative
       } else {
-        path = String(relative.dropFirst(level.directoryPrefix.count))
+        path = String(decoding: relative.utf8.dropFirst(level.directoryPrefix.utf8.count), as: UTF8.self)
       }
       if custom == nil { custom = level.rgignore.decision(for: path, isDirectory: isDirectory) }
       if ignore == nil { ignore = level.ignore.decision(for: path, isDirectory: isDirectory) }
@@ -177,7 +228,8 @@ public struct FileWalker: Sendable {
   }
 
   private func walkDirectory(
-    _ directory: String, relative: String, levels: inout [Level], onError: ErrorHandler, _ visit: (String) -> Void
+    _ directory: String, relative: String, shown: String, levels: inout [Level], onError: ErrorHandler,
+    _ visit: (String) -> Void
   ) {
     let entries: [FileSystem.Entry]
     do {
@@ -189,15 +241,17 @@ public struct FileWalker: Sendable {
     let prefix = relative.isEmpty ? "" : relative + "/"
     levels.append(level(for: directory, prefix: prefix))
     defer { levels.removeLast() }
-    let base = directory.hasSuffix("/") ? directory : directory + "/"
+    let base = directory.utf8.last == UInt8(ascii: "/") ? directory : directory + "/"
     for entry in entries.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
       let isDirectory = entry.kind == .directory
       guard entry.kind == .regular || isDirectory else { continue }
       let childRelative = prefix + entry.name
-      if isIgnored(relative: childRelative, name: entry.name, isDirectory: isDirectory, levels: levels) { continue }
+      if isIgnored(relative: childRelative, shown: shown, name: entry.name, isDirectory: isDirectory, levels: levels) {
+        continue
+      }
       let path = base + entry.name
       if isDirectory {
-        walkDirectory(path, relative: childRelative, levels: &levels, onError: onError, visit)
+        walkDirectory(path, relative: childRelative, shown: shown, levels: &levels, onError: onError, visit)
       } else {
         visit(path)
       }

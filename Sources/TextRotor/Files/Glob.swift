@@ -27,6 +27,11 @@ public struct Glob: Sendable, Hashable {
     case general
   }
   let shape: Shape
+  /// The bytes every match starts with (the glob's literal head) and ends with (its literal tail):
+  /// a general glob is tried only on paths that have both, so that a file of many `a/**/b` lines
+  /// does not backtrack over every path.
+  let head: [UInt8]
+  let tail: [UInt8]
 
   public init(_ source: String) {
     self.source = source
@@ -89,6 +94,10 @@ public struct Glob: Sendable, Hashable {
       }
       return out
     }
+    let literalHead = tokens.prefix { if case .character = $0 { true } else { false } }
+    let literalTail = tokens.reversed().prefix { if case .character = $0 { true } else { false } }.reversed()
+    head = literalBytes(literalHead[...]) ?? []
+    tail = literalHead.count == tokens.count ? [] : literalBytes(ArraySlice(literalTail)) ?? []
     if let all = literalBytes(tokens[...]) {
       shape = .literal(all)
     } else if tokens.first == .star, let rest = literalBytes(tokens.dropFirst()), !rest.contains(UInt8(ascii: "/")) {
@@ -135,21 +144,70 @@ public struct Glob: Sendable, Hashable {
   }
 
   /// Whether the glob matches all of `path`.
-  public func matches(_ path: String) -> Bool {
+  public func matches(_ path: String) -> Bool { matches(bytes: Array(path.utf8)) }
+
+  /// Whether the glob matches all of the UTF-8 bytes `p`.
+  func matches(bytes p: [UInt8]) -> Bool {
     switch shape {
-    case .literal(let bytes): return path.utf8.elementsEqual(bytes)
+    case .literal(let bytes): return p == bytes
     case .suffix(let bytes):
-      let utf8 = path.utf8
-      return utf8.count >= bytes.count && utf8.suffix(bytes.count).elementsEqual(bytes)
-        && !utf8.dropLast(bytes.count).contains(UInt8(ascii: "/"))
+      return p.count >= bytes.count && p.suffix(bytes.count).elementsEqual(bytes)
+        && !p.dropLast(bytes.count).contains(UInt8(ascii: "/"))
     case .prefix(let bytes):
-      let utf8 = path.utf8
-      return utf8.starts(with: bytes) && !utf8.dropFirst(bytes.count).contains(UInt8(ascii: "/"))
+      return p.starts(with: bytes) && !p.dropFirst(bytes.count).contains(UInt8(ascii: "/"))
     case .general: break
     }
-    let p = Array(path.utf8)
+    guard p.count >= head.count + tail.count && p.starts(with: head) && p.suffix(tail.count).elementsEqual(tail)
+    else { return false }
     var memo: Set<Int> = []
     return Self.match(tokens, 0, p, 0, &memo)
+  }
+
+  /// `source` with its `{a,b}` alternatives expanded (ripgrep's extension for `-g` globs; not
+  /// nested, as in ripgrep): `*.{c,h}` is `*.c` and `*.h`. Braces inside `[...]` or escaped are
+  /// literal, and so is a `{` without its `}`.
+  public static func alternatives(_ source: String) -> [String] {
+    let s = Array(source.utf8)
+    var i = 0
+    var inSet = false
+    while i < s.count {
+      let c = s[i]
+      if c == UInt8(ascii: "\\") {
+        i += 2
+        continue
+      }
+      if inSet {
+        if c == UInt8(ascii: "]") { inSet = false }
+      } else if c == UInt8(ascii: "[") {
+        inSet = true
+        // A `]` right after `[` or `[!` is in the set.
+        if i + 1 < s.count && (s[i + 1] == UInt8(ascii: "!") || s[i + 1] == UInt8(ascii: "^")) { i += 1 }
+        if i + 1 < s.count && s[i + 1] == UInt8(ascii: "]") { i += 1 }
+      } else if c == UInt8(ascii: "{") {
+        // The group's end and its commas (escapes skipped); no group without a `}`.
+        var j = i + 1
+        var commas: [Int] = []
+        while j < s.count && s[j] != UInt8(ascii: "}") {
+          if s[j] == UInt8(ascii: "\\") { j += 1 } else if s[j] == UInt8(ascii: ",") { commas.append(j) }
+          j += 1
+        }
+        guard j < s.count else { return [source] }
+        let head = Array(s[..<i])
+        let tail = String(decoding: s[(j + 1)...], as: UTF8.self)
+        var starts = [i + 1]
+        starts.append(contentsOf: commas.map { $0 + 1 })
+        var ends = commas
+        ends.append(j)
+        var result: [String] = []
+        for (a, b) in zip(starts, ends) {
+          let choice = String(decoding: head + s[a..<b], as: UTF8.self)
+          for rest in alternatives(tail) { result.append(choice + rest) }
+        }
+        return result
+      }
+      i += 1
+    }
+    return [source]
   }
 
   /// Backtracking with a memo of failed (token, position) pairs, so it stays polynomial.

@@ -20,6 +20,27 @@ public struct IgnoreRules: Sendable {
   }
 
   var rules: [Rule] = []
+  /// The rules that need no glob matching, by the bytes they match, with their indices in
+  /// `rules` (ascending): a name (`Cargo.lock`), an anchored path (`/build`), a name's extension
+  /// (`*.log`). A `.gitignore` is mostly such lines, and each path was matched against every rule:
+  /// a 1,200-line file made a walk of 20,000 files take 2.4 s where rg takes 0.13 s.
+  private var byName: [[UInt8]: [Int]] = [:]
+  private var byPath: [[UInt8]: [Int]] = [:]
+  private var byExtension: [[UInt8]: [Int]] = [:]
+  /// The other rules (ascending indices), each behind one reference: the loop over them copies one
+  /// reference per rule where copying a rule retained its five arrays.
+  private var others: [(index: Int, rule: Matcher)] = []
+
+  private final class Matcher: Sendable {
+    let glob: Glob
+    let nameOnly: Bool
+    let directoryOnly: Bool
+    init(_ rule: Rule) {
+      glob = rule.glob
+      nameOnly = rule.nameOnly
+      directoryOnly = rule.directoryOnly
+    }
+  }
 
   public var isEmpty: Bool { rules.isEmpty }
 
@@ -70,30 +91,50 @@ public struct IgnoreRules: Sendable {
     var text = ""
     text.unicodeScalars.append(contentsOf: line)
     // `**/foo` is unanchored foo at any depth; keep it as a whole-path glob (Glob handles **/).
-    rules.append(Rule(glob: Glob(text), negated: negated, directoryOnly: directoryOnly, nameOnly: !anchored))
+    let rule = Rule(glob: Glob(text), negated: negated, directoryOnly: directoryOnly, nameOnly: !anchored)
+    let k = rules.count
+    rules.append(rule)
+    switch rule.glob.shape {
+    case .literal(let bytes) where anchored: byPath[bytes, default: []].append(k)
+    case .literal(let bytes): byName[bytes, default: []].append(k)
+    case .suffix(let bytes)
+    where !anchored && bytes.first == UInt8(ascii: ".") && !bytes.dropFirst().contains(UInt8(ascii: ".")):
+      byExtension[bytes, default: []].append(k)
+    default: others.append((k, Matcher(rule)))
+    }
   }
 
   /// What the rules say about `path` (relative to the ignore file's directory, `/`-separated, no
-  /// leading `./`), or nil when no rule matches.
+  /// leading `./`), or nil when no rule matches. The last rule that matches decides: the indexed
+  /// rules give the last of theirs that matches, and only later rules are matched as globs.
   public func decision(for path: String, isDirectory: Bool) -> Decision? {
-    var name: String?
-    for rule in rules.reversed() {
-      if rule.directoryOnly && !isDirectory { continue }
-      let matched: Bool
-      if rule.nameOnly {
-        if name == nil {
-          if let slash = path.lastIndex(of: "/") {
-            name = String(path[path.index(after: slash)...])
-          } else {
-            name = path
-          }
-        }
-        matched = rule.glob.matches(name!)
-      } else {
-        matched = rule.glob.matches(path)
+    guard !rules.isEmpty else { return nil }
+    // Bytes, not Characters: a name starting with a combining mark makes one Character of "/"
+    // and the mark.
+    let bytes = Array(path.utf8)
+    let slash = bytes.lastIndex(of: UInt8(ascii: "/"))
+    let name = slash.map { Array(bytes[($0 + 1)...]) } ?? bytes
+    var best = -1
+    func consider(_ indices: [Int]?) {
+      guard let indices else { return }
+      for k in indices.reversed() where k > best {
+        if rules[k].directoryOnly && !isDirectory { continue }
+        best = k
+        return
       }
-      if matched { return rule.negated ? .include : .ignore }
     }
-    return nil
+    consider(byName[name])
+    consider(byPath[bytes])
+    if let dot = name.lastIndex(of: UInt8(ascii: ".")) { consider(byExtension[Array(name[dot...])]) }
+    for (k, rule) in others.reversed() {
+      if k <= best { break }
+      if rule.directoryOnly && !isDirectory { continue }
+      if rule.glob.matches(bytes: rule.nameOnly ? name : bytes) {
+        best = k
+        break
+      }
+    }
+    guard best >= 0 else { return nil }
+    return rules[best].negated ? .include : .ignore
   }
 }

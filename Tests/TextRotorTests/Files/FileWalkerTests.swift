@@ -121,4 +121,80 @@ struct FileWalkerTests {
     FileWalker(options: .init()).walk(root + "/sub", onError: { _ in }) { found.append($0) }
     #expect(found == [root + "/sub/a.txt"])
   }
+
+  /// Writes each of `files` (paths relative to `root`, parents created) with "x".
+  static func make(_ root: String, _ files: [String], rules: [String: String] = [:]) throws {
+    let fm = FileManager.default
+    for f in files + Array(rules.keys) {
+      let path = root + "/" + f
+      // The parent by bytes: "/" and a combining mark after it are one Character.
+      let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))!
+      try fm.createDirectory(
+        atPath: String(decoding: path.utf8[..<slash], as: UTF8.self), withIntermediateDirectories: true)
+      try Data((rules[f] ?? "x\n").utf8).write(to: URL(fileURLWithPath: path))
+    }
+  }
+
+  static func walk(_ root: String, globs: [String] = []) -> [String] {
+    var options = FileWalker.Options()
+    options.globs = globs
+    var found: [String] = []
+    FileWalker(options: options).walk(root, onError: { _ in }) { found.append($0) }
+    return found.sorted()
+  }
+
+  /// Differences from rg found by an adversarial review (seventeenth session); each failed before.
+  @Test("-g: alternatives, globs starting with # or !, globs matched against the printed path")
+  func overrideGlobs() throws {
+    let root = NSTemporaryDirectory() + "textrotor-walk-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try Self.make(root, ["a.txt", "b.md", "c.rs", "#notes#", "!x", "sub/x.txt", "sub/d/y.txt"])
+    #expect(
+      Self.walk(root, globs: ["*.{txt,md}"]) == ["a.txt", "b.md", "sub/d/y.txt", "sub/x.txt"].map { root + "/" + $0 })
+    #expect(!Self.walk(root, globs: ["!#*#"]).contains(root + "/#notes#"))
+    #expect(Self.walk(root, globs: ["!#*#"]).count == 6)
+    #expect(!Self.walk(root, globs: ["!!x"]).contains(root + "/!x"))
+    // As rg: globs see the path as printed, from the current directory; the root here is not below
+    // it, so a glob anchored by a slash matches none of its files, and one made for its inside
+    // (relative to the walked directory) none either.
+    #expect(Self.walk(root, globs: ["sub/*.txt"]).isEmpty)
+    #expect(Self.walk(root, globs: ["**/sub/*.txt"]) == [root + "/sub/x.txt"])
+    #expect(Self.walk(root + "/sub", globs: ["d/*.txt"]).isEmpty)
+    #expect(FileWalker.shownPrefix(".") == "" && FileWalker.shownPrefix("./") == "")
+    #expect(FileWalker.shownPrefix("./sub//") == "sub/" && FileWalker.shownPrefix("sub") == "sub/")
+    #expect(FileWalker.shownPrefix("../x") == "../x/")
+    if let cwd = FileSystem.currentDirectory(), cwd != "/" {
+      #expect(FileWalker.shownPrefix(cwd) == "" && FileWalker.shownPrefix(cwd + "/in/") == "in/")
+    }
+  }
+
+  @Test("a name starting with a combining mark is hidden by its dot and matched from its slash")
+  func combiningMarkNames() throws {
+    let root = NSTemporaryDirectory() + "textrotor-walk-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let mark = "\u{301}"
+    try Self.make(
+      root, ["h/.\(mark)x", "i/sub/\(mark)x.log", "n/sub/\(mark)a", "n/sub/other"],
+      rules: ["i/.ignore": "*.log\n", "n/sub/.ignore": "/\(mark)a\n"])
+    #expect(Self.walk(root + "/h").isEmpty)
+    #expect(Self.walk(root + "/i").isEmpty)
+    #expect(Self.walk(root + "/n") == [root + "/n/sub/other"])
+    #expect(Self.walk(root + "/n", globs: ["!\(mark)a"]) == [root + "/n/sub/other"])
+  }
+
+  @Test("above a repository's root .ignore files still count; a symbolic link is read at its target")
+  func ignoreFilesAboveTheRepositoryAndLinkedRoots() throws {
+    let root = NSTemporaryDirectory() + "textrotor-walk-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try Self.make(
+      root, ["t/inner/.git/HEAD", "t/inner/d.c", "t/inner/b.txt", "t/inner/e.md"],
+      rules: ["t/.ignore": "*.c\n", "t/.gitignore": "*.md\n"])
+    // The .gitignore above the repository does not count; the .ignore does.
+    #expect(Self.walk(root + "/t/inner") == [root + "/t/inner/b.txt", root + "/t/inner/e.md"])
+    try Self.make(
+      root, ["repo/.git/HEAD", "repo/sub/a.md", "repo/sub/b.txt", "repo/sub/c.c"],
+      rules: ["repo/.gitignore": "*.md\n", "repo/.ignore": "*.c\n", "out/.ignore": "*.txt\n"])
+    try FileManager.default.createSymbolicLink(atPath: root + "/out/lnk", withDestinationPath: "../repo/sub")
+    #expect(Self.walk(root + "/out/lnk") == [root + "/out/lnk/b.txt"])
+  }
 }

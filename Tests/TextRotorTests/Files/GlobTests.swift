@@ -52,6 +52,52 @@ struct GlobTests {
     #expect(rules.decision(for: "# a comment", isDirectory: false) == nil)
   }
 
+  @Test("-g alternatives: {a,b} expanded as ripgrep does, braces in sets or escaped kept")
+  func alternatives() {
+    #expect(Glob.alternatives("*.{txt,md}") == ["*.txt", "*.md"])
+    #expect(Glob.alternatives("{a,b}/{c,d}") == ["a/c", "a/d", "b/c", "b/d"])
+    #expect(Glob.alternatives("x{,y}") == ["x", "xy"])
+    #expect(Glob.alternatives("plain*.txt") == ["plain*.txt"])
+    #expect(Glob.alternatives("[{]x") == ["[{]x"], "a brace in a set is literal")
+    #expect(Glob.alternatives(#"\{a,b}"#) == [#"\{a,b}"#], "an escaped brace is literal")
+    #expect(Glob.alternatives("{a,b") == ["{a,b"], "no group without its }")
+    #expect(Glob.alternatives("é{ü,ö}.txt") == ["éü.txt", "éö.txt"])
+  }
+
+  /// The last rule that matches decides; rules are indexed by name, anchored path and extension
+  /// and the rest matched as globs: random rule files against a plain scan of every rule.
+  @Test("indexed rules decide as a scan of every rule, last first")
+  func indexedRulesAgreeWithAScan() {
+    let lines = [
+      "a", "b.txt", "/c", "/d/e", "*.txt", "*.log", "!*.txt", "!a", "d/", "!/c", "*.tar.gz", "x*", "*.t?t", "**/e",
+      "d/**", "[ab]", "!b.txt", "e/", "!d/", "*", "!x.log", "é", "*.é", "a/**/b", "\\#a", "c*.log",
+    ]
+    let paths = [
+      "a", "b.txt", "c", "d", "d/e", "d/a", "x.log", "y.txt", "d/b.txt", "e", "e/a", "a.tar.gz", "x.tar.gz", "é", "x.é",
+      "a/x/b", "#a", "c.log", "d/e/x.txt",
+    ]
+    var rng = SeededRandom(seed: 0x16_0E)
+    for round in 0..<TestScale.count(2000) {
+      let text = (0..<Int(rng.next() % 8)).map { _ in lines[Int(rng.next() % UInt64(lines.count))] }
+      let rules = IgnoreRules(text.joined(separator: "\n"))
+      for path in paths {
+        for isDirectory in [false, true] {
+          var want: IgnoreRules.Decision? = nil
+          let name = String(path.split(separator: "/").last!)
+          for rule in rules.rules.reversed() where !(rule.directoryOnly && !isDirectory) {
+            if rule.glob.matches(rule.nameOnly ? name : path) {
+              want = rule.negated ? .include : .ignore
+              break
+            }
+          }
+          #expect(
+            rules.decision(for: path, isDirectory: isDirectory) == want,
+            "round \(round): \(text) on \(path) (directory: \(isDirectory))")
+        }
+      }
+    }
+  }
+
   @Test("smart case and several patterns")
   func patternHelpers() throws {
     #expect(Pattern.isAllLowercase("hello", syntax: .literal))
