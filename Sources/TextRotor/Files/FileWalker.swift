@@ -102,6 +102,8 @@ public struct FileWalker: Sendable {
     var hasGit = false
     /// A level above the walk root: paths are matched relative to it with this extra prefix.
     var aboveRootPrefix: String = ""
+    /// Whether any of its rule sets has a rule.
+    var hasRules: Bool { !(rgignore.isEmpty && ignore.isEmpty && gitignore.isEmpty && exclude.isEmpty) }
   }
 
   private func readRules(_ path: String) -> IgnoreRules? {
@@ -202,22 +204,27 @@ public struct FileWalker: Sendable {
     var git: IgnoreRules.Decision? = nil
     var exclude: IgnoreRules.Decision? = nil
     var sawGit = false
-    var inRepository = false
-    for level in levels where level.hasGit { inRepository = true }
-    for level in levels.reversed() {
-      let path: String
-      if level.directoryPrefix.isEmpty {
-        path = level.aboveRootPrefix + relative
-      } else {
-        path = String(decoding: relative.utf8.dropFirst(level.directoryPrefix.utf8.count), as: UTF8.self)
+    let inRepository = levels.contains { $0.hasGit }
+    // By index, in place: a level holds four rule sets of five collections each, and a copy of it
+    // per level and file retained them all. Most directories have no ignore file: skipped.
+    for k in levels.indices.reversed() {
+      if levels[k].hasRules {
+        let path: String
+        if levels[k].directoryPrefix.isEmpty {
+          path = levels[k].aboveRootPrefix + relative
+        } else {
+          path = String(decoding: relative.utf8.dropFirst(levels[k].directoryPrefix.utf8.count), as: UTF8.self)
+        }
+        if custom == nil { custom = levels[k].rgignore.decision(for: path, isDirectory: isDirectory) }
+        if ignore == nil { ignore = levels[k].ignore.decision(for: path, isDirectory: isDirectory) }
+        if inRepository && !sawGit && git == nil {
+          git = levels[k].gitignore.decision(for: path, isDirectory: isDirectory)
+        }
+        if inRepository && !sawGit && exclude == nil {
+          exclude = levels[k].exclude.decision(for: path, isDirectory: isDirectory)
+        }
       }
-      if custom == nil { custom = level.rgignore.decision(for: path, isDirectory: isDirectory) }
-      if ignore == nil { ignore = level.ignore.decision(for: path, isDirectory: isDirectory) }
-      if inRepository && !sawGit && git == nil { git = level.gitignore.decision(for: path, isDirectory: isDirectory) }
-      if inRepository && !sawGit && exclude == nil {
-        exclude = level.exclude.decision(for: path, isDirectory: isDirectory)
-      }
-      if level.hasGit { sawGit = true }
+      if levels[k].hasGit { sawGit = true }
     }
     // As rg: a `!` rule that re-includes a hidden file wins over hiding it.
     switch custom ?? ignore ?? git ?? exclude {
