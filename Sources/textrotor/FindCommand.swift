@@ -46,7 +46,13 @@ struct FindCommand: ExitStatusCommand {
       counts what --position-encoding says (UTF-8 bytes by default, or UTF-16 units, scalars, \
       graphemes).
       - A lone CR ends a line, as LSP counts lines.
-      - A file found in a directory with a NUL byte in its first 64 KiB is skipped whole.
+      - A file found in a directory with a NUL byte in its first 64 KiB is skipped whole; one \
+      whose first NUL comes later is searched (rg drops it when it meets the NUL).
+      - File names are read as UTF-8: a name that is not valid UTF-8 cannot be opened and is \
+      reported as an error (exit 2); rg searches it. UTF-16 files are not transcoded (rg reads \
+      those with a byte order mark as text).
+      - Options of rg's not listed here are refused (-L, --max-depth, -t/-T, --iglob, \
+      --ignore-file, --files, ...).
       - -s wins over -i and -S in any order (in rg the last of them wins); -v cannot be combined \
       with -A/-B/-C, -o, --vimgrep or --json; --sort takes only path (the order textrotor always \
       prints in) or none. --count counts matches (rg's --count-matches); -c counts lines with a \
