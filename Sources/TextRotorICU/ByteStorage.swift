@@ -141,6 +141,11 @@ public final class ByteStorage: @unchecked Sendable {
     defer { close(fd) }
     var info = stat()
     if fstat(fd, &info) != 0 { throw FileError(path: path, errno: errno) }
+    return try contentsOf(fd: fd, info: info, path: path, mapAtLeast: mapAtLeast)
+  }
+
+  /// The contents of the open file `fd` (which `info` describes; the caller closes it).
+  static func contentsOf(fd: Int32, info: stat, path: String, mapAtLeast: Int) throws(FileError) -> ByteStorage {
     let type = info.st_mode & S_IFMT
     if type == S_IFDIR { throw FileError(path: path, reason: .isDirectory) }
     if type == S_IFREG {

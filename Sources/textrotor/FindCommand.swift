@@ -47,7 +47,7 @@ struct FindCommand: ExitStatusCommand {
       graphemes).
       - A lone CR ends a line, as LSP counts lines.
       - A file found in a directory with a NUL byte in its first 64 KiB is skipped whole; one \
-      whose first NUL comes later is searched (rg drops it when it meets the NUL).
+      whose first NUL comes later is searched whole (rg stops at that NUL, with a warning).
       - File names are read as UTF-8: a name that is not valid UTF-8 cannot be opened and is \
       reported as an error (exit 2); rg searches it. UTF-16 files are not transcoded (rg reads \
       those with a byte order mark as text).

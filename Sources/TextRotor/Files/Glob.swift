@@ -159,8 +159,61 @@ public struct Glob: Sendable, Hashable {
     }
     guard p.count >= head.count + tail.count && p.starts(with: head) && p.suffix(tail.count).elementsEqual(tail)
     else { return false }
+    if !tokens.contains(where: { $0 == .anyDirectories || $0 == .everything }) { return Self.matchStars(tokens, p) }
     var memo: Set<Int> = []
     return Self.match(tokens, 0, p, 0, &memo)
+  }
+
+  /// A glob without `**`, matched in one pass: on a mismatch only the last `*` seen takes one
+  /// more byte (never a `/`), as in the classic wildcard match. Earlier stars need no second try:
+  /// what an earlier star could take more, the last one can (both stay in one path component, and
+  /// the tokens between them are matched again from the later position). No allocation, where
+  /// the memoised search allocated a set per path (`*.py[cod]` in a `.gitignore` tried on every
+  /// file of a walk).
+  static func matchStars(_ t: [Token], _ p: [UInt8]) -> Bool {
+    var ti = 0
+    var pi = 0
+    var star = -1
+    var starFrom = 0
+    while pi < p.count {
+      if ti < t.count {
+        if t[ti] == .star {
+          star = ti
+          starFrom = pi
+          ti += 1
+          continue
+        }
+        if matchesOne(t[ti], p[pi]) {
+          ti += 1
+          pi += 1
+          continue
+        }
+      }
+      guard star >= 0 && p[starFrom] != UInt8(ascii: "/") else { return false }
+      starFrom += 1
+      pi = starFrom
+      ti = star + 1
+    }
+    while ti < t.count && t[ti] == .star { ti += 1 }
+    return ti == t.count
+  }
+
+  /// Whether token `t` (not a star) matches byte `c`.
+  private static func matchesOne(_ t: Token, _ c: UInt8) -> Bool {
+    switch t {
+    case .character(let x): return x == c
+    case .any: return c != UInt8(ascii: "/")
+    case .set(let negated, let items):
+      guard c != UInt8(ascii: "/") else { return false }
+      let inSet = items.contains {
+        switch $0 {
+        case .single(let x): return x == c
+        case .range(let lo, let hi): return lo <= c && c <= hi
+        }
+      }
+      return inSet != negated
+    case .star, .anyDirectories, .everything: return false
+    }
   }
 
   /// `source` with its `{a,b}` alternatives expanded (ripgrep's extension for `-g` globs; not
@@ -211,7 +264,7 @@ public struct Glob: Sendable, Hashable {
   }
 
   /// Backtracking with a memo of failed (token, position) pairs, so it stays polynomial.
-  private static func match(
+  static func match(
     _ t: [Token], _ ti: Int, _ p: [UInt8], _ pi: Int, _ failed: inout Set<Int>
   ) -> Bool {
     let key = ti &* 1_000_003 &+ pi
