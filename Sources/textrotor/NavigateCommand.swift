@@ -168,12 +168,10 @@ struct NavigationOptions: ParsableArguments {
     if offset > bytes.count {
       throw NavigationError("offset \(offset) is beyond the end of the file (\(bytes.count) bytes)")
     }
-    if offset < bytes.count && bytes[offset] & 0xC0 == 0x80 {
-      var start = offset
-      while start > 0 && offset - start < 3 && bytes[start] & 0xC0 == 0x80 { start -= 1 }
-      if bytes[start] >= 0xC0 {
-        throw NavigationError("offset \(offset) is inside a UTF-8 sequence (its character starts at byte \(start))")
-      }
+    if !TextFacts.isCharacterBoundary(bytes, offset) {
+      var start = offset - 1
+      while bytes[start] & 0xC0 == 0x80 { start -= 1 }
+      throw NavigationError("offset \(offset) is inside a UTF-8 sequence (its character starts at byte \(start))")
     }
   }
 

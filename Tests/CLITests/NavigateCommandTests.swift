@@ -69,6 +69,31 @@ struct NavigateCommandTests {
     #expect(missing.stderr.contains("/nonexistent: No such file or directory"))
   }
 
+  /// An adversarial review (seventeenth session) found offsets that `segment` starts entries at
+  /// refused as "inside a UTF-8 sequence": a stray continuation byte after a complete character,
+  /// and the bytes of overlong and surrogate sequences, each read as its own U+FFFD.
+  @Test("next/prev accept every offset where segment starts a character in ill-formed UTF-8")
+  func illFormedBoundaries() throws {
+    for bytes: [UInt8] in [
+      [0xE2, 0x82, 0xAC, 0x80, 0x78], [0x61, 0xC0, 0xAF, 0x62], [0x61, 0xED, 0xA0, 0x80, 0x62],
+      [0xF0, 0x9F, 0x98, 0x80, 0x80, 0x80, 0x61], [0x61, 0xE2, 0x82, 0x62], [0xF4, 0x90, 0x80, 0x80, 0x61],
+    ] {
+      let path = try CLI.temporaryFile(bytes)
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let starts = try CLI.run(["segment", "--by", "grapheme", "--json", path]).lines.map {
+        try CLI.jsonObject($0)["start"] as! Int
+      }
+      for offset in 0...bytes.count {
+        let next = try CLI.run(["next", "--rotor", "characters", "--at", "\(offset)", "--json", path])
+        let boundary = starts.contains(offset) || offset == bytes.count
+        #expect(next.status == (boundary ? (starts.contains { $0 > offset } ? 0 : 1) : 2), "\(bytes) at \(offset)")
+        if let after = starts.first(where: { $0 > offset }), boundary {
+          #expect(try CLI.jsonObject(next.lines[0])["start"] as? Int == after, "\(bytes) at \(offset)")
+        }
+      }
+    }
+  }
+
   @Test("stats reports every system rotor's entries, and the links and misspelled words of plain text")
   func stats() throws {
     let path = try CLI.temporaryFile(Array(Self.text.utf8))

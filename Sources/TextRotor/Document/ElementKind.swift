@@ -50,6 +50,13 @@ public enum TextFacts {
     bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
   }
 
+  /// Whether `offset` (in `0...bytes.count`) starts a character (or is the end), ill-formed UTF-8
+  /// read as the segmenters read it: a stray continuation byte, or each byte of an overlong or
+  /// surrogate sequence, is a character (U+FFFD) of its own.
+  public static func isCharacterBoundary(_ bytes: ByteStorage, _ offset: Int) -> Bool {
+    UTF8Boundaries.isBoundary(offset, count: bytes.count, byte: { bytes[$0] })
+  }
+
   /// Whether the first bytes look binary (a NUL byte in the first 64 KiB), as ripgrep decides.
   public static func looksBinary(_ bytes: ByteStorage) -> Bool {
     bytes.firstIndex(of: 0, in: 0..<min(bytes.count, 1 << 16)) != nil
