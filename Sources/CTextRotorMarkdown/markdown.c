@@ -239,6 +239,26 @@ static int64_t ctr_md_block_end(const ctr_md_context *c, int32_t line, int32_t c
   return ctr_md_clamp(c, ctr_md_block_offset(c, line, column) + 1);
 }
 
+/// The end of a heading: cmark-gfm (0.29) ends a setext heading that no blank line follows where
+/// the block after it ends (`Title`, `===`, `next para` is 1:1-3:9, comrak#378), so a heading
+/// ending past its underline ends with it: the first line after its first that is only `=` or
+/// only `-` (after block quote markers and spaces) and trailing spaces.
+static int64_t ctr_md_setext_end(const ctr_md_context *c, cmark_node *node, int64_t end) {
+  int32_t first = cmark_node_get_start_line(node);
+  int32_t last = cmark_node_get_end_line(node);
+  for (int32_t line = first + 1; line < last; line++) {
+    int64_t p = ctr_md_line_start(c, line);
+    int64_t e = ctr_md_line_end(c, line);
+    while (p < e && (c->text[p] == ' ' || c->text[p] == '\t' || c->text[p] == '>')) p++;
+    if (p == e || (c->text[p] != '=' && c->text[p] != '-')) continue;
+    char mark = c->text[p];
+    while (p < e && c->text[p] == mark) p++;
+    while (p < e && (c->text[p] == ' ' || c->text[p] == '\t')) p++;
+    if (p == e) return e < end ? e : end;
+  }
+  return end;
+}
+
 // MARK: inline positions
 
 /// The leaf block holding inlines (paragraph, heading, table cell): cmark-gfm's columns of inlines
@@ -616,6 +636,7 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
       } else if (node == splitTable) {
         start = ctr_md_stripped_start(c, splitHeader, quotes);
       }
+      if (type == CMARK_NODE_HEADING) end = ctr_md_setext_end(c, node, end);
       if (type == CMARK_NODE_PARAGRAPH || type == CMARK_NODE_HEADING || (name && strcmp(name, "table_cell") == 0)) {
         leaf.line = cmark_node_get_start_line(node);
         leaf.lineDelta = 0;

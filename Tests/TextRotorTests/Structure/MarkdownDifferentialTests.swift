@@ -125,6 +125,20 @@ import TextRotor
           switch kind {
           case .headings, .lists, .listItems, .codeBlocks, .tables, .blockQuotes:
             var end = t.end.column == 0 ? lineContentEnd(t.end.line - 1) : offset(t.end) + 1
+            // cmark-gfm 0.29 ends a setext heading that no blank line follows where the next block
+            // ends (comrak#378 is the same bug, fixed there); the heading ends with its underline,
+            // the first later line that is only `=` or only `-` after `>` markers and spaces.
+            if kind == .headings {
+              for line in (t.start.line + 1)..<max(t.start.line + 1, t.end.line) {
+                let content = all[starts[line - 1]..<lineContentEnd(line)].drop { [0x20, 0x09, 0x3E].contains($0) }
+                guard let mark = content.first, mark == 0x3D || mark == 0x2D else { continue }
+                let rest = content.drop { $0 == mark }
+                if rest.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                  end = lineContentEnd(line)
+                  break
+                }
+              }
+            }
             // A code block's entry ends at its last non-blank character (cmark-gfm's end of an
             // indented one takes in the blank lines after it).
             while kind == .codeBlocks && end > offset(t.start) && [0x0A, 0x0D, 0x20, 0x09].contains(all[end - 1]) {

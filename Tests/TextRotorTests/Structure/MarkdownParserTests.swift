@@ -33,6 +33,18 @@ import TextRotor
     #expect(try Self.entries("[r]: /u\nText [r]\n", .links) == ["[r]"])
   }
 
+  /// cmark-gfm 0.29 ends a setext heading that no blank line follows where the block after it
+  /// ends (found by an adversarial review, seventeenth session; comrak#378 is the same bug): the
+  /// heading's entry took in the next paragraph, or a heading inside the list after it.
+  @Test func setextHeadingsEndWithTheirUnderline() throws {
+    #expect(try Self.entries("Setext\n===\nnext para\n", .headings) == ["Setext\n==="])
+    #expect(try Self.entries("Setext\n===\n- ## In list\n", .headings) == ["Setext\n===", "## In list"])
+    #expect(try Self.entries("a\r\nb\r\n---\r\n[l](/crlf)\r\n", .headings) == ["a\r\nb\r\n---"])
+    #expect(try Self.entries("> quoted\n> ===\n> after\n", .headings) == ["quoted\n> ==="])
+    #expect(try Self.entries("Fine\n===\n\npara\n", .headings) == ["Fine\n==="])
+    #expect(try Self.entries("Two\nlines\n---  \nx\n", .headings) == ["Two\nlines\n---  "])
+  }
+
   /// cmark-gfm shares its extensions' trigger characters between parsers (a parser being freed
   /// removes them): parses on several threads must still find every autolink.
   @Test func parsesOnSeveralThreads() throws {
