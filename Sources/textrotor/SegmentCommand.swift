@@ -7,6 +7,24 @@ enum SegmentUnit: String, CaseIterable, ExpressibleByArgument {
   case grapheme, word, sentence, line, paragraph, linebreak
   case heading, link, list, listitem, code, table, blockquote, emphasis, strong, misspelled
 
+  /// A `--by` name: these, in any case, or the rotor's own name (`listItems`, `codeBlock`,
+  /// `blockQuotes`, `words`, `characters`, ...), singular or plural.
+  init?(argument: String) {
+    let name = argument.lowercased()
+    if let unit = SegmentUnit(rawValue: name) {
+      self = unit
+      return
+    }
+    let aliases: [String: SegmentUnit] = [
+      "character": .grapheme, "characters": .grapheme, "graphemes": .grapheme, "words": .word, "sentences": .sentence,
+      "lines": .line, "paragraphs": .paragraph, "linebreaks": .linebreak, "headings": .heading, "links": .link,
+      "lists": .list, "listitems": .listitem, "codeblock": .code, "codeblocks": .code, "tables": .table,
+      "blockquotes": .blockquote,
+    ]
+    guard let unit = aliases[name] else { return nil }
+    self = unit
+  }
+
   var rotor: SystemRotor? {
     switch self {
     case .grapheme: .characters
@@ -51,7 +69,7 @@ struct SegmentCommand: ExitStatusCommand {
   @Option(
     name: .long,
     help:
-      "grapheme, word, sentence, line, paragraph or linebreak; or a structure rotor: heading, link, list, listitem, code, table, blockquote, emphasis or strong (Markdown through cmark-gfm; links also in plain text); or misspelled (words the Hunspell dictionary of --locale does not know; default en_US)."
+      "grapheme, word, sentence, line, paragraph or linebreak; or a structure rotor: heading, link, list, listitem, code, table, blockquote, emphasis or strong (Markdown through cmark-gfm; links also in plain text); or misspelled (words the Hunspell dictionary of --locale does not know; default en_US). The rotors' own names are taken too, in any case (characters, words, listItems, codeBlocks, blockQuotes, ...)."
   )
   var by: SegmentUnit
 

@@ -27,6 +27,15 @@ struct StructureCommandTests {
     #expect(urls == ["https://docs.example/a", "http://www.example.com"])
     #expect(try CLI.run(["segment", "--by", "list", "--count", path]).stdout == "1\n")
     #expect(try CLI.run(["segment", "--by", "listitem", "--count", path]).stdout == "2\n")
+    // The rotors' own names are taken too, in any case (`next --rotor` says listItems).
+    for name in ["listItem", "listItems", "LISTITEM"] {
+      #expect(try CLI.run(["segment", "--by", name, "--count", path]).stdout == "2\n", "\(name)")
+    }
+    #expect(try CLI.run(["segment", "--by", "headings", "--count", path]).stdout == "2\n")
+    #expect(
+      try CLI.run(["segment", "--by", "words", "--count", path]).stdout
+        == CLI.run(["segment", "--by", "word", "--count", path]).stdout)
+    #expect(try CLI.run(["segment", "--by", "bogus", path]).status == 2)
     #expect(try CLI.run(["segment", "--by", "emphasis", path]).stdout == "5:9:two\n")
     #expect(try CLI.run(["segment", "--by", "table", path]).status == 1)
   }
