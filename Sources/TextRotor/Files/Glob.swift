@@ -274,23 +274,8 @@ public struct Glob: Sendable, Hashable {
       result = pi == p.count
     } else {
       switch t[ti] {
-      case .character(let c):
-        result = pi < p.count && p[pi] == c && match(t, ti + 1, p, pi + 1, &failed)
-      case .any:
-        result = pi < p.count && p[pi] != UInt8(ascii: "/") && match(t, ti + 1, p, pi + 1, &failed)
-      case .set(let negated, let items):
-        if pi < p.count && p[pi] != UInt8(ascii: "/") {
-          let c = p[pi]
-          let inSet = items.contains {
-            switch $0 {
-            case .single(let x): return x == c
-            case .range(let lo, let hi): return lo <= c && c <= hi
-            }
-          }
-          result = inSet != negated && match(t, ti + 1, p, pi + 1, &failed)
-        } else {
-          result = false
-        }
+      case .character, .any, .set:
+        result = pi < p.count && matchesOne(t[ti], p[pi]) && match(t, ti + 1, p, pi + 1, &failed)
       case .star:
         var j = pi
         var found = false
