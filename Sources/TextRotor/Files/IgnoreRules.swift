@@ -11,12 +11,21 @@ public struct IgnoreRules: Sendable {
     case include
   }
 
-  struct Rule: Sendable {
-    var glob: Glob
-    var negated: Bool
-    var directoryOnly: Bool
+  /// One line's rule, behind one reference: the walk reads rules for every path, and a copy of a
+  /// value holding a glob retained its five arrays.
+  final class Rule: Sendable {
+    let glob: Glob
+    let negated: Bool
+    let directoryOnly: Bool
     /// Matched against the last path component only.
-    var nameOnly: Bool
+    let nameOnly: Bool
+
+    init(glob: Glob, negated: Bool, directoryOnly: Bool, nameOnly: Bool) {
+      self.glob = glob
+      self.negated = negated
+      self.directoryOnly = directoryOnly
+      self.nameOnly = nameOnly
+    }
   }
 
   var rules: [Rule] = []
@@ -27,20 +36,8 @@ public struct IgnoreRules: Sendable {
   private var byName: [[UInt8]: [Int]] = [:]
   private var byPath: [[UInt8]: [Int]] = [:]
   private var byExtension: [[UInt8]: [Int]] = [:]
-  /// The other rules (ascending indices), each behind one reference: the loop over them copies one
-  /// reference per rule where copying a rule retained its five arrays.
-  private var others: [(index: Int, rule: Matcher)] = []
-
-  private final class Matcher: Sendable {
-    let glob: Glob
-    let nameOnly: Bool
-    let directoryOnly: Bool
-    init(_ rule: Rule) {
-      glob = rule.glob
-      nameOnly = rule.nameOnly
-      directoryOnly = rule.directoryOnly
-    }
-  }
+  /// The other rules, with their indices (ascending).
+  private var others: [(index: Int, rule: Rule)] = []
 
   public var isEmpty: Bool { rules.isEmpty }
 
@@ -100,7 +97,7 @@ public struct IgnoreRules: Sendable {
     case .suffix(let bytes)
     where !anchored && bytes.first == UInt8(ascii: ".") && !bytes.dropFirst().contains(UInt8(ascii: ".")):
       byExtension[bytes, default: []].append(k)
-    default: others.append((k, Matcher(rule)))
+    default: others.append((k, rule))
     }
   }
 
