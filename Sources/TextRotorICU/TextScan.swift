@@ -138,33 +138,19 @@ public enum TextScan {
 /// Where characters start in UTF-8 that may be ill-formed, read as ICU and the segmenters read it:
 /// each well-formed sequence one character, each maximal subpart of an ill-formed one a U+FFFD.
 public enum UTF8Boundaries {
-  /// Whether `offset` (in `0...count`) starts a character (or is the end) of the `count` bytes
-  /// `byte` reads. A continuation byte starts one when no sequence begun before it reaches it:
-  /// after a complete character, or when the bytes before it cannot start a sequence that takes
-  /// it (a stray continuation byte, an overlong or surrogate lead) — the segments of `€ 0x80 x`
-  /// start at 0, 3 and 4.
-  public static func isBoundary(_ offset: Int, count: Int, byte: (Int) -> UInt8) -> Bool {
-    guard offset > 0 && offset < count, byte(offset) & 0xC0 == 0x80 else { return true }
+  /// Whether `offset` (in `0...bytes.count`) starts a character (or is the end). A continuation
+  /// byte starts one when no sequence begun before it reaches it: after a complete character, or
+  /// when the bytes before it cannot start a sequence that takes it (a stray continuation byte, an
+  /// overlong or surrogate lead) — the segments of `€ 0x80 x` start at 0, 3 and 4.
+  public static func isBoundary(_ offset: Int, in bytes: ByteStorage) -> Bool {
+    let count = bytes.count
+    guard offset > 0 && offset < count, bytes[offset] & 0xC0 == 0x80 else { return true }
     // The last byte before it that is not a continuation byte, within a sequence's reach.
     var lead = offset - 1
-    while lead >= 0 && offset - lead <= 3 && byte(lead) & 0xC0 == 0x80 { lead -= 1 }
+    while lead >= 0 && offset - lead <= 3 && bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
     guard lead >= 0 && offset - lead <= 3 else { return true }
-    return lead + sequenceLength(at: lead, count: count, byte: byte) <= offset
-  }
-
-  /// The bytes of the character at `i` (not a continuation byte): a well-formed sequence, or the
-  /// maximal subpart of an ill-formed one (at least 1), as `RuleMachine.decode` reads it.
-  static func sequenceLength(at i: Int, count: Int, byte: (Int) -> UInt8) -> Int {
-    let b0 = byte(i)
-    if b0 < 0x80 || b0 < 0xC2 || b0 > 0xF4 || i + 1 >= count { return 1 }
-    let b1 = byte(i + 1)
-    if b0 < 0xE0 { return b1 & 0xC0 == 0x80 ? 2 : 1 }
-    let low: UInt8 = b0 == 0xE0 ? 0xA0 : (b0 == 0xF0 ? 0x90 : 0x80)
-    let high: UInt8 = b0 == 0xED ? 0x9F : (b0 == 0xF4 ? 0x8F : 0xBF)
-    guard b1 >= low && b1 <= high else { return 1 }
-    guard i + 2 < count, byte(i + 2) & 0xC0 == 0x80 else { return 2 }
-    if b0 < 0xF0 { return 3 }
-    guard i + 3 < count, byte(i + 3) & 0xC0 == 0x80 else { return 3 }
-    return 4
+    // The character there, as the rule machine decodes it.
+    let length = bytes.withUnsafeBytes { RuleMachine.decode($0.baseAddress!, lead, count).1 }
+    return lead + length <= offset
   }
 }

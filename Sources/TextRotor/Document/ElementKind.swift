@@ -54,7 +54,7 @@ public enum TextFacts {
   /// read as the segmenters read it: a stray continuation byte, or each byte of an overlong or
   /// surrogate sequence, is a character (U+FFFD) of its own.
   public static func isCharacterBoundary(_ bytes: ByteStorage, _ offset: Int) -> Bool {
-    UTF8Boundaries.isBoundary(offset, count: bytes.count, byte: { bytes[$0] })
+    UTF8Boundaries.isBoundary(offset, in: bytes)
   }
 
   /// Whether the first bytes look binary (a NUL byte in the first 64 KiB), as ripgrep decides.
