@@ -191,7 +191,7 @@ public struct FileWalker: Sendable {
   /// Whether `relative` (from the walk root) is excluded.
   private func isIgnored(relative: String, shown: String, name: String, isDirectory: Bool, levels: [Level]) -> Bool {
     if !overrides.isEmpty {
-      switch overrides.decision(for: shown + relative, isDirectory: isDirectory) {
+      switch overrides.decision(forPath: Array((shown + relative).utf8)[...], isDirectory: isDirectory) {
       case .ignore?: return true
       case .include?: return false
       case nil: if hasWhitelist && !isDirectory { return true }
@@ -205,23 +205,25 @@ public struct FileWalker: Sendable {
     var exclude: IgnoreRules.Decision? = nil
     var sawGit = false
     let inRepository = levels.contains { $0.hasGit }
+    // The path's bytes, made once for every level's rules: each level sees the part below it.
+    let bytes = Array(relative.utf8)
     // By index, in place: a level holds four rule sets of five collections each, and a copy of it
     // per level and file retained them all. Most directories have no ignore file: skipped.
     for k in levels.indices.reversed() {
       if levels[k].hasRules {
-        let path: String
+        let path: ArraySlice<UInt8>
         if levels[k].directoryPrefix.isEmpty {
-          path = levels[k].aboveRootPrefix + relative
+          path = levels[k].aboveRootPrefix.isEmpty ? bytes[...] : (Array(levels[k].aboveRootPrefix.utf8) + bytes)[...]
         } else {
-          path = String(decoding: relative.utf8.dropFirst(levels[k].directoryPrefix.utf8.count), as: UTF8.self)
+          path = bytes[levels[k].directoryPrefix.utf8.count...]
         }
-        if custom == nil { custom = levels[k].rgignore.decision(for: path, isDirectory: isDirectory) }
-        if ignore == nil { ignore = levels[k].ignore.decision(for: path, isDirectory: isDirectory) }
+        if custom == nil { custom = levels[k].rgignore.decision(forPath: path, isDirectory: isDirectory) }
+        if ignore == nil { ignore = levels[k].ignore.decision(forPath: path, isDirectory: isDirectory) }
         if inRepository && !sawGit && git == nil {
-          git = levels[k].gitignore.decision(for: path, isDirectory: isDirectory)
+          git = levels[k].gitignore.decision(forPath: path, isDirectory: isDirectory)
         }
         if inRepository && !sawGit && exclude == nil {
-          exclude = levels[k].exclude.decision(for: path, isDirectory: isDirectory)
+          exclude = levels[k].exclude.decision(forPath: path, isDirectory: isDirectory)
         }
       }
       if levels[k].hasGit { sawGit = true }
@@ -249,7 +251,12 @@ public struct FileWalker: Sendable {
     levels.append(level(for: directory, prefix: prefix))
     defer { levels.removeLast() }
     let base = directory.utf8.last == UInt8(ascii: "/") ? directory : directory + "/"
-    for entry in entries.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+    // By their bytes (as ripgrep orders them), compared as arrays: the string views' generic
+    // comparison was a tenth of a walk's own time.
+    let sorted = entries.map { (key: Array($0.name.utf8), entry: $0) }.sorted {
+      $0.key.lexicographicallyPrecedes($1.key)
+    }
+    for (_, entry) in sorted {
       let isDirectory = entry.kind == .directory
       guard entry.kind == .regular || isDirectory else { continue }
       let childRelative = prefix + entry.name

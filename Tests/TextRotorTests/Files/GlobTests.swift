@@ -92,11 +92,12 @@ struct GlobTests {
   func indexedRulesAgreeWithAScan() {
     let lines = [
       "a", "b.txt", "/c", "/d/e", "*.txt", "*.log", "!*.txt", "!a", "d/", "!/c", "*.tar.gz", "x*", "*.t?t", "**/e",
-      "d/**", "[ab]", "!b.txt", "e/", "!d/", "*", "!x.log", "é", "*.é", "a/**/b", "\\#a", "c*.log",
+      "d/**", "[ab]", "!b.txt", "e/", "!d/", "*", "!x.log", "é", "*.é", "a/**/b", "\\#a", "c*.log", "*.t[xy]t",
+      "[!a]*", "?", "x?.log", "[a-c]*.gz", "d/[ae]", "*.pid.lock", "y*t", "**", "[c-a]", ".*", "!.x*",
     ]
     let paths = [
       "a", "b.txt", "c", "d", "d/e", "d/a", "x.log", "y.txt", "d/b.txt", "e", "e/a", "a.tar.gz", "x.tar.gz", "é", "x.é",
-      "a/x/b", "#a", "c.log", "d/e/x.txt",
+      "a/x/b", "#a", "c.log", "d/e/x.txt", "x.pid.lock", "b", "ytt", "d/x.txt", ".x", ".env", "x1.log", "c.gz",
     ]
     var rng = SeededRandom(seed: 0x16_0E)
     for round in 0..<TestScale.count(2000) {
