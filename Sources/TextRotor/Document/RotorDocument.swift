@@ -257,7 +257,14 @@ public final class RotorDocument<ID: Hashable> {
     let text = table[i].text
     let o = try table.utf8Offset(in: i, position.index)
     let before = table.origin.adding(table.tree.summary(before: i).text)
-    let (line, local) = text.lineAndSummary(ofUTF8: o)
+    var (line, local) = text.lineAndSummary(ofUTF8: o)
+    // At the end of a text ending in CR whose gap to the next element starts with LF (an element
+    // "a\r" followed by the virtual line feed, or by a file's LF after an edit), the position is
+    // between the CR and the LF of the document's text: on the CR's line, as inside an element.
+    // (The last element's gap ends no line: a file ending in CR has no LF after it.)
+    let beforeGapLF =
+      o > 0 && o == text.utf8Count && i + 1 < table.count && local.lastIsCR && table[i].gap.firstIsLF
+    if beforeGapLF { line -= 1 }
     let start = text.lineStart(line) ?? 0
     var column = Self.column(text, from: start, to: o, encoding)
     // The first element's first line starts at the file's start when nothing before the element
@@ -272,7 +279,8 @@ public final class RotorDocument<ID: Hashable> {
       }
     }
     let lineBreaks =
-      before.adding(local).lineBreaks - (local.lastIsCR && o < text.utf8Count && text.byte(at: o) == 0x0A ? 1 : 0)
+      before.adding(local).lineBreaks
+      - (local.lastIsCR && (beforeGapLF || (o < text.utf8Count && text.byte(at: o) == 0x0A)) ? 1 : 0)
     return TextLocation(line: lineBreaks + 1, column: column + 1, utf16Offset: before.utf16 + local.utf16)
   }
 

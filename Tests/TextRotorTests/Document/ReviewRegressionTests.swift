@@ -1,0 +1,36 @@
+import Glibc
+import Testing
+
+@testable import TextRotor
+
+/// Regressions found by reviewing the library as an editor would use it.
+@Suite struct ReviewRegressionTests {
+  /// An element ending in CR, followed by the line feed of its gap (the virtual one of a document
+  /// built from elements, or a file's after an edit): its end is between the CR and the LF of the
+  /// document's text, on the CR's line, not on the next element's first line.
+  @Test func documentLocationAtElementEndBeforeGapLineFeed() throws {
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: "ab\r"), TextElement(id: 1, text: "c")])
+    let end = try document.position(in: 0, utf8Offset: 3)
+    let next = try document.position(in: 1, utf8Offset: 0)
+    // The document's text is "ab\r\nc": two lines.
+    #expect(try document.documentLocation(of: end) == TextLocation(line: 1, column: 4, utf16Offset: 3))
+    #expect(
+      try document.documentLocation(of: end, encoding: .grapheme) == TextLocation(line: 1, column: 4, utf16Offset: 3))
+    #expect(try document.documentLocation(of: next) == TextLocation(line: 2, column: 1, utf16Offset: 4))
+    // Within the element alone, the CR ends its first line.
+    #expect(try document.location(of: end) == TextLocation(line: 2, column: 1, utf16Offset: 3))
+
+    // A file's line element made to end in CR before the file's LF.
+    let path = "/tmp/textrotor-review-\(getpid()).txt"
+    try writeFile(path, "ab\ncd\n")
+    defer { unlink(path) }
+    let file = try RotorDocument<Int>(contentsOf: path, elements: .lines)
+    try file.replace(utf8Range: 2..<2, in: 0, with: "\r")
+    #expect(
+      try file.documentLocation(of: file.position(in: 0, utf8Offset: 3))
+        == TextLocation(line: 1, column: 4, utf16Offset: 3))
+    #expect(
+      try file.documentLocation(of: file.position(in: 1, utf8Offset: 1))
+        == TextLocation(line: 2, column: 2, utf16Offset: 5))
+  }
+}
