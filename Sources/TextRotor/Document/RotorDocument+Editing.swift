@@ -910,14 +910,25 @@ extension RotorDocument {
     if index > 0 {
       let before = table[index - 1]
       return
-        "Moved below \(elementName(TextElement(id: table.id(of: before), text: before.text.string(0..<Swift.min(before.text.utf8Count, 1024)))))"
+        "Moved below \(elementName(TextElement(id: table.id(of: before), text: Self.nameSource(before.text))))"
     }
     if table.count > 1 {
       let after = table[1]
       return
-        "Moved above \(elementName(TextElement(id: table.id(of: after), text: after.text.string(0..<Swift.min(after.text.utf8Count, 1024)))))"
+        "Moved above \(elementName(TextElement(id: table.id(of: after), text: Self.nameSource(after.text))))"
     }
     return "Moved"
+  }
+
+  /// The start of `text` that ``elementName`` is given for an announcement: its leading blank
+  /// bytes (ASCII whitespace, blank lines included) and up to 1 KB after them, cut at a scalar
+  /// boundary: enough for the first non-blank line's name, never a split character (which would
+  /// read as U+FFFD) nor only blank lines (which would name nothing).
+  static func nameSource(_ text: TextRope) -> String {
+    let n = text.utf8Count
+    var skip = 0
+    while skip < n, case let c = text.byte(at: skip), c == 0x20 || (c >= 0x09 && c <= 0x0D) { skip += 1 }
+    return text.string(0..<text.scalarBoundary(atOrBefore: Swift.min(n, skip + 1024)))
   }
 
   // MARK: Anchors

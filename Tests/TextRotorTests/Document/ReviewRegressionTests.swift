@@ -34,3 +34,19 @@ import Testing
         == TextLocation(line: 2, column: 2, utf16Offset: 5))
   }
 }
+
+extension ReviewRegressionTests {
+  /// A move's announcement names the element before (or after) it by its first non-blank line,
+  /// also when that line starts near or past the first kilobyte of the element.
+  @Test func moveAnnouncementNamesLongElements() throws {
+    let split = String(repeating: " ", count: 1022) + "😀😀 tail"
+    let late = String(repeating: "\n", count: 1100) + "Title"
+    let document = try RotorDocument(elements: [
+      TextElement(id: 0, text: split), TextElement(id: 1, text: "x"), TextElement(id: 2, text: late),
+    ])
+    #expect(RotorDocument<Int>.shortName(split) == "😀😀 tail")
+    #expect(try document.move(1, to: 1) == "Moved below 😀😀 tail")
+    #expect(try document.move(1, to: 2) == "Moved below Title")
+    #expect(try document.move(1, to: 0) == "Moved above 😀😀 tail")
+  }
+}
