@@ -39,9 +39,12 @@ public struct DocumentChange<ID: Hashable> {
       return all
     }
     set {
+      // A system rotor's name goes to its slot, where `subscript(rotor: SystemRotor)` reads it.
       named = NamedRotorChanges()
-      for (name, c) in newValue { named[name] = c }
       system = SystemRotorChanges()
+      for (name, c) in newValue {
+        if let kind = SystemRotor(rawValue: name) { system[kind] = c } else { named[name] = c }
+      }
     }
   }
 

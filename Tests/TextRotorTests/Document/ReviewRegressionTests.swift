@@ -50,3 +50,21 @@ extension ReviewRegressionTests {
     #expect(try document.move(1, to: 0) == "Moved above 😀😀 tail")
   }
 }
+
+extension ReviewRegressionTests {
+  /// A change report whose `rotors` dictionary is set answers a system rotor's change both by
+  /// name and by ``SystemRotor``.
+  @Test func changeRotorsSetterKeepsSystemRotors() throws {
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: "a b")])
+    _ = try document.rotor(.words)
+    var change = try document.replace(utf8Range: 0..<0, in: 0, with: "x")
+    let words = try #require(change[rotor: .words])
+    change.rotors["extra"] = RotorChange(removed: 0..<0, added: 0..<1)
+    #expect(change[rotor: .words] == words)
+    #expect(change[rotor: "words"] == words)
+    #expect(change[rotor: "extra"] == RotorChange(removed: 0..<0, added: 0..<1))
+    #expect(Set(change.rotors.keys) == ["words", "extra"])
+    change.rotors = [:]
+    #expect(change[rotor: .words] == nil && change[rotor: "words"] == nil)
+  }
+}
