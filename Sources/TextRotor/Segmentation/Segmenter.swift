@@ -9,10 +9,15 @@ import TextRotorICU
 /// the same result.
 public struct Segmenter: Sendable {
   public var locale: String
-  /// Threads to use; 1 segments on the calling thread.
-  public var threads: Int
-  /// Target bytes per independently segmented piece.
-  public var pieceSize: Int
+  /// Threads to use; 1 segments on the calling thread (less than 1 is taken as 1).
+  public var threads: Int {
+    didSet { if threads < 1 { threads = 1 } }
+  }
+  /// Target bytes per independently segmented piece (less than 1 is taken as 1: a piece that
+  /// ended before it started never ended).
+  public var pieceSize: Int {
+    didSet { if pieceSize < 1 { pieceSize = 1 } }
+  }
   /// Called after each piece with the bytes segmented so far and the total (from any thread).
   public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
   /// Whether words and characters use the native ASCII fast path where the locale allows it (its

@@ -68,3 +68,23 @@ extension ReviewRegressionTests {
     #expect(change[rotor: .words] == nil && change[rotor: "words"] == nil)
   }
 }
+
+extension ReviewRegressionTests {
+  /// A segmenter whose piece size or thread count is set out of range after `init` (which clamps
+  /// them) segments as one of piece size 1 or one thread: a negative piece size cut pieces that
+  /// ended before they started, and segmenting never ended.
+  @Test func segmenterPropertiesOutOfRange() throws {
+    let text = String(repeating: "Hello world. Second one.\n", count: 20)
+    let bytes = ByteStorage(text)
+    let want = try Segmenter().segment(bytes, elements: [0..<bytes.count], rotor: .words).count
+    for (threads, pieceSize) in [(2, -5), (1, -1), (0, 0), (-3, Int.min)] {
+      var segmenter = Segmenter()
+      segmenter.threads = threads
+      segmenter.pieceSize = pieceSize
+      #expect(segmenter.threads >= 1 && segmenter.pieceSize >= 1)
+      #expect(try segmenter.segment(bytes, elements: [0..<bytes.count], rotor: .words).count == want)
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)], segmenter: segmenter)
+      #expect(try document.rotor(.words).count == want)
+    }
+  }
+}
