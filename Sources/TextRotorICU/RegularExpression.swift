@@ -119,11 +119,18 @@ public final class RegularExpression: @unchecked Sendable {
   /// byte offsets into `bytes`. Bounds are transparent (look-around and `\b` see past a region) and
   /// not anchoring (`^`/`$` match only at real line or text edges). A text over 2 GiB is bound a
   /// window at a time (a region and 64 KiB around it), so look-around sees at most that far.
-  public func setText(_ bytes: ByteStorage) throws(ICUError) {
+  ///
+  /// With `start`, the text begins there: nothing before it is seen (a file's byte order mark,
+  /// which is not content: `^` matches right after it, as at the start of a file without one).
+  public func setText(_ bytes: ByteStorage, from start: Int = 0) throws(ICUError) {
     owner = bytes
+    textStart = Swift.min(Swift.max(0, start), bytes.count)
     window = 0..<0
-    if bytes.count <= maximumWindow { try bind(0..<bytes.count) }
+    if bytes.count - textStart <= maximumWindow { try bind(textStart..<bytes.count) }
   }
+
+  /// Where the text given to ``setText(_:from:)`` begins.
+  private var textStart = 0
 
   private func bind(_ range: Range<Int>) throws(ICUError) {
     guard let bytes = owner else { return }
@@ -141,12 +148,12 @@ public final class RegularExpression: @unchecked Sendable {
   /// Limits the search to `range` and starts it at `range.lowerBound`.
   public func setRegion(_ range: Range<Int>) throws(ICUError) {
     if range.lowerBound < window.lowerBound || range.upperBound > window.upperBound || window.isEmpty,
-      let bytes = owner, bytes.count > maximumWindow
+      let bytes = owner, bytes.count - textStart > maximumWindow
     {
       guard range.count <= maximumWindow else {
         throw ICUError(CICU_INDEX_OUTOFBOUNDS_ERROR, "a region of \(range.count) bytes is past ICU's 2 GiB text limit")
       }
-      let start = Swift.max(0, range.lowerBound - windowContext)
+      let start = Swift.max(textStart, range.lowerBound - windowContext)
       let end = Swift.min(bytes.count, Swift.max(range.upperBound + windowContext, start + maximumWindow / 2))
       try bind(start..<Swift.min(end, start + maximumWindow))
     }

@@ -140,6 +140,18 @@ struct FindCommandTests {
   }
 
   /// Runs `rg` with `arguments`; fails the test (and says how to install it) when it is missing.
+  @Test("a byte order mark is not content: `^` matches after it, as in rg")
+  func anchorsAfterAByteOrderMark() throws {
+    let path = try CLI.temporaryFile([0xEF, 0xBB, 0xBF] + Array("abc def\n\nghi\r\nabc".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for pattern in [#"^\w+"#, "^a", "^", #"^\w"#] {
+      let ours = try CLI.run(["find", "--json", "--regex", pattern, path])
+      let theirs = try Self.ripgrep(["--json", "--text", "--no-config", "-e", pattern, path])
+      #expect(try Self.matchOffsets(ours.stdout) == Self.matchOffsets(theirs, shift: 3), "\(pattern)")
+      #expect(ours.status == 0, "\(pattern): \(ours.stderr)")
+    }
+  }
+
   static func ripgrep(_ arguments: [String]) throws -> String {
     let rg = ["/usr/bin/rg", "/usr/local/bin/rg", "/bin/rg"].first { FileManager.default.isExecutableFile(atPath: $0) }
     guard let rg else {

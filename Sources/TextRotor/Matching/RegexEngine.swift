@@ -47,23 +47,27 @@ final class RegexEngine {
 
   var pattern: String { icu.pattern }
 
-  func setText(_ bytes: ByteStorage) throws(ICUError) {
+  /// The text is `bytes` from `start` on (see ``RegularExpression/setText(_:from:)``).
+  func setText(_ bytes: ByteStorage, from start: Int = 0) throws(ICUError) {
     self.bytes = bytes
+    textStart = start
     if let linear {
       linear.setText(bytes)
       icuBound = false
     } else {
-      try icu.setText(bytes)
+      try icu.setText(bytes, from: start)
       icuBound = true
     }
   }
+
+  private var textStart = 0
 
   func setRegion(_ range: Range<Int>) throws(ICUError) {
     if let linear, let bytes, let translation, Self.linearAgrees(range, in: bytes, anchors: translation.hasLineAnchors)
     {
       // `^`/`$` look at the bytes around the region: up to a line terminator next to it, the
       // region's edge is the text's edge for RE2 (ICU's `^` matches after a CR, RE2's does not).
-      var lower = 0
+      var lower = textStart
       var upper = bytes.count
       if range.lowerBound > 0, bytes[range.lowerBound - 1] == 0x0A || bytes[range.lowerBound - 1] == 0x0D {
         lower = range.lowerBound
@@ -77,7 +81,7 @@ final class RegexEngine {
       return
     }
     if !icuBound, let bytes {
-      try icu.setText(bytes)
+      try icu.setText(bytes, from: textStart)
       icuBound = true
     }
     try icu.setRegion(range)

@@ -28,6 +28,7 @@ final class RegexSearch {
   /// The bytes the expression is bound to (it holds them, so the identifier cannot be reused while
   /// they are bound).
   private var boundTo: ObjectIdentifier?
+  private var boundFrom = 0
 
   init(_ regex: RegexEngine, mode: Mode) {
     self.regex = regex
@@ -39,16 +40,21 @@ final class RegexSearch {
     self.init(RegexEngine(regex), mode: mode)
   }
 
-  private func bind(_ bytes: ByteStorage) throws(ICUError) {
-    if boundTo != ObjectIdentifier(bytes) {
-      try regex.setText(bytes)
+  /// Binds the engine to `bytes`. A byte order mark at their start is not content when the
+  /// search starts after it (a file's, searched by `find` or a file document's rotor): the engine's
+  /// text begins after it, so `^` matches there as at the start of a file without one (as in rg).
+  private func bind(_ bytes: ByteStorage, searching range: Range<Int>) throws(ICUError) {
+    let start = range.lowerBound >= 3 ? TextFacts.byteOrderMarkLength(bytes) : 0
+    if boundTo != ObjectIdentifier(bytes) || boundFrom != start {
+      try regex.setText(bytes, from: start)
       boundTo = ObjectIdentifier(bytes)
+      boundFrom = start
     }
   }
 
   /// Reports every match in `range` (lines are those of the range), in order.
   func run(_ bytes: ByteStorage, range: Range<Int>, _ visit: MatchVisitor) throws(ICUError) {
-    try bind(bytes)
+    try bind(bytes, searching: range)
     switch mode {
     case .whole: try runWhole(bytes, range: range, visit)
     case .prefiltered(let literals): try runPrefiltered(bytes, range: range, literals: literals, visit)
@@ -64,7 +70,7 @@ final class RegexSearch {
   func searchLine(
     _ bytes: ByteStorage, _ line: Range<Int>, range: Range<Int>, _ visit: MatchVisitor
   ) throws(ICUError) -> Bool {
-    try bind(bytes)
+    try bind(bytes, searching: range)
     var start = line.lowerBound
     while true {
       try regex.setRegion(start..<line.upperBound)

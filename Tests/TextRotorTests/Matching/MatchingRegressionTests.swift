@@ -55,6 +55,29 @@ struct MatchingRegressionTests {
     #expect(try document.rotor(matching: .regex("a*")).count == 3)
   }
 
+  /// A file's byte order mark is not content: a regex's `^` matched after it only where the
+  /// engine was given the text without it, so a file document's pattern rotor missed the first
+  /// line's `^a` (and `find --regex '^a'` missed it, where rg finds it).
+  @Test("a regex sees a file's text after its byte order mark, before and after edits")
+  func anchorsAfterAByteOrderMark() throws {
+    let path = NSTemporaryDirectory() + "textrotor-bom-\(UUID().uuidString).txt"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data([0xEF, 0xBB, 0xBF] + Array("abc\ndef\na".utf8)).write(to: URL(fileURLWithPath: path))
+    for kind in [ElementKind.whole, .lines] {
+      let document = try RotorDocument<Int>(contentsOf: path, elements: kind)
+      let starts = try document.rotor(matching: .regex("^a"))
+      #expect(starts.count == 2, "\(kind)")
+      #expect(try document.rotor(matching: .regex("^")).count == 3, "\(kind)")
+      // An edit on the first line searches its window again: still after the mark.
+      try document.replace(utf8Range: 1..<1, in: 0, with: "x")
+      try document.replace(utf8Range: 1..<2, in: 0, with: "")
+      #expect(document.rotor(named: "matches: '^' (regex)")?.count == 3, "\(kind)")
+    }
+    let bytes = try ByteStorage.contentsOf(path: path)
+    let matcher = try PatternMatcher(.regex("^(a|d)"))
+    #expect(try matcher.matches(in: bytes, range: 3..<bytes.count) == [3..<4, 7..<8, 11..<12])
+  }
+
   /// Item 8: a mapped file truncated while it is searched was read to its old size, the missing
   /// pages as zeros, so the last line ran on as one huge line of NULs.
   @Test("a file that shrinks while it is searched is searched to its new end only")
