@@ -924,13 +924,15 @@ extension RotorDocument {
   }
 
   /// The start of `text` that ``elementName`` is given for an announcement: its leading blank
-  /// bytes (ASCII whitespace, blank lines included) and up to 1 KB after them, cut at a scalar
+  /// bytes (ASCII whitespace, blank lines included; at most 4 KB of them, so that a move next to
+  /// an element of megabytes of spaces stays cheap) and up to 1 KB after them, cut at a scalar
   /// boundary: enough for the first non-blank line's name, never a split character (which would
   /// read as U+FFFD) nor only blank lines (which would name nothing).
   static func nameSource(_ text: TextRope) -> String {
     let n = text.utf8Count
+    let limit = Swift.min(n, 4096)
     var skip = 0
-    while skip < n, case let c = text.byte(at: skip), c == 0x20 || (c >= 0x09 && c <= 0x0D) { skip += 1 }
+    while skip < limit, case let c = text.byte(at: skip), c == 0x20 || (c >= 0x09 && c <= 0x0D) { skip += 1 }
     return text.string(0..<text.scalarBoundary(atOrBefore: Swift.min(n, skip + 1024)))
   }
 
