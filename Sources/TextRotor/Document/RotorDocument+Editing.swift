@@ -226,9 +226,18 @@ extension RotorDocument {
       return lineWindow!
     }
     let neighbours = runEdits ? Self.runNeighbours(cuts, a: a, b: b, inserted: n) : nil
+    let oldLength = text.utf8Count - n + range.count
     for kind in systemIndexes.keys {
       // Taken out of the dictionary, so that the index's tree is not shared and changes in place.
       var index = systemIndexes.removeValue(forKey: kind)!
+      // An element that was or becomes empty: its lines are found again whole (the edit's text
+      // is all of it), so that an empty element among several is one empty line.
+      if kind == .lines && emptyElementsAreLines && (oldLength == 0 || text.utf8Count == 0) {
+        let removed = Self.segmentLinesAgain(of: item, at: s, oldLength: oldLength, in: &index)
+        systemIndexes[kind] = index
+        change.record(kind, RotorChange(removed: removed.old, added: removed.new))
+        continue
+      }
       // A keystroke inside a word needs no segmenting (`runUpdate`); lines and paragraphs only
       // grow or shrink the entry holding a small edit, and long lines are not re-segmented whole
       // (`longLineUpdate`).
@@ -757,7 +766,10 @@ extension RotorDocument {
         continue
       }
       do {
-        let store = try windowSegmenter.segment(storage, r, rotor: kind)
+        let store =
+          kind == .lines
+          ? Segmenter.lines(storage, elements: [r], emptyElementsAreLines: emptyElementsAreLines)
+          : try windowSegmenter.segment(storage, r, rotor: kind)
         let i0 = systemIndexes[kind]!.replace(
           startingIn: x..<x, movingLaterBy: span, with: store, storeDelta: x - r.lowerBound, coalescing: false
         ).lowerBound
@@ -788,6 +800,7 @@ extension RotorDocument {
       computedRotors[name]!.index = index
       change.named[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
     }
+    if carriedPieces == nil { updateLoneElementLine(&change, before: table.count - 1) }
     structureInserted(at: index, x, span: span, change: &change)
     anchors.insertElement(at: x, span: span, carrying: carriedAnchors, width: table.length)
     lastChange = change
@@ -854,6 +867,8 @@ extension RotorDocument {
     table.tree.remove(at: index)
     table.keys.remove(table.id(of: item))
     table.keysChanged()
+    // A move (`taken`) puts the element back: the document's element count is the same after it.
+    if taken == nil { updateLoneElementLine(&change, before: table.count + 1) }
     source = nil
     generation += 1
     lastChange = change
@@ -934,6 +949,45 @@ extension RotorDocument {
     var skip = 0
     while skip < limit, case let c = text.byte(at: skip), c == 0x20 || (c >= 0x09 && c <= 0x0D) { skip += 1 }
     return text.string(0..<text.scalarBoundary(atOrBefore: Swift.min(n, skip + 1024)))
+  }
+
+  /// Replaces the `lines` entries of element `item` (starting at document offset `start`, its
+  /// text `oldLength` bytes long before an edit) by those of its whole text now, an empty text
+  /// being one empty line. Returns the indices of the entries removed and of those added.
+  static func segmentLinesAgain(
+    of item: ElementItem, at start: Int, oldLength: Int, in index: inout SegmentIndex, alone: Bool = false
+  ) -> (old: Range<Int>, new: Range<Int>) {
+    let length = item.text.utf8Count
+    let gap = item.summary.text.utf8 - length
+    let (storage, r) = item.text.contiguous(0..<length)
+    let store = Segmenter.lines(storage, elements: [r], emptyElementsAreLines: !alone)
+    // The element's entries start in its text or at its end (an empty element's), before its gap
+    // ends: where the next element starts.
+    let removed = index.replace(
+      startingIn: start..<(start + oldLength + gap), movingLaterBy: length - oldLength, with: store,
+      storeDelta: start - r.lowerBound)
+    return (removed, removed.lowerBound..<(removed.lowerBound + store.count))
+  }
+
+  /// After an element insert or removal took the document from one element to two or back: the
+  /// other element, when empty, becomes an empty line or stops being one (``emptyElementsAreLines``).
+  /// The `lines` change is then reported as every entry removed and added (the document holds two
+  /// elements at most, and an empty one has one entry at most).
+  func updateLoneElementLine(_ change: inout DocumentChange<ID>, before oldCount: Int) {
+    guard oldCount + table.count == 3, var index = systemIndexes.removeValue(forKey: .lines) else { return }
+    defer { systemIndexes[.lines] = index }
+    // The entries before the operation: those now, less what it added, plus what it removed.
+    let reported = change.system[.lines]
+    let oldTotal = index.count - (reported?.added.count ?? 0) + (reported?.removed.count ?? 0)
+    var changed = false
+    for e in 0..<table.count where table[e].text.utf8Count == 0 {
+      _ = Self.segmentLinesAgain(
+        of: table[e], at: table.start(of: e), oldLength: 0, in: &index, alone: table.count == 1)
+      changed = true
+    }
+    if changed, reported?.rebuilt != true {
+      change.record(.lines, RotorChange(removed: 0..<oldTotal, added: 0..<index.count))
+    }
   }
 
   // MARK: Anchors

@@ -312,13 +312,23 @@ public final class RotorDocument<ID: Hashable> {
   func systemIndex(_ kind: SystemRotor) throws(ICUError) -> SegmentIndex {
     if let index = systemIndexes[kind] { return index }
     var stores: [(SegmentStore, delta: Int)] = []
+    let emptyLines = emptyElementsAreLines
     try forEachBatch(rotor: kind) { (bytes, ranges, delta) throws(ICUError) in
-      stores.append((try segmenter.segment(bytes, elements: ranges, rotor: kind), delta))
+      if kind == .lines {
+        stores.append((Segmenter.lines(bytes, elements: ranges, emptyElementsAreLines: emptyLines), delta))
+      } else {
+        stores.append((try segmenter.segment(bytes, elements: ranges, rotor: kind), delta))
+      }
     }
     let index = SegmentIndex(stores, width: table.length)
     systemIndexes[kind] = index
     return index
   }
+
+  /// Whether an empty element is an empty line of the `lines` rotor: among several elements (a
+  /// file's lines read as elements, where a blank line is an empty element), as ``FileNavigation``
+  /// counts lines. A lone empty element is an empty text, which has no lines.
+  var emptyElementsAreLines: Bool { table.count > 1 }
 
   /// Calls `body` with the document's text in batches of contiguous bytes: the elements' ranges
   /// in a storage, and what to add to a storage offset to get a document offset. An unedited file

@@ -374,10 +374,19 @@ public struct Segmenter: Sendable {
     return chunk
   }
 
-  static func lines(_ bytes: ByteStorage, elements: [Range<Int>]) -> SegmentStore {
+  /// The `lines` rotor's entries of `elements`. With `emptyElementsAreLines`, an empty element is
+  /// one empty line (among several elements, the lines of a file read as elements, a blank line
+  /// is an empty element), as ``FileNavigation`` counts it.
+  static func lines(_ bytes: ByteStorage, elements: [Range<Int>], emptyElementsAreLines: Bool = false)
+    -> SegmentStore
+  {
     var store = SegmentStore()
     var chunk = SegmentStore.Chunk(origin: elements.first?.lowerBound ?? 0)
     for element in elements {
+      if element.isEmpty && emptyElementsAreLines {
+        chunk.append(start: element.lowerBound, end: element.lowerBound)
+        continue
+      }
       for line in LineScanner(bytes, range: element) {
         chunk.append(start: line.content.lowerBound, end: line.content.upperBound)
         if chunk.count >= 1 << 16 {

@@ -87,4 +87,45 @@ extension ReviewRegressionTests {
       #expect(try document.rotor(.words).count == want)
     }
   }
+
+  /// A file opened with one element per line: a blank line is an empty element, and it is an empty
+  /// line of the `lines` rotor (the rotor skipped it, so an editor's line rotor jumped over every
+  /// blank line), as when the file is one element and as `FileNavigation` counts lines. Typing in
+  /// it, emptying a line, and inserting and removing elements keep that.
+  @Test func emptyElementsAreEmptyLines() throws {
+    let path = "/tmp/textrotor-empty-lines-\(getpid()).txt"
+    defer { unlink(path) }
+    try writeFile(path, "a\n\nb\n")
+    let lines = try RotorDocument<Int>(contentsOf: path, elements: .lines)
+    let whole = try RotorDocument<Int>(contentsOf: path, elements: .whole)
+    let ranges = { (d: RotorDocument<Int>) in
+      let rotor = try d.rotor(.lines)
+      return rotor.indices.map { rotor.location(at: $0)! }
+    }
+    #expect(try ranges(lines).map(\.element) == [0, 1, 2])
+    #expect(try lines.rotor(.lines).map(\.label) == ["a", "", "b"])
+    #expect(try whole.rotor(.lines).map(\.label) == ["a", "", "b"])
+    let bytes = try ByteStorage.contentsOf(path: path)
+    let after = try FileNavigation.entry(
+      after: 1, rotor: .lines, in: bytes, elements: ElementKind.lines.ranges(in: bytes))
+    #expect(after?.element == 1 && after?.range == 2..<2)
+    #expect(try lines.rotor(.lines).indexOfEntry(afterDocumentOffset: 1) == 1)
+
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: "x"), TextElement(id: 1, text: "")])
+    #expect(try document.rotor(.lines).map(\.label) == ["x", ""])
+    try document.insert("yz", at: try document.text(of: 1).startIndex, in: 1)
+    #expect(try document.rotor(.lines).map(\.label) == ["x", "yz"])
+    try document.replace(utf8Range: 0..<2, in: 1, with: "")
+    #expect(try document.rotor(.lines).map(\.label) == ["x", ""])
+    // Alone, an empty element is an empty text: no line. Among two again, a line.
+    try document.remove(0)
+    #expect(try document.rotor(.lines).isEmpty)
+    try document.insert(TextElement(id: 2, text: "w"), at: 1)
+    #expect(try document.rotor(.lines).map(\.label) == ["", "w"])
+    _ = try document.move(2, to: 0)
+    #expect(try document.rotor(.lines).map(\.label) == ["w", ""])
+    for (k, entry) in try document.rotor(.lines).enumerated() {
+      #expect(entry.id == [2, 1][k])
+    }
+  }
 }
