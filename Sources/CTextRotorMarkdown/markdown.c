@@ -239,11 +239,10 @@ static int64_t ctr_md_block_end(const ctr_md_context *c, int32_t line, int32_t c
   return ctr_md_clamp(c, ctr_md_block_offset(c, line, column) + 1);
 }
 
-/// The end of a heading: cmark-gfm (0.29) ends a setext heading that no blank line follows where
-/// the block after it ends (`Title`, `===`, `next para` is 1:1-3:9, comrak#378), so a heading
-/// ending past its underline ends with it: the first line after its first that is only `=` or
-/// only `-` (after block quote markers and spaces) and trailing spaces.
-static int64_t ctr_md_setext_end(const ctr_md_context *c, cmark_node *node, int64_t end) {
+/// The line of a setext heading's underline when cmark-gfm (0.29) ran the heading on past it (see
+/// `ctr_md_setext_end`): the first line after its first, before its last, that is only `=` or only
+/// `-` (after block quote markers and spaces) and trailing spaces; 0 if there is none.
+static int32_t ctr_md_setext_underline(const ctr_md_context *c, cmark_node *node) {
   int32_t first = cmark_node_get_start_line(node);
   int32_t last = cmark_node_get_end_line(node);
   for (int32_t line = first + 1; line < last; line++) {
@@ -254,9 +253,20 @@ static int64_t ctr_md_setext_end(const ctr_md_context *c, cmark_node *node, int6
     char mark = c->text[p];
     while (p < e && c->text[p] == mark) p++;
     while (p < e && (c->text[p] == ' ' || c->text[p] == '\t')) p++;
-    if (p == e) return e < end ? e : end;
+    if (p == e) return line;
   }
-  return end;
+  return 0;
+}
+
+/// The end of a heading: cmark-gfm (0.29) ends a setext heading that no blank line follows where
+/// the block after it ends (`Title`, `===`, `next para` is 1:1-3:9, comrak#378), so a heading
+/// ending past its underline ends with it: the first line after its first that is only `=` or
+/// only `-` (after block quote markers and spaces) and trailing spaces.
+static int64_t ctr_md_setext_end(const ctr_md_context *c, cmark_node *node, int64_t end) {
+  int32_t line = ctr_md_setext_underline(c, node);
+  if (line == 0) return end;
+  int64_t e = ctr_md_line_end(c, line);
+  return e < end ? e : end;
 }
 
 // MARK: inline positions
@@ -659,7 +669,13 @@ static void ctr_md_walk(ctr_md_context *c, cmark_node *document, int64_t skip) {
           // setext heading is a paragraph that met its underline (its last line, the line before
           // the end when its end column is 0), and cmark-gfm takes them off it too.
           int32_t last = cmark_node_get_end_line(node);
-          if (type == CMARK_NODE_HEADING) last = (cmark_node_get_end_column(node) <= 0 ? last - 1 : last) - 1;
+          if (type == CMARK_NODE_HEADING) {
+            // Its underline's line: cmark-gfm's end line when a blank line follows the heading,
+            // else (it ran the heading on to the end of the next block) the underline found.
+            int32_t underline = ctr_md_setext_underline(c, node);
+            if (underline == 0) underline = cmark_node_get_end_column(node) <= 0 ? last - 1 : last;
+            last = underline - 1;
+          }
           int32_t delta = last - leaf.line - ctr_md_breaks(node);
           leaf.lineDelta = delta > 0 ? delta : 0;
         }

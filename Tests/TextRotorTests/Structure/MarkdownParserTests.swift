@@ -45,6 +45,20 @@ import TextRotor
     #expect(try Self.entries("Two\nlines\n---  \nx\n", .headings) == ["Two\nlines\n---  "])
   }
 
+  /// A setext heading that starts with link reference definitions and that no blank line follows
+  /// (found by an adversarial review of the CLI): cmark-gfm 0.29 runs the heading on to the end of
+  /// the next block, and its inline lines were counted back from that end, not from the underline,
+  /// so the heading's emphasis landed on the underline or the next block and its links were lost.
+  @Test func setextHeadingAfterDefinitionsThatNoBlankLineFollows() throws {
+    #expect(try Self.entries("[r]: /u\n*a*\n===\n---", .emphasis) == ["*a*"])
+    #expect(try Self.entries("[r]: /u\n*a*\n===\nxx\n", .emphasis) == ["*a*"])
+    #expect(try Self.entries("[r]: /u\n*a* [x][r]\n===\n- item\n", .links) == ["[x][r]"])
+    #expect(try Self.entries("[r]: /u\n[x][r] *a*\n===\nmore\n", .emphasis) == ["*a*"])
+    #expect(try Self.entries("[r]: /u\r\n[x][r] *a*\r\n===\r\nmore\r\n", .links) == ["[x][r]"])
+    // With a blank line after it, as before.
+    #expect(try Self.entries("[r]: /u\n*a* [x][r]\n===\n\n---\n", .links) == ["[x][r]"])
+  }
+
   /// cmark-gfm shares its extensions' trigger characters between parsers (a parser being freed
   /// removes them): parses on several threads must still find every autolink.
   @Test func parsesOnSeveralThreads() throws {
