@@ -61,15 +61,17 @@ public final class BlockReader {
     while true {
       try fill(buffered + blockSize, whenIdle: whenIdle)
       if buffered == 0 && atEnd { return nil }
-      let storage = ByteStorage(copying: UnsafeRawBufferPointer(start: buffer, count: buffered))
       if atEnd {
+        let storage = ByteStorage(copying: UnsafeRawBufferPointer(start: buffer, count: buffered))
         offset += buffered
         buffered = 0
         return storage
       }
-      if let c = cut(storage, false), c > 0 {
-        let block =
-          c == buffered ? storage : ByteStorage(copying: UnsafeRawBufferPointer(start: buffer, count: c))
+      // The cut is looked for in the buffer itself: a copy of all that is buffered, made at every
+      // read of a slow writer (`whenIdle`) that sends no place to cut, took memory and time growing
+      // as the square of the bytes buffered (1.6 GB for 60 MB without a line break).
+      if let c = cut(ByteStorage.borrowing(buffer, count: buffered), false), c > 0 {
+        let block = ByteStorage(copying: UnsafeRawBufferPointer(start: buffer, count: c))
         memmove(buffer, buffer + c, buffered - c)
         buffered -= c
         offset += c

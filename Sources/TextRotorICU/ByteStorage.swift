@@ -81,6 +81,13 @@ public final class ByteStorage: @unchecked Sendable {
     if readDescriptor >= 0 { close(readDescriptor) }
   }
 
+  /// The `count` bytes at `base`, not copied and not released: a view that must not outlive the
+  /// memory, nor be kept past the memory's next change (``BlockReader`` looks for a cut point in
+  /// its buffer through one).
+  static func borrowing(_ base: UnsafeMutableRawPointer, count: Int) -> ByteStorage {
+    ByteStorage(base: base, count: count, release: .none)
+  }
+
   /// A copy of `bytes`.
   public convenience init(_ bytes: some Collection<UInt8>) {
     let n = bytes.count
