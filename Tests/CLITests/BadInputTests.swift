@@ -283,6 +283,19 @@ struct BadInputTests {
     #expect(kb < (120 << 10) + CLI.sanitizerMemorySlackKB, "peak \(kb) KiB for 150 MB of input")
   }
 
+  /// A streamed block's entries were printed from an array of them (24 bytes an entry, besides the
+  /// segmenter's compact store): 8 MB of one-letter words on one line took 230 MB, the file 55 MB
+  /// (found by a review; a 32 MB line took 880 MB).
+  @Test("item 7: a streamed block's entries are printed without an array of them", .timeLimit(.minutes(5)))
+  func streamedEntriesInBoundedMemory() throws {
+    let data = Data((0..<(8 << 20)).map { $0 % 2 == 0 ? UInt8(0x79) : 0x20 })
+    guard let (result, kb) = try Self.peakMemory(["segment", "--by", "word", "-"], stdin: data) else { return }
+    #expect(result.status == 0)
+    // One entry a byte: `y` and ` `, each on its own output line.
+    #expect(result.stdout.utf8.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } == 8 << 20)
+    #expect(kb < (120 << 10) + CLI.sanitizerMemorySlackKB, "peak \(kb) KiB for 8 MB of one-letter words")
+  }
+
   @Test("item 7: an endless device without line breaks stops with an error in bounded memory", .timeLimit(.minutes(5)))
   func endlessDevice() throws {
     guard let (result, kb) = try Self.peakMemory(["segment", "--by", "word", "--count", "/dev/zero"]) else { return }
