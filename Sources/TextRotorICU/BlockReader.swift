@@ -48,14 +48,15 @@ public final class BlockReader {
   /// The next block: reads at least `blockSize` more bytes (or to the end), then asks `cut` where
   /// the block may end (given the bytes buffered and whether the input has ended; nil: nowhere
   /// yet). Reads on while `cut` finds no place, until `maximum` bytes are buffered: then throws
-  /// ``FileError/Reason/tooLong``. Returns nil at the end of the input.
+  /// ``FileError/Reason/tooLong``, which says it found no `what` to cut at. Returns nil at the end
+  /// of the input.
   ///
   /// `whenIdle`: the reading also stops, short of `blockSize`, once the writer of a pipe has sent
   /// nothing more for now (after at least one read), so that what is certain of a slow input is
   /// handed out at once (`tail -f log | textrotor segment --by word -`); the block still ends where
   /// `cut` says, and without a place to cut the reading goes on.
   public func nextBlock(
-    blockSize: Int = 8 << 20, maximum: Int = 64 << 20, whenIdle: Bool = false,
+    blockSize: Int = 8 << 20, maximum: Int = 64 << 20, whenIdle: Bool = false, cutting what: String = "line break",
     cut: (ByteStorage, _ atEnd: Bool) -> Int?
   ) throws(FileError) -> ByteStorage? {
     while true {
@@ -77,7 +78,7 @@ public final class BlockReader {
         offset += c
         return block
       }
-      if buffered >= maximum { throw FileError(path: path, reason: .tooLong(maximum)) }
+      if buffered >= maximum { throw FileError(path: path, reason: .tooLong(maximum, what: what)) }
     }
   }
 

@@ -9,7 +9,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     case notFound, isDirectory, permissionDenied, changedWhileReading
     case system(Int32)
     /// A streamed input ran this many bytes without a place to cut it (e.g. a line break).
-    case tooLong(Int)
+    /// No place to cut a stream (`what`: "line break", "blank line") in its first `Int` bytes.
+    case tooLong(Int, what: String = "line break")
   }
   public let path: String
   public let reason: Reason
@@ -35,8 +36,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     case .permissionDenied: "\(path): Permission denied"
     case .changedWhileReading: "\(path): the file shrank while it was being read; results are incomplete"
     case .system(let code): "\(path): \(String(cString: strerror(code)))"
-    case .tooLong(let limit):
-      "\(path): no line break in \(limit >> 20) MiB of streamed input; a stream is segmented between line breaks (a file on disk has no such limit)"
+    case .tooLong(let limit, let what):
+      "\(path): no \(what) in \(limit >> 20) MiB of streamed input; a stream is segmented between \(what)s (a file on disk has no such limit)"
     }
   }
 }

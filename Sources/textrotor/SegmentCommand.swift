@@ -301,7 +301,7 @@ extension SegmentOptions {
       var scan = StreamCutScan()
       guard
         let block = try stream.nextBlock(
-          blockSize: Self.streamBlockSize, whenIdle: !output.count,
+          blockSize: Self.streamBlockSize, whenIdle: !output.count, cutting: paragraphs ? "blank line" : "line break",
           cut: { bytes, _ in
             paragraphs ? scan.lastParagraphCut(bytes) : scan.lastLineCut(bytes)
           })

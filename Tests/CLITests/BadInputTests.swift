@@ -305,6 +305,28 @@ struct BadInputTests {
     #expect(kb < (300 << 10) + CLI.sanitizerMemorySlackKB, "peak \(kb) KiB")
   }
 
+  /// A stream segmented by paragraph is cut at blank lines: without one in 64 MiB the error said
+  /// "no line break", of an input with one every two bytes.
+  @Test(
+    "a stream without a blank line in 64 MiB, by paragraph: the error names the blank line", .timeLimit(.minutes(5)))
+  func endlessParagraph() throws {
+    // Through a pipe from a shell: the program stops reading at 64 MiB, and a writer in this
+    // process would be killed by SIGPIPE.
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = [
+      "-c",
+      "yes | head -c 70000000 | '\(CLI.executable.path)' segment --by paragraph --count - 2>&1 >/dev/null; echo $?",
+    ]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(text.contains("<stdin>: no blank line in 64 MiB of streamed input"), "\(text)")
+    #expect(text.hasSuffix("2\n"), "\(text)")
+  }
+
   /// `find` printed nothing of a stream before its end, and held all of its output in memory till
   /// then: `yes hello | textrotor find hello` grew without end, `tail -f log | textrotor find x`
   /// showed nothing. It prints each piece's matches as soon as that piece is searched.
