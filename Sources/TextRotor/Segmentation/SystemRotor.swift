@@ -10,7 +10,9 @@ public enum SystemRotor: String, CaseIterable, Sendable, Hashable, CustomStringC
   /// UAX #29 sentences.
   case sentences
   /// Hard lines, ended by LF, CRLF or CR (as LSP counts lines); the terminator is not part of the
-  /// entry. An empty line is an empty entry; nothing follows a final terminator.
+  /// entry. An empty line is an empty entry; nothing follows a final terminator. In a document of
+  /// several elements (a file's lines read as elements), an empty element is an empty line; a lone
+  /// empty element is an empty text, with no line.
   case lines
   /// Runs of non-blank lines separated by blank lines (empty, or only spaces and tabs).
   case paragraphs
