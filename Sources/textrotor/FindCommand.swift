@@ -37,7 +37,9 @@ struct FindCommand: ExitStatusCommand {
       Where textrotor differs from ripgrep on purpose:
       - PATTERN is a literal unless --regex is given (-F is accepted and changes nothing); \
       --regex takes ICU's syntax (https://unicode-org.github.io/icu/userguide/strings/regexp.html), \
-      not Rust's.
+      not Rust's. ICU reads the file as one text: \\A and \\z match only at its start and end \
+      (use ^ and $ for a line's), and look-behind sees the lines before (ripgrep matches each \
+      line alone, and has no look-around without --pcre2).
       - --ignore-case uses Unicode full case folding for literal text, so 'STRASSE' matches \
       'straße' and 'ss' matches 'ß' (ripgrep folds simply and does not); sets in a regex fold \
       simply ('[a-z]' does not match 'ß').
