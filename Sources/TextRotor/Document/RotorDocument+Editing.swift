@@ -906,6 +906,7 @@ extension RotorDocument {
     var pieces: CarriedPieces? =
       item.summary.text.utf8 == item.text.utf8Count + ElementItem.virtualGap.utf8 ? CarriedPieces() : nil
     // The report (``lastChange``): each rotor's entries removed at the old place, added at the new.
+    let linesBefore = systemIndexes[.lines]?.count
     let removal = removeElement(at: from, taking: &pieces)
     var change = insert(
       table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces)
@@ -915,6 +916,15 @@ extension RotorDocument {
         change.system[kind] = RotorChange(
           removed: removed.removed, added: added.added, rebuilt: removed.rebuilt || added.rebuilt)
       }
+    }
+    // Not carried, the element was removed and inserted as any other: in a document of two
+    // elements, each step went through one element, where an empty element is no line
+    // (``updateLoneElementLine``), and reported `lines` against that state between them (of two
+    // entries, one removed and two added). Reported whole instead, as that function does.
+    if pieces == nil, table.count == 2, let linesBefore, let index = systemIndexes[.lines],
+      let reported = change.system[.lines], !reported.rebuilt
+    {
+      change.system[.lines] = RotorChange(removed: 0..<linesBefore, added: 0..<index.count)
     }
     removal.named.forEach { name, removed in
       // A rotor the insertion did not report on was dropped there (its update failed: a structure
