@@ -294,10 +294,13 @@ extension RotorDocument {
     if !computedRotors.isEmpty {
       let (ws, we, storage, r) = lines()
       let shift = s + ws - r.lowerBound
+      let emptyLine = newLength == 0 && emptyElementsAreLines
       for name in Array(computedRotors.keys) {
         guard var index = computedRotors[name]!.index else { continue }
         computedRotors[name]!.index = nil
-        guard let found = try? computedRotors[name]!.compute(storage, r) else {
+        guard
+          let found = try? Self.entries(computedRotors[name]!.compute, storage, r, emptyLine: emptyLine)
+        else {
           change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
           continue
         }
@@ -785,10 +788,11 @@ extension RotorDocument {
       customRotors[name]!.apply(edit: x..<x, newCount: span, inserting: entries) { r, _ in shifted(r) }
       change.named[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + entries.count))
     }
+    let emptyLine = length == 0 && emptyElementsAreLines
     for name in Array(computedRotors.keys) {
       guard var index = computedRotors[name]!.index else { continue }
       computedRotors[name]!.index = nil
-      guard let found = try? computedRotors[name]!.compute(storage, r) else {
+      guard let found = try? Self.entries(computedRotors[name]!.compute, storage, r, emptyLine: emptyLine) else {
         change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
         continue
       }
@@ -984,7 +988,9 @@ extension RotorDocument {
   /// The `lines` change is then reported as every entry removed and added (the document holds two
   /// elements at most, and an empty one has one entry at most).
   func updateLoneElementLine(_ change: inout DocumentChange<ID>, before oldCount: Int) {
-    guard oldCount + table.count == 3, var index = systemIndexes.removeValue(forKey: .lines) else { return }
+    guard oldCount + table.count == 3 else { return }
+    updateLoneElementMatches(&change)
+    guard var index = systemIndexes.removeValue(forKey: .lines) else { return }
     defer { systemIndexes[.lines] = index }
     // The entries before the operation: those now, less what it added, plus what it removed.
     let reported = change.system[.lines]
@@ -997,6 +1003,36 @@ extension RotorDocument {
     }
     if changed, reported?.rebuilt != true {
       change.record(.lines, RotorChange(removed: 0..<oldTotal, added: 0..<index.count))
+    }
+  }
+
+  /// ``updateLoneElementLine(_:before:)`` for computed rotors (a pattern's matches): an empty
+  /// element's entries are those of an empty line only among several elements.
+  private func updateLoneElementMatches(_ change: inout DocumentChange<ID>) {
+    for e in 0..<table.count where table[e].text.utf8Count == 0 {
+      let s = table.start(of: e)
+      for name in Array(computedRotors.keys) {
+        guard var index = computedRotors[name]!.index else { continue }
+        computedRotors[name]!.index = nil
+        let reported = change.named[name]
+        guard
+          let found = try? Self.entries(
+            computedRotors[name]!.compute, ByteStorage([UInt8]()), 0..<0, emptyLine: table.count > 1)
+        else {
+          change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+          continue
+        }
+        let oldTotal = index.count - (reported?.added.count ?? 0) + (reported?.removed.count ?? 0)
+        // The element's entries all start at its offset (it is empty).
+        index.apply(edit: s..<s, newCount: 0, inserting: found.map { (($0.lowerBound + s)..<($0.upperBound + s), ()) })
+        {
+          r, _ in r.lowerBound == s ? nil : r
+        }
+        computedRotors[name]!.index = index
+        if reported?.rebuilt != true {
+          change.named[name] = RotorChange(removed: 0..<oldTotal, added: 0..<index.count)
+        }
+      }
     }
   }
 

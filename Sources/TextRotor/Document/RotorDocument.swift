@@ -451,12 +451,29 @@ public final class RotorDocument<ID: Hashable> {
 
   func fullIndex(_ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>]) throws -> IntervalIndex<Void> {
     var all: [(Range<Int>, Void)] = []
+    let emptyLines = emptyElementsAreLines
     try forEachBatch(rotor: nil) { (bytes, ranges, delta) throws in
       for range in ranges {
-        for r in try compute(bytes, range) { all.append(((r.lowerBound + delta)..<(r.upperBound + delta), ())) }
+        // An empty range is an empty element (a long element's windows are never empty).
+        for r in try Self.entries(compute, bytes, range, emptyLine: emptyLines && range.isEmpty) {
+          all.append(((r.lowerBound + delta)..<(r.upperBound + delta), ()))
+        }
       }
     }
     return IntervalIndex(sorted: all, width: table.length)
+  }
+
+  /// `compute`'s entries in `range` of `bytes`; with `emptyLine` (an empty element among several,
+  /// which is an empty line: ``emptyElementsAreLines``), those it finds on a line of its own with
+  /// nothing on it (`^$` matches there, as on a blank line of a file read whole), placed at
+  /// `range`'s start.
+  static func entries(
+    _ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>], _ bytes: ByteStorage, _ range: Range<Int>,
+    emptyLine: Bool
+  ) throws -> [Range<Int>] {
+    guard emptyLine else { return try compute(bytes, range) }
+    let at = range.lowerBound
+    return try compute(emptyLineText, 0..<1).filter { $0 == 0..<0 }.map { _ in at..<at }
   }
 
   /// The custom or computed rotor named `name`, or nil. A computed rotor whose last update
@@ -605,3 +622,6 @@ public struct DocumentSnapshot<ID: Hashable> {
 }
 
 extension DocumentSnapshot: Sendable where ID: Sendable {}
+
+/// A line with nothing on it, on which an empty element's computed entries are found.
+private let emptyLineText = ByteStorage([0x0A])

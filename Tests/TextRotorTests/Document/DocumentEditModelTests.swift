@@ -203,10 +203,12 @@ import Testing
             var keptAfter = after
             keptAfter.removeSubrange(c.added)
             // An insert or removal between one element and two also changes the other element's
-            // lines when it is empty (an empty element is an empty line only among several):
-            // `lines` then reports every entry removed and added.
+            // lines, and a pattern's matches there, when it is empty (an empty element is an
+            // empty line only among several): `lines` and pattern rotors then report every entry
+            // removed and added.
             let lonely =
-              name == "lines" && op <= 8 && min(countBefore, document.elementCount) <= 1
+              (name == "lines" || name.hasPrefix("matches: ")) && op <= 8
+              && min(countBefore, document.elementCount) <= 1
               && c.removed == 0..<before.count && c.added == 0..<after.count
             let ofElement = { (entries: ArraySlice<String>) in
               lonely || entries.allSatisfy { $0.hasPrefix("\(id):") }

@@ -128,4 +128,31 @@ extension ReviewRegressionTests {
       #expect(entry.id == [2, 1][k])
     }
   }
+
+  /// The same for a pattern's matches: `^$` matches a blank line of a file opened with `.lines`
+  /// (an empty element) as it does when the file is one element.
+  @Test func patternsMatchEmptyElementsAsEmptyLines() throws {
+    let path = "/tmp/textrotor-empty-matches-\(getpid()).txt"
+    defer { unlink(path) }
+    try writeFile(path, "a\n\nb\n")
+    for kind in [ElementKind.lines, .whole] {
+      let document = try RotorDocument<Int>(contentsOf: path, elements: kind)
+      let blank = try document.rotor(matching: .regex("^$"))
+      #expect(blank.count == 1, "\(kind)")
+      #expect(blank.location(at: 0)?.utf8Range.isEmpty == true, "\(kind)")
+      #expect(try document.rotor(matching: .regex("^")).count == 3, "\(kind)")
+    }
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: "x"), TextElement(id: 1, text: "")])
+    let name = "matches: '^$' (regex)"
+    _ = try document.rotor(matching: .regex("^$"))
+    #expect(document.rotor(named: name)?.count == 1)
+    try document.insert("yz", at: try document.text(of: 1).startIndex, in: 1)
+    #expect(document.rotor(named: name)?.count == 0)
+    try document.replace(utf8Range: 0..<2, in: 1, with: "")
+    #expect(document.rotor(named: name)?.count == 1)
+    try document.remove(0)
+    #expect(document.rotor(named: name)?.count == 0, "a lone empty element is no line")
+    try document.insert(TextElement(id: 2, text: "w"), at: 1)
+    #expect(document.rotor(named: name)?.count == 1)
+  }
 }
