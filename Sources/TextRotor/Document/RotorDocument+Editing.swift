@@ -804,7 +804,8 @@ extension RotorDocument {
       computedRotors[name]!.index = index
       change.named[name] = RotorChange(removed: i0..<i0, added: i0..<(i0 + found.count))
     }
-    if carriedPieces == nil { updateLoneElementLine(&change, before: table.count - 1) }
+    // A carried move's removal left the other element as it was (``removeElement(at:taking:)``).
+    if carriedPieces == nil { updateLoneElement(&change, before: table.count - 1, inserted: index) }
     structureInserted(at: index, x, span: span, change: &change)
     anchors.insertElement(at: x, span: span, carrying: carriedAnchors, width: table.length)
     lastChange = change
@@ -872,7 +873,7 @@ extension RotorDocument {
     table.keys.remove(table.id(of: item))
     table.keysChanged()
     // A move (`taken`) puts the element back: the document's element count is the same after it.
-    if taken == nil { updateLoneElementLine(&change, before: table.count + 1) }
+    if taken == nil { updateLoneElement(&change, before: table.count + 1) }
     source = nil
     generation += 1
     lastChange = change
@@ -910,7 +911,6 @@ extension RotorDocument {
     var pieces: CarriedPieces? =
       item.summary.text.utf8 == item.text.utf8Count + ElementItem.virtualGap.utf8 ? CarriedPieces() : nil
     // The report (``lastChange``): each rotor's entries removed at the old place, added at the new.
-    let linesBefore = systemIndexes[.lines]?.count
     let removal = removeElement(at: from, taking: &pieces)
     var change = insert(
       table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces)
@@ -920,15 +920,6 @@ extension RotorDocument {
         change.system[kind] = RotorChange(
           removed: removed.removed, added: added.added, rebuilt: removed.rebuilt || added.rebuilt)
       }
-    }
-    // Not carried, the element was removed and inserted as any other: in a document of two
-    // elements, each step went through one element, where an empty element is no line
-    // (``updateLoneElementLine``), and reported `lines` against that state between them (of two
-    // entries, one removed and two added). Reported whole instead, as that function does.
-    if pieces == nil, table.count == 2, let linesBefore, let index = systemIndexes[.lines],
-      let reported = change.system[.lines], !reported.rebuilt
-    {
-      change.system[.lines] = RotorChange(removed: 0..<linesBefore, added: 0..<index.count)
     }
     removal.named.forEach { name, removed in
       // A rotor the insertion did not report on was dropped there (its update failed: a structure
@@ -984,54 +975,51 @@ extension RotorDocument {
   }
 
   /// After an element insert or removal took the document from one element to two or back: the
-  /// other element, when empty, becomes an empty line or stops being one (``emptyElementsAreLines``).
-  /// The `lines` change is then reported as every entry removed and added (the document holds two
-  /// elements at most, and an empty one has one entry at most).
-  func updateLoneElementLine(_ change: inout DocumentChange<ID>, before oldCount: Int) {
-    guard oldCount + table.count == 3 else { return }
-    updateLoneElementMatches(&change)
-    guard var index = systemIndexes.removeValue(forKey: .lines) else { return }
-    defer { systemIndexes[.lines] = index }
+  /// element that was there before it, when empty, becomes an empty line or stops being one
+  /// (``emptyElementsAreLines``), for `lines` and for computed rotors (`^$` matches an empty line).
+  /// Their changes are then reported as every entry removed and added (the document holds two
+  /// elements at most, and an empty one has at most one entry a rotor). The element just inserted
+  /// (`inserted`) was segmented as it is now and is left alone, so a move of an element that is
+  /// not carried (removed, then inserted) reports its own entries as any move does.
+  func updateLoneElement(_ change: inout DocumentChange<ID>, before oldCount: Int, inserted: Int? = nil) {
+    guard oldCount + table.count == 3, let e = (0..<table.count).first(where: { $0 != inserted }),
+      table[e].text.utf8Count == 0
+    else { return }
+    let s = table.start(of: e)
     // The entries before the operation: those now, less what it added, plus what it removed.
-    let reported = change.system[.lines]
-    let oldTotal = index.count - (reported?.added.count ?? 0) + (reported?.removed.count ?? 0)
-    var changed = false
-    for e in 0..<table.count where table[e].text.utf8Count == 0 {
-      _ = Self.segmentLinesAgain(
-        of: table[e], at: table.start(of: e), oldLength: 0, in: &index, alone: table.count == 1)
-      changed = true
+    func wholeChange(_ reported: RotorChange?, now: Int) -> RotorChange? {
+      guard reported?.rebuilt != true else { return nil }
+      let old = now - (reported?.added.count ?? 0) + (reported?.removed.count ?? 0)
+      return RotorChange(removed: 0..<old, added: 0..<now)
     }
-    if changed, reported?.rebuilt != true {
-      change.record(.lines, RotorChange(removed: 0..<oldTotal, added: 0..<index.count))
+    if var index = systemIndexes.removeValue(forKey: .lines) {
+      let reported = change.system[.lines]
+      let countBefore = index.count
+      _ = Self.segmentLinesAgain(of: table[e], at: s, oldLength: 0, in: &index, alone: table.count == 1)
+      systemIndexes[.lines] = index
+      if let whole = wholeChange(reported, now: countBefore) {
+        change.record(.lines, RotorChange(removed: whole.removed, added: 0..<index.count))
+      }
     }
-  }
-
-  /// ``updateLoneElementLine(_:before:)`` for computed rotors (a pattern's matches): an empty
-  /// element's entries are those of an empty line only among several elements.
-  private func updateLoneElementMatches(_ change: inout DocumentChange<ID>) {
-    for e in 0..<table.count where table[e].text.utf8Count == 0 {
-      let s = table.start(of: e)
-      for name in Array(computedRotors.keys) {
-        guard var index = computedRotors[name]!.index else { continue }
-        computedRotors[name]!.index = nil
-        let reported = change.named[name]
-        guard
-          let found = try? Self.entries(
-            computedRotors[name]!.compute, ByteStorage([UInt8]()), 0..<0, emptyLine: table.count > 1)
-        else {
-          change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
-          continue
-        }
-        let oldTotal = index.count - (reported?.added.count ?? 0) + (reported?.removed.count ?? 0)
-        // The element's entries all start at its offset (it is empty).
-        index.apply(edit: s..<s, newCount: 0, inserting: found.map { (($0.lowerBound + s)..<($0.upperBound + s), ()) })
-        {
-          r, _ in r.lowerBound == s ? nil : r
-        }
-        computedRotors[name]!.index = index
-        if reported?.rebuilt != true {
-          change.named[name] = RotorChange(removed: 0..<oldTotal, added: 0..<index.count)
-        }
+    for name in Array(computedRotors.keys) {
+      guard var index = computedRotors[name]!.index else { continue }
+      computedRotors[name]!.index = nil
+      let reported = change.named[name]
+      guard
+        let found = try? Self.entries(
+          computedRotors[name]!.compute, ByteStorage([UInt8]()), 0..<0, emptyLine: table.count > 1)
+      else {
+        change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+        continue
+      }
+      let countBefore = index.count
+      // The element's entries all start at its offset (it is empty).
+      index.apply(edit: s..<s, newCount: 0, inserting: found.map { (($0.lowerBound + s)..<($0.upperBound + s), ()) }) {
+        r, _ in r.lowerBound == s ? nil : r
+      }
+      computedRotors[name]!.index = index
+      if let whole = wholeChange(reported, now: countBefore) {
+        change.named[name] = RotorChange(removed: whole.removed, added: 0..<index.count)
       }
     }
   }

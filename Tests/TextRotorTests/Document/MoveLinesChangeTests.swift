@@ -22,6 +22,14 @@ import Testing
         let rotor = try document.rotor(.lines)
         return rotor.indices.map { i in "\(rotor.location(at: i)!.element):\(rotor[i].label)" }
       }
+      let pattern = "matches: '^$' (regex)"
+      let matches = { () throws -> [String] in
+        let rotor = try #require(document.rotor(named: pattern))
+        return rotor.indices.map { i in "\(rotor.location(at: i)!.element):\(rotor[i].label)" }
+      }
+      _ = try document.rotor(matching: .regex("^$"))
+      let matchesBefore = try matches()
+      #expect(matchesBefore.count == 1)
       let before = try labels()
       #expect(before.count == 2)
       _ = try document.move(ids[id], to: to)
@@ -31,6 +39,13 @@ import Testing
       applied.removeSubrange(c.removed)
       applied.insert(contentsOf: after[c.added], at: c.added.lowerBound)
       #expect(applied == after, "move \(id) to \(to): \(c), before \(before), after \(after)")
+      // A pattern's matches (`^$` finds the empty line) are reported as consistently.
+      let m = try #require(document.lastChange?[rotor: pattern])
+      var appliedMatches = matchesBefore
+      appliedMatches.removeSubrange(m.removed)
+      let matchesAfter = try matches()
+      appliedMatches.insert(contentsOf: matchesAfter[m.added], at: m.added.lowerBound)
+      #expect(appliedMatches == matchesAfter, "move \(id) to \(to): \(m)")
     }
   }
 }
