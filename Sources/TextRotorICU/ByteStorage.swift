@@ -11,6 +11,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     /// A streamed input ran this many bytes without a place to cut it (e.g. a line break).
     /// No place to cut a stream (`what`: "line break", "blank line") in its first `Int` bytes.
     case tooLong(Int, what: String = "line break")
+    /// A followed symbolic link (`find -L`) leads to a directory above it: this ancestor.
+    case loop(ancestor: String)
   }
   public let path: String
   public let reason: Reason
@@ -36,6 +38,7 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
     case .permissionDenied: "\(path): Permission denied"
     case .changedWhileReading: "\(path): the file shrank while it was being read; results are incomplete"
     case .system(let code): "\(path): \(String(cString: strerror(code)))"
+    case .loop(let ancestor): "File system loop found: \(path) points to an ancestor \(ancestor)"
     case .tooLong(let limit, let what):
       "\(path): no \(what) in \(limit >> 20) MiB of streamed input; a stream is segmented between \(what)s (a file on disk has no such limit)"
     }

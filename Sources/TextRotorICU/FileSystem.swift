@@ -52,6 +52,14 @@ public enum FileSystem {
     }
   }
 
+  /// The device and inode of what `path` names (symbolic links followed), or nil: tells one
+  /// directory reached twice through links.
+  public static func identity(of path: String) -> [UInt64]? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return [UInt64(info.st_dev), UInt64(info.st_ino)]
+  }
+
   /// The absolute path of `path` with every symbolic link resolved (`realpath`), or nil.
   public static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
@@ -68,6 +76,18 @@ public enum FileSystem {
 
   /// Whether standard input is a terminal.
   public static var standardInputIsTerminal: Bool { isatty(0) != 0 }
+
+  /// Whether standard input holds something to read when no path is given: a regular file, a pipe
+  /// or a socket, as ripgrep decides (`is_readable_stdin`). A terminal, `/dev/null` or another
+  /// device (what cron, editors' task runners and `subprocess` with DEVNULL give a process) is
+  /// not input: the current directory is searched instead.
+  public static var standardInputIsReadable: Bool {
+    guard isatty(0) == 0 else { return false }
+    var info = stat()
+    guard fstat(0, &info) == 0 else { return false }
+    let kind = info.st_mode & S_IFMT
+    return kind == S_IFREG || kind == S_IFIFO || kind == S_IFSOCK
+  }
 
   /// The file at `path` if it is a regular file: mapped, to be searched whole. Anything else (a
   /// pipe, a character device, standard input as `-`) is opened as a ``ByteStream``, so an endless

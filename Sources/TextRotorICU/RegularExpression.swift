@@ -125,12 +125,30 @@ public final class RegularExpression: @unchecked Sendable {
   public func setText(_ bytes: ByteStorage, from start: Int = 0) throws(ICUError) {
     owner = bytes
     textStart = Swift.min(Swift.max(0, start), bytes.count)
+    textEnd = bytes.count
     window = 0..<0
-    if bytes.count - textStart <= maximumWindow { try bind(textStart..<bytes.count) }
+    if textEnd - textStart <= maximumWindow { try bind(textStart..<textEnd) }
   }
 
-  /// Where the text given to ``setText(_:from:)`` begins.
+  /// Points the matcher at exactly `range` of `bytes`: nothing outside it is seen, so `\A`, `\z`,
+  /// `^`, `$` and look-around stop at its edges (a line searched on its own, as ripgrep reads each
+  /// line). Offsets stay offsets into `bytes`.
+  public func setText(_ bytes: ByteStorage, exactly range: Range<Int>) throws(ICUError) {
+    let range = range.clamped(to: 0..<bytes.count)
+    guard range.count <= maximumWindow else {
+      throw ICUError(
+        CICU_INDEX_OUTOFBOUNDS_ERROR, "a line of \(range.count) bytes is past ICU's 2 GiB text limit")
+    }
+    owner = bytes
+    textStart = range.lowerBound
+    textEnd = range.upperBound
+    window = 0..<0
+    try bind(range)
+  }
+
+  /// Where the text given to ``setText(_:from:)`` begins and ends.
   private var textStart = 0
+  private var textEnd = 0
 
   private func bind(_ range: Range<Int>) throws(ICUError) {
     guard let bytes = owner else { return }
@@ -148,13 +166,13 @@ public final class RegularExpression: @unchecked Sendable {
   /// Limits the search to `range` and starts it at `range.lowerBound`.
   public func setRegion(_ range: Range<Int>) throws(ICUError) {
     if range.lowerBound < window.lowerBound || range.upperBound > window.upperBound || window.isEmpty,
-      let bytes = owner, bytes.count - textStart > maximumWindow
+      owner != nil, textEnd - textStart > maximumWindow
     {
       guard range.count <= maximumWindow else {
         throw ICUError(CICU_INDEX_OUTOFBOUNDS_ERROR, "a region of \(range.count) bytes is past ICU's 2 GiB text limit")
       }
       let start = Swift.max(textStart, range.lowerBound - windowContext)
-      let end = Swift.min(bytes.count, Swift.max(range.upperBound + windowContext, start + maximumWindow / 2))
+      let end = Swift.min(textEnd, Swift.max(range.upperBound + windowContext, start + maximumWindow / 2))
       try bind(start..<Swift.min(end, start + maximumWindow))
     }
     var status = CICU_ZERO_ERROR

@@ -14,8 +14,9 @@ struct FindCommand: ExitStatusCommand {
       directory is searched recursively, several files at once, skipping hidden files and \
       directories, binary files, and what .gitignore (in a git repository), .ignore and .rgignore \
       files exclude (--hidden, --no-ignore, -g GLOB change that). With no PATH, standard input is \
-      searched when it is not a terminal, else the current directory. Standard input, pipes and \
-      devices are read piece by piece, in bounded memory.
+      searched when it is a file, a pipe or a socket, else (a terminal, /dev/null or another \
+      device, as cron and editors' task runners give) the current directory, as rg decides. \
+      Standard input, pipes and devices are read piece by piece, in bounded memory.
 
       Output: [PATH:]LINE:COLUMN:LINE TEXT for each line with a match (PATH when several files or a \
       directory are searched; on a terminal the path is a heading above its file's lines), matches \
@@ -37,9 +38,8 @@ struct FindCommand: ExitStatusCommand {
       Where textrotor differs from ripgrep on purpose:
       - PATTERN is a literal unless --regex is given (-F is accepted and changes nothing); \
       --regex takes ICU's syntax (https://unicode-org.github.io/icu/userguide/strings/regexp.html), \
-      not Rust's. ICU reads the file as one text: \\A and \\z match only at its start and end \
-      (use ^ and $ for a line's), and look-behind sees the lines before (ripgrep matches each \
-      line alone, and has no look-around without --pcre2).
+      not Rust's. As in rg, each line is matched alone: \\A and \\z match at its start and end, \
+      and look-around sees only the line (rg has look-around with --pcre2 only).
       - --ignore-case uses Unicode full case folding for literal text, so 'STRASSE' matches \
       'straße' and 'ss' matches 'ß' (ripgrep folds simply and does not); sets in a regex fold \
       simply ('[a-z]' does not match 'ß').
@@ -53,8 +53,8 @@ struct FindCommand: ExitStatusCommand {
       - File names are read as UTF-8: a name that is not valid UTF-8 cannot be opened and is \
       reported as an error (exit 2); rg searches it. UTF-16 files are not transcoded (rg reads \
       those with a byte order mark as text).
-      - Options of rg's not listed here are refused (-L, --max-depth, -t/-T, --iglob, \
-      --ignore-file, --files, ...).
+      - Options of rg's not listed here are refused (--iglob, --ignore-file, --files, \
+      --type-add, ...). -t/-T know the common types of rg's list (--type-list), not all of them.
       - -s wins over -i and -S in any order (in rg the last of them wins); -v cannot be combined \
       with -A/-B/-C, -o, --vimgrep or --json; --sort takes only path (the order textrotor always \
       prints in) or none. --count counts matches (rg's --count-matches); -c counts lines with a \
@@ -226,6 +226,29 @@ struct FindCommand: ExitStatusCommand {
     help: "Order of files: path (the only order textrotor prints in) or none; accepted for rg's scripts.")
   var sort: SortChoice?
 
+  @Option(
+    name: [.customShort("t"), .customLong("type")], parsing: .singleValue,
+    help: ArgumentHelp(
+      "Search only files of TYPE (rg's names: py, swift, md, c, ...; all: any known type). Repeatable.",
+      valueName: "type"))
+  var types: [String] = []
+
+  @Option(
+    name: [.customShort("T"), .customLong("type-not")], parsing: .singleValue,
+    help: ArgumentHelp("Do not search files of TYPE. Repeatable.", valueName: "type"))
+  var typesNot: [String] = []
+
+  @Flag(name: .long, help: "List the file types -t and -T take, with their globs, and exit.")
+  var typeList = false
+
+  @Option(
+    name: [.customShort("d"), .customLong("max-depth")],
+    help: ArgumentHelp("Descend at most NUM directories below each path (0: only the paths given).", valueName: "num"))
+  var maxDepth: Int?
+
+  @Flag(name: [.customShort("L"), .customLong("follow")], help: "Follow symbolic links (a loop is reported).")
+  var follow = false
+
   @Argument(
     help: ArgumentHelp("The pattern (when no -e is given), then files and directories; - is standard input."))
   var arguments: [String] = []
@@ -247,13 +270,14 @@ struct FindCommand: ExitStatusCommand {
       noFilename: noFilename, caseSensitive: caseSensitive, lineRegexp: lineRegexp, invertMatch: invertMatch,
       filesWithoutMatch: filesWithoutMatch, countLines: countLines, null: null, unrestricted: unrestricted,
       patternFiles: patternFiles,
-      sort: sort, arguments: arguments)
+      sort: sort, types: types, typesNot: typesNot, typeList: typeList, maxDepth: maxDepth, follow: follow,
+      arguments: arguments)
   }
 
   mutating func runWithStatus() -> Int32 { options.run() }
 
   /// Short options of `find` that take a value.
-  static let shortOptionsWithValue: Set<Character> = ["e", "g", "A", "B", "C", "m", "j", "f"]
+  static let shortOptionsWithValue: Set<Character> = ["e", "g", "A", "B", "C", "m", "j", "f", "t", "T", "d"]
 
   /// ripgrep's users write `-C2`, `-m1`, `-efoo` and `-iC2`: for `find`, splits a value attached
   /// to a short option into its own argument (`-C2` → `-C 2`), which the parser requires.

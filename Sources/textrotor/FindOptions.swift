@@ -49,12 +49,20 @@ struct FindOptions: Equatable, Sendable {
   var unrestricted = 0
   var patternFiles: [String] = []
   var sort: SortChoice? = nil
+  var types: [String] = []
+  var typesNot: [String] = []
+  var typeList = false
+  var maxDepth: Int? = nil
+  var follow = false
   var arguments: [String] = []
 
   /// What is wrong with the options (``FindCommand/validate()`` throws it), or nil.
   var problem: String? {
     if timeLimit < 1 { return "--time-limit must be at least 1." }
-    if patterns.isEmpty && patternFiles.isEmpty && arguments.isEmpty { return "Missing expected argument 'PATTERN'." }
+    if patterns.isEmpty && patternFiles.isEmpty && arguments.isEmpty && !typeList {
+      return "Missing expected argument 'PATTERN'."
+    }
+    if let maxDepth, maxDepth < 0 { return "--max-depth must not be negative." }
     // -o with a count counts matches, as in rg (`-c -o` is rg's --count-matches).
     let modes = [
       count, countLines, filesWithMatches, filesWithoutMatch, onlyMatching && !count && !countLines, quiet, vimgrep,
@@ -295,6 +303,18 @@ struct FindOptions: Equatable, Sendable {
 
   /// Searches as the options say; returns grep's exit status.
   func run() -> Int32 {
+    if typeList {
+      StandardOutput.shared.write(FileTypes.listing)
+      StandardOutput.shared.flush()
+      return 0
+    }
+    let typeSelection: FileTypes.Selection
+    do {
+      typeSelection = try FileTypes.Selection(select: types, negate: typesNot)
+    } catch {
+      StandardOutput.error(error.description)
+      return 2
+    }
     var (texts, givenPaths) = patternsAndPaths
     if !patternFiles.isEmpty {
       switch patternsFromFiles() {
@@ -325,11 +345,12 @@ struct FindOptions: Equatable, Sendable {
       return 2
     }
 
-    // What to search: no path means standard input when it is not a terminal, else ".".
+    // What to search: no path means standard input when it is a file, a pipe or a socket (rg's
+    // rule: a terminal or /dev/null is not input), else ".".
     var roots = givenPaths
     var implicitDirectory = false
     if roots.isEmpty {
-      if FileSystem.standardInputIsTerminal {
+      if !FileSystem.standardInputIsReadable {
         roots = ["."]
         implicitDirectory = true
       } else {
@@ -340,6 +361,9 @@ struct FindOptions: Equatable, Sendable {
     walkOptions.hidden = hidden || unrestricted >= 2
     walkOptions.respectIgnoreFiles = !noIgnore && unrestricted < 1
     walkOptions.globs = glob
+    walkOptions.types = typeSelection
+    walkOptions.maxDepth = maxDepth
+    walkOptions.followLinks = follow
     let walker = FileWalker(options: walkOptions)
     let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
     var format = makeFormat(

@@ -223,3 +223,155 @@ struct FindCommandTests {
     #expect(compared >= (TestScale.isReduced ? files.count : literals.count))
   }
 }
+
+/// What `find` with no path searches, by what standard input is: rg's rule (`is_readable_stdin`).
+@Suite("CLI: find with no path")
+struct FindNoPathTests {
+  /// `executable arguments` run in `directory` with `input` as standard input; its stdout.
+  static func run(_ executable: String, _ arguments: [String], in directory: String, input: FileHandle) throws -> String
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    process.standardInput = input
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  @Test("/dev/null as standard input (cron, an editor's task) searches the current directory, a file searches itself")
+  func standardInputOrDirectory() throws {
+    let directory = NSTemporaryDirectory() + "textrotor-nopath-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try Data("a needle\n".utf8).write(to: URL(fileURLWithPath: directory + "/a.txt"))
+    try Data("none\nneedle b\n".utf8).write(to: URL(fileURLWithPath: directory + "/sub/b.txt"))
+    let ours = CLI.executable.path
+    let null = try #require(FileHandle(forReadingAtPath: "/dev/null"))
+    let listed = try Self.run(ours, ["find", "-l", "needle"], in: directory, input: null)
+    #expect(Set(listed.split(separator: "\n")) == ["a.txt", "sub/b.txt"])
+    let rg = ["/usr/bin/rg", "/usr/local/bin/rg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    if let rg {
+      let theirs = try Self.run(rg, ["--no-config", "-l", "needle"], in: directory, input: null)
+      #expect(Set(listed.split(separator: "\n")) == Set(theirs.split(separator: "\n")))
+    }
+    #expect(
+      try Self.run(ours, ["find", "needle"], in: directory, input: null).split(separator: "\n").sorted() == [
+        "a.txt:1:3:a needle", "sub/b.txt:2:1:needle b",
+      ])
+    // A regular file (`< file`) and a pipe are standard input.
+    let file = try #require(FileHandle(forReadingAtPath: directory + "/sub/b.txt"))
+    #expect(try Self.run(ours, ["find", "needle"], in: directory, input: file) == "2:1:needle b\n")
+    let pipe = Pipe()
+    pipe.fileHandleForWriting.write(Data("x needle\n".utf8))
+    try pipe.fileHandleForWriting.close()
+    #expect(
+      try Self.run(ours, ["find", "needle"], in: directory, input: pipe.fileHandleForReading) == "1:3:x needle\n")
+  }
+}
+
+/// `-t`/`-T`, `--type-list`, `--max-depth` and `-L`, against rg on the same tree.
+@Suite("CLI: find's file types, depth and links, as rg")
+struct FindTypesDepthLinksTests {
+  /// A tree with files of several types, hidden ones, nested directories, a link to a directory
+  /// and a link back to the root (a loop).
+  static func makeTree() throws -> String {
+    let root = NSTemporaryDirectory() + "textrotor-types-\(UUID().uuidString)"
+    let files = [
+      "a.py", "b.swift", ".hidden.py", ".bashrc", "Makefile", "notes.txt", "README.md", "sub/c.py", "sub/e.rs",
+      "sub/deep/d.md", "sub/deep/f.c", "sub/deep/deeper/g.py", "lib/h.hpp", "lib/CMakeLists.txt",
+    ]
+    for file in files {
+      let path = root + "/" + file
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data("needle in \(file)\n".utf8).write(to: URL(fileURLWithPath: path))
+    }
+    try FileManager.default.createSymbolicLink(atPath: root + "/linked", withDestinationPath: "sub/deep")
+    try FileManager.default.createSymbolicLink(atPath: root + "/file-link.py", withDestinationPath: "a.py")
+    return root
+  }
+
+  /// `executable arguments` in `directory`: stdout's lines as a set (a leading `./` dropped), stderr and status.
+  static func run(_ executable: String, _ arguments: [String], in directory: String) throws -> (
+    Set<String>, String, Int32
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    process.standardInput = FileHandle.nullDevice
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let (o, e) = readToEnd(out, err)
+    process.waitUntilExit()
+    let lines = String(decoding: o, as: UTF8.self).split(separator: "\n").map {
+      $0.hasPrefix("./") ? String($0.dropFirst(2)) : String($0)
+    }
+    return (Set(lines), String(decoding: e, as: UTF8.self), process.terminationStatus)
+  }
+
+  static let rg = ["/usr/bin/rg", "/usr/local/bin/rg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  @Test(
+    "the files -t, -T, --max-depth and -L select are rg's",
+    arguments: [
+      ["-t", "py"], ["-tpy"], ["-T", "py"], ["-t", "py", "-t", "md"], ["-t", "sh"], ["-t", "make"], ["-t", "cpp"],
+      ["-t", "cmake"], ["-t", "all"], ["-T", "all"], ["--type", "c", "--type-not", "cpp"], ["--max-depth", "1"],
+      ["--max-depth", "0"], ["--max-depth=2"], ["-L"], ["-L", "--max-depth", "2"], ["-L", "-t", "md"],
+      ["-t", "py", "-g", "*.swift"],
+      ["-t", "py", "-g", "!a.py"], ["--hidden", "-t", "py"], ["-u", "-t", "sh"], ["-t", "py", "sub"],
+      ["-t", "md", "notes.txt"],
+    ])
+  func sameFilesAsRipgrep(_ options: [String]) throws {
+    let rg = try #require(Self.rg, "ripgrep (rg) is needed for this test")
+    let root = try Self.makeTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let paths = options.last.map { $0.hasSuffix(".txt") || $0 == "sub" } == true ? [] : ["."]
+    let (ours, _, status) = try Self.run(CLI.executable.path, ["find", "-l", "needle"] + options + paths, in: root)
+    let (theirs, _, rgStatus) = try Self.run(rg, ["--no-config", "-l", "needle"] + options + paths, in: root)
+    #expect(ours == theirs, "\(options)")
+    #expect(status == rgStatus, "\(options)")
+    // rg 14's short -d (this machine's rg 13 has only --max-depth).
+    if let k = options.firstIndex(where: { $0.hasPrefix("--max-depth") }) {
+      var short = options
+      short[k...k] = options[k] == "--max-depth" ? ["-d"] : ["-d" + options[k].dropFirst("--max-depth=".count)]
+      #expect(try Self.run(CLI.executable.path, ["find", "-l", "needle"] + short + paths, in: root).0 == ours)
+    }
+  }
+
+  @Test("a link back to a directory being walked is reported, as rg reports it, and the rest is searched")
+  func loop() throws {
+    let rg = try #require(Self.rg, "ripgrep (rg) is needed for this test")
+    let root = try Self.makeTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try FileManager.default.createSymbolicLink(atPath: root + "/sub/deep/back", withDestinationPath: "../..")
+    let (ours, error, status) = try Self.run(CLI.executable.path, ["find", "-L", "-l", "needle", "."], in: root)
+    let (theirs, rgError, rgStatus) = try Self.run(rg, ["--no-config", "-L", "-l", "needle", "."], in: root)
+    #expect(ours == theirs)
+    #expect(error.contains("File system loop found") && rgError.contains("File system loop found"), "\(error)")
+    #expect(status == 2 && rgStatus == 2)
+  }
+
+  @Test("--type-list: every type textrotor knows is rg's, with the same globs; an unknown type is an error")
+  func typeList() throws {
+    let rg = try #require(Self.rg, "ripgrep (rg) is needed for this test")
+    let root = try Self.makeTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let (ours, _, status) = try Self.run(CLI.executable.path, ["find", "--type-list"], in: root)
+    let (theirs, _, _) = try Self.run(rg, ["--no-config", "--type-list"], in: root)
+    #expect(status == 0 && ours.count >= 70)
+    #expect(ours.subtracting(theirs).isEmpty, "\(ours.subtracting(theirs).sorted())")
+    let (none, error, unknown) = try Self.run(
+      CLI.executable.path, ["find", "-t", "nosuchtype", "needle", "."], in: root)
+    #expect(none.isEmpty && unknown == 2 && error.contains("unrecognized file type: nosuchtype"), "\(error)")
+  }
+}

@@ -48,6 +48,16 @@ struct FindRipgrepTests {
       (["-i", "-w", "и"], ["-F", "-i", "-w", "-n", "--column", "и"]),
       (["--regex", #"th\w+"#, "-o"], ["-o", "-n", "--column", #"th\w+"#]),
       (["--regex", #"\w+ing\b"#], ["-n", "--column", #"\w+ing\b"#]),
+      // \A, \z and look-around see one line, as rg matches each line alone (-P for look-around).
+      // (rg's own -o and --count-matches of \A disagree with its -c: they search the whole buffer.)
+      (["-c", "--regex", #"\A\w+"#], ["-c", #"\A\w+"#]),
+      (["--regex", #"\w+\z"#], ["-n", "--column", #"\w+\z"#]),
+      (["--regex", #"(?<=the )\w+"#, "-o"], ["-P", "-o", "-n", "--column", #"(?<=the )\w+"#]),
+      (
+        ["--regex", #"(?<![a-z])[a-z]{3}(?![a-z])"#, "--count"],
+        ["-P", "--count-matches", #"(?<![a-z])[a-z]{3}(?![a-z])"#]
+      ),
+      (["--regex", #"e(?=[a-z]*$)"#, "-o"], ["-P", "-o", "-n", "--column", #"e(?=[a-z]*$)"#]),
       (["--count", "e"], ["-F", "--count-matches", "e"]),
       (["-l", "Linux"], ["-F", "-l", "Linux"]),
       // rg's other everyday options.

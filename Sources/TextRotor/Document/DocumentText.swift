@@ -65,8 +65,8 @@ struct ElementItem: TreeItem, Sendable {
   }
 }
 
-/// The ids of a document's elements: each id's slot (an index into `ids`, never reused, so a
-/// snapshot's slots stay valid) and order key. Shared by a document and its snapshots: the slots
+/// The ids of a document's elements: each id's slot (an index into `ids`, never given to another
+/// id, so a snapshot's slots stay valid; a moved element keeps its own) and order key. Shared by a document and its snapshots: the slots
 /// are append-only, and the keys are only a hint for a snapshot (it checks the element it finds,
 /// and searches when the hint is stale), so the table is updated in place, under a lock, and
 /// never copied.
@@ -101,6 +101,9 @@ final class IDTable<ID: Hashable>: @unchecked Sendable {
   }
 
   func remove(_ id: ID) { lock.withLock { _ in entries[id] = nil } }
+
+  /// How many slots were ever handed out (tests: a move reuses its element's).
+  var slotCount: Int { lock.withLock { _ in ids.count } }
 }
 
 /// The text of a document: its elements in a ``SumTree`` (ids, order keys, text ropes, gaps), with

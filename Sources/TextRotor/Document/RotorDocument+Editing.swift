@@ -745,11 +745,19 @@ extension RotorDocument {
   @discardableResult
   private func insert(
     _ id: ID, _ text: TextRope, at index: Int, carrying carried: [String: [(Range<Int>, CustomPayload)]],
-    anchors carriedAnchors: AnchorIndex.Carried, pieces carriedPieces: CarriedPieces?
+    anchors carriedAnchors: AnchorIndex.Carried, pieces carriedPieces: CarriedPieces?, slot movedSlot: Int? = nil
   ) -> DocumentChange<ID> {
     let x = index < table.count ? table.start(of: index) : table.length
     let key = table.key(forInsertionAt: index)
-    let item = ElementItem(slot: table.keys.register(id, key: key), key: key, text: text, gap: ElementItem.virtualGap)
+    // A moved element keeps its slot (its id is the same): moves do not grow the id table.
+    let slot: Int
+    if let movedSlot {
+      table.keys.setKey(key, ofSlot: movedSlot)
+      slot = movedSlot
+    } else {
+      slot = table.keys.register(id, key: key)
+    }
+    let item = ElementItem(slot: slot, key: key, text: text, gap: ElementItem.virtualGap)
     table.tree.insert(item, at: index)
     table.keysChanged()
     source = nil
@@ -913,7 +921,8 @@ extension RotorDocument {
     // The report (``lastChange``): each rotor's entries removed at the old place, added at the new.
     let removal = removeElement(at: from, taking: &pieces)
     var change = insert(
-      table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces)
+      table.id(of: item), item.text, at: index, carrying: carried, anchors: carriedAnchors, pieces: pieces,
+      slot: item.slot)
     change.editedRange = removal.editedRange
     removal.system.forEach { kind, removed in
       if let added = change.system[kind] {

@@ -15,7 +15,15 @@ import TextRotorICU
 ///   alternatives, as ripgrep's), matched against the path as it is printed (the walked
 ///   directory's path, without a leading `./`, then the path in it), as ripgrep matches them from
 ///   the current directory; when any glob does not start with `!`, only files matching one of
-///   those are searched. They override the ignore files.
+///   those are searched. They override the ignore files;
+/// - with ``Options/types``, files of no selected type (`-t`) or of a negated one (`-T`),
+///   matched by name (an override glob that matched decides first, and a type that selects a
+///   file also selects it when it is hidden, as in ripgrep);
+/// - with ``Options/maxDepth``, what lies deeper than that below a walked path (its entries are
+///   at depth 1).
+///
+/// With ``Options/followLinks`` (`-L`), symbolic links are followed; one that leads to a
+/// directory being walked above it is reported (a loop) and not followed.
 ///
 /// Names and paths are compared as UTF-8 bytes, as git and ripgrep compare them (a name starting
 /// with a combining mark is still hidden by its `.`, and still matched from its `/`).
@@ -24,6 +32,10 @@ public struct FileWalker: Sendable {
     public var hidden = false
     public var respectIgnoreFiles = true
     public var globs: [String] = []
+    public var types = try! FileTypes.Selection(select: [], negate: [])
+    /// Nil: no limit; 0: only the paths given.
+    public var maxDepth: Int? = nil
+    public var followLinks = false
     public init() {}
   }
 
@@ -66,7 +78,11 @@ public struct FileWalker: Sendable {
       return
     }
     var levels = parentLevels(of: root)
-    walkDirectory(root, relative: "", shown: Self.shownPrefix(root), levels: &levels, onError: onError, visit)
+    var ancestors: [(path: String, identity: [UInt64])] = []
+    if options.followLinks, let identity = FileSystem.identity(of: root) { ancestors.append((root, identity)) }
+    walkDirectory(
+      root, relative: "", shown: Self.shownPrefix(root), depth: 0, levels: &levels, ancestors: &ancestors,
+      onError: onError, visit)
   }
 
   /// What the paths under `root` are printed with before their path in it, as the globs see it:
@@ -198,7 +214,20 @@ public struct FileWalker: Sendable {
       }
     }
     let hidden = !options.hidden && name.utf8.first == UInt8(ascii: ".")
-    guard options.respectIgnoreFiles else { return hidden }
+    // Types (`-t`, `-T`) after the ignore files, as rg: one that selects a file whitelists it
+    // (a hidden one too); files only.
+    func typed(_ whitelisted: Bool) -> Bool {
+      var whitelisted = whitelisted
+      if !isDirectory && !options.types.isEmpty {
+        switch options.types.decision(forName: Array(name.utf8)[...]) {
+        case .ignore?: return true
+        case .include?: whitelisted = true
+        case nil: break
+        }
+      }
+      return !whitelisted && hidden
+    }
+    guard options.respectIgnoreFiles else { return typed(false) }
     var custom: IgnoreRules.Decision? = nil
     var ignore: IgnoreRules.Decision? = nil
     var git: IgnoreRules.Decision? = nil
@@ -231,15 +260,16 @@ public struct FileWalker: Sendable {
     // As rg: a `!` rule that re-includes a hidden file wins over hiding it.
     switch custom ?? ignore ?? git ?? exclude {
     case .ignore?: return true
-    case .include?: return false
-    case nil: return hidden
+    case .include?: return typed(true)
+    case nil: return typed(false)
     }
   }
 
   private func walkDirectory(
-    _ directory: String, relative: String, shown: String, levels: inout [Level], onError: ErrorHandler,
-    _ visit: (String) -> Void
+    _ directory: String, relative: String, shown: String, depth: Int, levels: inout [Level],
+    ancestors: inout [(path: String, identity: [UInt64])], onError: ErrorHandler, _ visit: (String) -> Void
   ) {
+    if let maxDepth = options.maxDepth, depth >= maxDepth { return }
     let entries: [FileSystem.Entry]
     do {
       entries = try FileSystem.entries(of: directory)
@@ -257,15 +287,29 @@ public struct FileWalker: Sendable {
       $0.key.lexicographicallyPrecedes($1.key)
     }
     for (_, entry) in sorted {
-      let isDirectory = entry.kind == .directory
-      guard entry.kind == .regular || isDirectory else { continue }
+      var kind = entry.kind
+      let path = base + entry.name
+      if kind == .symbolicLink && options.followLinks { kind = FileSystem.kind(of: path, followLinks: true) ?? .other }
+      let isDirectory = kind == .directory
+      guard kind == .regular || isDirectory else { continue }
       let childRelative = prefix + entry.name
       if isIgnored(relative: childRelative, shown: shown, name: entry.name, isDirectory: isDirectory, levels: levels) {
         continue
       }
-      let path = base + entry.name
       if isDirectory {
-        walkDirectory(path, relative: childRelative, shown: shown, levels: &levels, onError: onError, visit)
+        var followed = false
+        if options.followLinks, let identity = FileSystem.identity(of: path) {
+          if let above = ancestors.first(where: { $0.identity == identity }) {
+            onError(FileError(path: path, reason: .loop(ancestor: above.path)))
+            continue
+          }
+          ancestors.append((path, identity))
+          followed = true
+        }
+        walkDirectory(
+          path, relative: childRelative, shown: shown, depth: depth + 1, levels: &levels, ancestors: &ancestors,
+          onError: onError, visit)
+        if followed { ancestors.removeLast() }
       } else {
         visit(path)
       }

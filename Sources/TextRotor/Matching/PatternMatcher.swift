@@ -26,7 +26,9 @@ public final class PatternMatcher {
   /// reference the fast paths are tested against); `wholeText` runs a regex over the whole text on
   /// the engine `automatic` picks (RE2 when the pattern has a translation), with no prefilter, so
   /// that tests and the fuzzer check that engine on every line (a literal: as `automatic`).
-  enum Strategy { case automatic, icu, wholeText }
+  /// `lineLocal` runs a regex on ICU with each line its own text (what `automatic` does for a
+  /// pattern that ``readsPastLine(_:)``), for tests that compare it with the other paths.
+  enum Strategy { case automatic, icu, wholeText, lineLocal }
 
   let engine: Engine
   let strategy: Strategy
@@ -72,13 +74,18 @@ public final class PatternMatcher {
     var options: RegularExpression.Options = [.multiline]
     if pattern.ignoreCase { options.insert(.caseInsensitive) }
     let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
+    // `\A`, `\z`, look-around: each line is its own text, whatever the strategy.
+    let lineLocal = pattern.syntax == .regex && (strategy == .lineLocal || Self.readsPastLine(text))
     beforeIllFormed =
       holdsReplacementCharacter
       ? RegexSearch(
         try compile(pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options),
-        mode: .lineByLine) : nil
+        mode: lineLocal ? .lineLocal : .lineByLine) : nil
 
-    switch (pattern.syntax, pattern.syntax == .literal && strategy == .wholeText ? .automatic : strategy) {
+    var chosen = strategy
+    if pattern.syntax == .literal && (strategy == .wholeText || strategy == .lineLocal) { chosen = .automatic }
+    if lineLocal { chosen = .lineLocal }
+    switch (pattern.syntax, chosen) {
     case (.literal, .automatic) where !text.isEmpty && (!pattern.ignoreCase || isASCII):
       let needle = BytePattern(Array(text.utf8), asciiCaseInsensitive: pattern.ignoreCase)
       var exceptions: RegexSearch? = nil
@@ -137,14 +144,61 @@ public final class PatternMatcher {
       let regex = RegexEngine(
         try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
       engine = .regex(RegexSearch(regex, mode: .whole))
-    case (.literal, .wholeText):
-      preconditionFailure("a literal's .wholeText is .automatic")
+    case (.regex, .lineLocal):
+      // The translation only for `--debug`'s reason: a line bound alone is always searched by ICU.
+      let regex = RegexEngine(
+        try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
+      engine = .regex(RegexSearch(regex, mode: .lineLocal))
+    case (.literal, .wholeText), (.literal, .lineLocal):
+      preconditionFailure("a literal's .wholeText and .lineLocal are .automatic")
     }
     do {
       words = pattern.wholeWord ? try WordBoundaries() : nil
     } catch {
       throw PatternError(error.description, icuError: error)
     }
+  }
+
+  /// Whether regex `text` holds a construct that would see past its line if ICU read a whole text:
+  /// `\A`, `\z`, `\Z`, `\G` or look-around (`(?=`, `(?!`, `(?<=`, `(?<!`). Such a pattern is
+  /// searched a line at a time, each line its own text (``RegexSearch/Mode/lineLocal``), so it
+  /// means what it means in ripgrep (`a\z` matches at the end of every line ending in `a`) and
+  /// finds the same in a file, in a document's elements and in the lines around an edit.
+  /// Conservative: what `\Q…\E` quotes is skipped, a set or an `(?x)` comment is not; a false
+  /// alarm only makes the search slower: for a pattern without them, a line searched alone gives
+  /// what the whole text gives, but for one case no pattern of rg's can tell (rg knows no line
+  /// terminator but LF): `^` no longer matches at the end of a line right after a VT, FF, NEL,
+  /// LS or PS, where ICU's `^` matches only when more text follows.
+  static func readsPastLine(_ text: String) -> Bool {
+    let b = Array(text.utf8)
+    let backslash = UInt8(ascii: "\\")
+    var i = 0
+    while i < b.count {
+      if b[i] == backslash {
+        guard i + 1 < b.count else { return false }
+        switch b[i + 1] {
+        case UInt8(ascii: "Q"):
+          // Quoted up to `\E` (or the end).
+          var j = i + 2
+          while j + 1 < b.count && !(b[j] == backslash && b[j + 1] == UInt8(ascii: "E")) { j += 1 }
+          i = j + 2
+        case UInt8(ascii: "A"), UInt8(ascii: "z"), UInt8(ascii: "Z"), UInt8(ascii: "G"): return true
+        default: i += 2
+        }
+        continue
+      }
+      if b[i] == UInt8(ascii: "("), i + 2 < b.count, b[i + 1] == UInt8(ascii: "?") {
+        switch b[i + 2] {
+        case UInt8(ascii: "="), UInt8(ascii: "!"): return true
+        case UInt8(ascii: "<")
+        where i + 3 < b.count && (b[i + 3] == UInt8(ascii: "=") || b[i + 3] == UInt8(ascii: "!")):
+          return true
+        default: break
+        }
+      }
+      i += 1
+    }
+    return false
   }
 
   /// Whether `text` holds U+FFFD: the character, or (in a regex) one of ICU's escapes for it.
@@ -186,10 +240,15 @@ public final class PatternMatcher {
         "vectorised search for the case variants \(search.set.patterns.map { quoted($0.bytes) }.joined(separator: ", "))"
         + " (every occurrence), each checked by full case folding of the text around it (no ICU)"
     case .regex(let search):
-      let name = search.regex.linear != nil ? "RE2 regex" : "ICU regex"
+      // A line bound on its own is always ICU's.
+      var onRE2 = search.regex.linear != nil
+      if case .lineLocal = search.mode { onRE2 = false }
+      let name = onRE2 ? "RE2 regex" : "ICU regex"
       switch search.mode {
       case .whole: path = "\(name) over the whole text, 1 MB at a time (no literal worth searching for first)"
       case .lineByLine: path = "\(name) line by line"
+      case .lineLocal:
+        path = "\(name) line by line, each line its own text (the pattern holds \\A, \\z, \\Z, \\G or look-around)"
       case .prefiltered(let literals):
         path = "\(name) on the lines holding one of \(literals.map { quoted($0.bytes) }.joined(separator: ", "))"
         path += literals.count > 1 ? " (searched in one pass)" : ""
@@ -198,7 +257,7 @@ public final class PatternMatcher {
           "\(name) on windows around each occurrence of \(anchors.map { quoted($0.literal.bytes) }.joined(separator: " or "))"
           + ", stretched over the characters the pattern can match before and after it"
       }
-      if search.regex.linear != nil {
+      if onRE2 {
         path +=
           "; RE2: linear time, no time limit (its translation means the same as ICU's pattern;"
           + " ICU only for text holding ill-formed UTF-8"

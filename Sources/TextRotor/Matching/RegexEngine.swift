@@ -62,6 +62,15 @@ final class RegexEngine {
 
   private var textStart = 0
 
+  /// The text is exactly `range` of `bytes` (a line searched on its own: nothing outside it is
+  /// seen), on ICU.
+  func setText(_ bytes: ByteStorage, exactly range: Range<Int>) throws(ICUError) {
+    // No bytes kept: ``setRegion(_:)`` neither hands the region to RE2 nor binds the whole text.
+    self.bytes = nil
+    try icu.setText(bytes, exactly: range)
+    icuBound = true
+  }
+
   func setRegion(_ range: Range<Int>) throws(ICUError) {
     if let linear, let bytes, let translation, Self.linearAgrees(range, in: bytes, anchors: translation.hasLineAnchors)
     {

@@ -21,6 +21,12 @@ final class RegexSearch {
     case anchored([WindowAnchor], BytePatternSet?)
     /// Every line on its own (the plain reference path; used by tests).
     case lineByLine
+    /// Every line on its own and as its own text: nothing outside the line is seen, so `\A`, `\z`,
+    /// `\Z`, `\G` and look-around stop at its edges, as in ripgrep, which matches each line alone.
+    /// For patterns holding those (``PatternMatcher/readsPastLine(_:)``): over a whole text they
+    /// would see the neighbouring lines, and what they find would depend on how much text the
+    /// search was given (a file, a batch of elements, the lines around an edit).
+    case lineLocal
   }
 
   let regex: RegexEngine
@@ -63,6 +69,13 @@ final class RegexSearch {
       for line in LineScanner(bytes, range: range) {
         if try searchLine(bytes, line.content, range: range, visit) { return }
       }
+    case .lineLocal:
+      // A byte order mark the range starts after is not content (see `bind`).
+      let from = range.lowerBound >= 3 ? TextFacts.byteOrderMarkLength(bytes) : 0
+      for line in LineScanner(bytes, range: range) {
+        let content = Swift.max(line.content.lowerBound, from)..<Swift.max(line.content.upperBound, from)
+        if try searchLine(bytes, content, range: range, visit) { return }
+      }
     }
   }
 
@@ -70,7 +83,12 @@ final class RegexSearch {
   func searchLine(
     _ bytes: ByteStorage, _ line: Range<Int>, range: Range<Int>, _ visit: MatchVisitor
   ) throws(ICUError) -> Bool {
-    try bind(bytes, searching: range)
+    if case .lineLocal = mode {
+      try regex.setText(bytes, exactly: line)
+      boundTo = nil
+    } else {
+      try bind(bytes, searching: range)
+    }
     var start = line.lowerBound
     while true {
       try regex.setRegion(start..<line.upperBound)

@@ -24,9 +24,11 @@ import Testing
   }
 
   /// The pattern rotors the random edit scripts keep: a literal, and regexes that match empty text
-  /// at a line's end, at its start, between characters and before a letter.
+  /// at a line's end, at its start, between characters and before a letter; and `\A`, `\z` and
+  /// look-behind, which see only their line (each line is its own text).
   static let patterns: [Pattern] = [
-    .literal("e"), .regex("$"), .regex("^"), .regex("b*"), .regex("x?"), .regex("(?=e)"),
+    .literal("e"), .regex("$"), .regex("^"), .regex("b*"), .regex("x?"), .regex("(?=e)"), .regex(#"\Ab"#),
+    .regex(#"\w\z"#), .regex("(?<=a)b"),
   ]
 
   struct ModelEntry {

@@ -156,3 +156,66 @@ extension ReviewRegressionTests {
     #expect(document.rotor(named: name)?.count == 1)
   }
 }
+
+extension ReviewRegressionTests {
+  /// `\A`, `\z` and look-around saw whatever text ICU was given: a batch of joined elements when a
+  /// pattern rotor was built, the lines around an edit after one. So `\Aa` on three elements "a"
+  /// found one entry, and a second after an edit that changed nothing. Each line is now its own
+  /// text, as in ripgrep: the rotor finds the same however it was computed.
+  @Test func textAnchorsAndLookAroundSeeOneLine() throws {
+    let document = try RotorDocument(elements: (0..<3).map { TextElement(id: $0, text: "a") })
+    let start = try document.rotor(matching: .regex(#"\Aa"#))
+    #expect(start.map(\.id) == [0, 1, 2])
+    try document.replace(utf8Range: 0..<1, in: 1, with: "a")
+    #expect(try document.rotor(matching: .regex(#"\Aa"#)).map(\.id) == [0, 1, 2])
+
+    // In one element: every line's start and end, not the element's; look-behind stops at the line.
+    let lines = try RotorDocument(elements: [TextElement(id: 0, text: "ab\nb\nxa\nbx\n")])
+    func found(_ regex: String) throws -> [Range<Int>] {
+      let rotor = try lines.rotor(matching: .regex(regex))
+      return rotor.indices.map { rotor.location(at: $0)!.utf8Range }
+    }
+    #expect(try found(#"\Ab"#) == [3..<4, 8..<9])
+    #expect(try found(#"b\z"#) == [1..<2, 3..<4])
+    #expect(try found(#"a\Z"#) == [6..<7])
+    #expect(try found(#"(?<=a)b"#) == [1..<2])
+    #expect(try found(#"(?<=a\n)b"#) == [])
+    #expect(try found(#"a(?=\n)"#) == [])
+    // An edit that joins two lines: the rotor follows, as a rebuild would.
+    try lines.replace(utf8Range: 2..<3, in: 0, with: "")
+    #expect(try found(#"\Ab"#) == [7..<8])
+    #expect(try found(#"b\z"#) == [2..<3])
+    #expect(try found(#"(?<=a)b"#) == [1..<2])
+  }
+}
+
+extension ReviewRegressionTests {
+  /// Every move registered its element's id again in a new slot of the id table (slots are never
+  /// given to another id, for snapshots), so an editor's memory grew with each move for good. A
+  /// moved element keeps its slot; snapshots taken before still find every element.
+  @Test func movesDoNotGrowTheIDTable() throws {
+    let n = 50
+    let document = try RotorDocument(elements: (0..<n).map { TextElement(id: "e\($0)", text: "Element \($0).") })
+    _ = try document.rotor(.words)
+    let slots = document.table.keys.slotCount
+    var rng = SeededRandom(seed: 0x5107)
+    var snapshots: [(DocumentSnapshot<String>, [String])] = []
+    for step in 0..<500 {
+      if step % 100 == 0 { snapshots.append((document.snapshot(), document.elementIDs)) }
+      let id = "e\(Int(rng.next() % UInt64(n)))"
+      try document.move(id, to: Int(rng.next() % UInt64(n)))
+    }
+    #expect(document.table.keys.slotCount == slots)
+    for id in document.elementIDs {
+      #expect(try document.text(of: id) == "Element \(id.dropFirst()).")
+      #expect(document.index(of: id).map { document.elementIDs[$0] } == id)
+    }
+    for (snapshot, ids) in snapshots {
+      #expect((0..<n).map { snapshot.elementID(at: $0)! } == ids)
+      for id in ids { #expect(snapshot.text(of: id) == "Element \(id.dropFirst()).") }
+    }
+    // An element inserted after the moves still gets a slot of its own.
+    try document.insert(TextElement(id: "new", text: "New."), at: 3)
+    #expect(document.table.keys.slotCount == slots + 1 && document.elementIDs[3] == "new")
+  }
+}

@@ -109,3 +109,62 @@ struct MatchesRotorTests {
     #expect(words.count == 2)
   }
 }
+
+/// `\A`, `\z`, `\Z`, `\G` and look-around: each line is searched as its own text (ripgrep's
+/// meaning), so what they find does not depend on how much text a search is given.
+@Suite("Matching: patterns that would read past their line")
+struct LineLocalRegexTests {
+  @Test(
+    "which patterns read past their line",
+    arguments: [
+      (#"\Afoo"#, true), (#"foo\z"#, true), (#"foo\Z"#, true), (#"\Gx"#, true), ("a(?=b)", true),
+      ("a(?!b)", true), ("(?<=a)b", true), ("(?<!a)b", true), (#"(?<name>a)\k<name>"#, false), ("(?:a)", false),
+      (#"\\A"#, false), (#"\QA\z\E"#, false), (#"\Q\Ez"#, false), (#"\w+\b"#, false), ("(?i)abc", false),
+      (#"[\A]"#, true),  // a false alarm: only slower
+    ] as [(String, Bool)])
+  func detection(pattern: String, reads: Bool) {
+    #expect(PatternMatcher.readsPastLine(pattern) == reads)
+  }
+
+  @Test("the lines of a text, each searched alone, as ripgrep searches them")
+  func eachLineAlone() throws {
+    let text = "ab\nb\r\nxa\rbx\n"
+    #expect(try matches(.regex(#"\Ab"#), text) == [3..<4, 9..<10])
+    #expect(try matches(.regex(#"b\z"#), text) == [1..<2, 3..<4])
+    #expect(try matches(.regex(#"a\Z"#), text) == [7..<8])
+    #expect(try matches(.regex("(?<=a)b"), text) == [1..<2])
+    #expect(try matches(.regex(#"(?<=a\r)b"#), text) == [])
+    #expect(try matches(.regex(#"x(?=a)"#), text) == [6..<7])
+    #expect(try matches(.regex(#"x(?!a)"#), text) == [10..<11])
+    // With -w and -i too, and the same on the reference path and over the whole text.
+    for strategy: PatternMatcher.Strategy in [.automatic, .icu, .wholeText, .lineLocal] {
+      #expect(try matches(.regex(#"\AB"#, ignoreCase: true, wholeWord: true), text, strategy: strategy) == [3..<4])
+    }
+  }
+
+  @Test("a line searched alone finds what the whole text finds, for any other pattern")
+  func falseAlarmsChangeNothing() throws {
+    var random = SeededRandom(seed: SeededRandom.seedFromEnvironment())
+    // No VT, FF, NEL, LS or PS: ICU's `^` matches after one that ends a line's text only when more
+    // text follows (see `PatternMatcher.readsPastLine`).
+    let pieces = [
+      "foo", "12", " ", "\n", "\r\n", "\r", "bar", "baz", "x", "é", "ab", "cd", "foo.bar", "z", "\t", "\u{2028}a",
+    ]
+    let patterns = [
+      #"foo\d+"#, #"o\s+\w"#, #"\bfo+\b"#, "^", "$", "", #"\s"#, "(ab|cd)+", "a*", #"[^x]+"#, #"\w+$"#, #"^\W*"#,
+      #"\R"#, #"\X"#, "(?s).", #"\B"#, #"(?m)^b"#, "é+", #"\p{L}+"#,
+    ]
+    for _ in 0..<TestScale.count(30) {
+      let text = (0..<Int.random(in: 0..<40, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+        .joined()
+      for regex in patterns {
+        for (ignoreCase, word) in [(false, false), (true, false), (false, true)] {
+          let p = Pattern.regex(regex, ignoreCase: ignoreCase, wholeWord: word)
+          #expect(
+            try matches(p, text, strategy: .lineLocal) == matches(p, text, strategy: .icu),
+            "\(p) on \(text.debugDescription), seed \(random.seed)")
+        }
+      }
+    }
+  }
+}
