@@ -129,8 +129,17 @@ public enum FileSystem {
   }
 }
 
+/// Bytes read a piece at a time: a ``ByteStream``, or UTF-16 text read as UTF-8
+/// (``UTF16Transcoder``).
+public protocol ByteSource: AnyObject {
+  /// Appends up to about `maximum` bytes to `buffer`; returns how many (0 at the end of the input).
+  func read(into buffer: inout [UInt8], maximum: Int) throws(FileError) -> Int
+  /// Whether a read would return at once.
+  var hasDataReady: Bool { get }
+}
+
 /// A pipe, device or standard input, read in pieces.
-public final class ByteStream {
+public final class ByteStream: ByteSource {
   private let fd: Int32
   public let path: String
   private let owned: Bool
@@ -167,6 +176,131 @@ public final class ByteStream {
       let n = poll(&descriptor, 1, 0)
       if n < 0 && errno == EINTR { continue }
       return n != 0
+    }
+  }
+}
+
+/// UTF-16 text with a byte order mark (`FF FE` little-endian, `FE FF` big-endian) read as UTF-8, a
+/// piece at a time, as ripgrep reads such files: the mark is dropped, a surrogate pair becomes one
+/// 4-byte sequence (also when a read splits it), and an unpaired surrogate or a final odd byte
+/// becomes U+FFFD. Memory stays bounded whatever the input's size.
+public final class UTF16Transcoder: ByteSource {
+  /// Where the UTF-16 bytes come from after `pending`.
+  private let source: ByteSource?
+  /// UTF-16 bytes not transcoded yet (a file's whole mapped bytes are given as a storage instead).
+  private var pending: [UInt8]
+  private var storage: ByteStorage?
+  private var storageOffset = 0
+  private let bigEndian: Bool
+  private var atEnd = false
+  /// A high surrogate waiting for its low half.
+  private var high: UInt32? = nil
+
+  /// Whether `bytes` starts with a UTF-16 byte order mark: true for big-endian, false for
+  /// little-endian, nil for none.
+  public static func byteOrder(_ bytes: some Collection<UInt8>) -> Bool? {
+    var i = bytes.makeIterator()
+    guard let a = i.next(), let b = i.next() else { return nil }
+    if a == 0xFF && b == 0xFE { return false }
+    if a == 0xFE && b == 0xFF { return true }
+    return nil
+  }
+
+  /// The UTF-16 text in `bytes` (which starts with its mark).
+  public init(_ bytes: ByteStorage) {
+    bigEndian = Self.byteOrder(bytes.copyBytes(0..<Swift.min(2, bytes.count))) == true
+    storage = bytes
+    storageOffset = 2
+    pending = []
+    source = nil
+  }
+
+  /// The UTF-16 text of `first` (which starts with its mark), then of what `source` reads.
+  public init(first: [UInt8], then source: ByteSource) {
+    bigEndian = Self.byteOrder(first) == true
+    pending = Array(first.dropFirst(2))
+    self.source = source
+  }
+
+  public var hasDataReady: Bool { !pending.isEmpty || storage != nil || (source?.hasDataReady ?? true) }
+
+  public func read(into buffer: inout [UInt8], maximum: Int) throws(FileError) -> Int {
+    let before = buffer.count
+    // 0 only at the end: a read that made no UTF-8 yet (half a unit, a lone high surrogate) reads on.
+    repeat { try transcode(into: &buffer, maximum: maximum) } while buffer.count == before && !atEnd
+    return buffer.count - before
+  }
+
+  private func transcode(into buffer: inout [UInt8], maximum: Int) throws(FileError) {
+    // UTF-16 in: at most about `maximum` bytes of it (UTF-8 out is at most 1.5 times that).
+    let want = Swift.max(2, maximum / 2 * 2)
+    var readOnce = false
+    while pending.count < want && !atEnd {
+      if let storage {
+        let end = Swift.min(storage.count, storageOffset + want - pending.count)
+        pending += storage.copyBytes(storageOffset..<end)
+        storageOffset = end
+        if end == storage.count {
+          self.storage = nil
+          atEnd = true
+        }
+      } else if let source {
+        // A pipe's writer may pause: read what has come (at least once), transcode it.
+        if readOnce && !source.hasDataReady { break }
+        if try source.read(into: &pending, maximum: want - pending.count) == 0 { atEnd = true }
+        readOnce = true
+      } else {
+        atEnd = true
+      }
+    }
+    let units = pending.count / 2
+    buffer.reserveCapacity(buffer.count + units * 3 + 3)
+    for k in 0..<units {
+      let a = UInt32(pending[2 * k])
+      let b = UInt32(pending[2 * k + 1])
+      let unit = bigEndian ? a << 8 | b : b << 8 | a
+      if let h = high {
+        high = nil
+        if unit >= 0xDC00 && unit <= 0xDFFF {
+          Self.append(0x10000 + ((h - 0xD800) << 10) + (unit - 0xDC00), to: &buffer)
+          continue
+        }
+        Self.append(0xFFFD, to: &buffer)
+      }
+      if unit >= 0xD800 && unit <= 0xDBFF {
+        high = unit
+      } else {
+        Self.append(unit >= 0xDC00 && unit <= 0xDFFF ? 0xFFFD : unit, to: &buffer)
+      }
+    }
+    pending.removeFirst(units * 2)
+    if atEnd {
+      if high != nil {
+        high = nil
+        Self.append(0xFFFD, to: &buffer)
+      }
+      if !pending.isEmpty {
+        pending.removeAll()
+        Self.append(0xFFFD, to: &buffer)
+      }
+    }
+  }
+
+  private static func append(_ scalar: UInt32, to buffer: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80: buffer.append(UInt8(scalar))
+    case 0x80..<0x800:
+      buffer.append(UInt8(0xC0 | scalar >> 6))
+      buffer.append(UInt8(0x80 | scalar & 0x3F))
+    case 0x800..<0x10000:
+      buffer.append(UInt8(0xE0 | scalar >> 12))
+      buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+      buffer.append(UInt8(0x80 | scalar & 0x3F))
+    default:
+      buffer.append(UInt8(0xF0 | scalar >> 18))
+      buffer.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+      buffer.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+      buffer.append(UInt8(0x80 | scalar & 0x3F))
     }
   }
 }

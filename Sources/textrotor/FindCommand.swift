@@ -51,8 +51,7 @@ struct FindCommand: ExitStatusCommand {
       - A file found in a directory with a NUL byte in its first 64 KiB is skipped whole; one \
       whose first NUL comes later is searched whole (rg stops at that NUL, with a warning).
       - File names are read as UTF-8: a name that is not valid UTF-8 cannot be opened and is \
-      reported as an error (exit 2); rg searches it. UTF-16 files are not transcoded (rg reads \
-      those with a byte order mark as text).
+      reported as an error (exit 2); rg searches it.
       - Options of rg's not listed here are refused (--iglob, --ignore-file, --files, \
       --type-add, ...). -t/-T know the common types of rg's list (--type-list), not all of them.
       - -s wins over -i and -S in any order (in rg the last of them wins); -v cannot be combined \
@@ -71,7 +70,9 @@ struct FindCommand: ExitStatusCommand {
       backtracks catastrophically, like (a+)+(?=c), then fails with an error (exit status 2) \
       instead of hanging.
 
-      A file named on the command line with a NUL byte in its first 64 KiB is binary: as ripgrep \
+      A UTF-16 file with a byte order mark (FF FE or FE FF) is searched as its UTF-8 \
+      transcoding, a piece at a time, as rg does: offsets, columns and --json are the \
+      transcoding's. A file named on the command line with a NUL byte in its first 64 KiB is binary: as ripgrep \
       does, a line saying "binary file matches" is printed instead of its lines (counts and --json \
       are unchanged). --text searches it as text.
 

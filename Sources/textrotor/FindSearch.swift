@@ -80,6 +80,9 @@ struct FileSearcher {
     scan.sink = sink
     do {
       switch try FileSystem.open(path) {
+      case .whole(let bytes) where UTF16Transcoder.byteOrder(bytes.copyBytes(0..<min(2, bytes.count))) != nil:
+        // UTF-16 with a byte order mark: searched as UTF-8, a piece at a time, as rg does.
+        try searchStream(UTF16Transcoder(bytes), &scan, explicit: explicit)
       case .whole(let bytes):
         let binary = !format.searchBinary && TextFacts.looksBinary(bytes)
         if binary && !explicit { return FileResult() }
@@ -105,7 +108,8 @@ struct FileSearcher {
   /// stays bounded on an endless input (a line longer than a piece grows the buffer, as in rg;
   /// in a binary input NUL bytes also end a piece). A piece ends early when the writer has sent
   /// nothing more yet (`tail -f log | textrotor find x`): its lines are searched and printed now.
-  private func searchStream(_ stream: ByteStream, _ scan: inout FileScan, explicit: Bool) throws {
+  private func searchStream(_ stream: ByteSource, _ scan: inout FileScan, explicit: Bool) throws {
+    var stream = stream
     var buffer: [UInt8] = []
     var base = 0
     var lineBase = 0
@@ -128,8 +132,16 @@ struct FileSearcher {
       if first {
         // A byte order mark may come in more than one read.
         if !atEnd && buffer.count < 3 && byteOrderMark.starts(with: buffer) { continue }
+        if !atEnd && buffer.count < 2 { continue }
         first = false
         if buffer.starts(with: byteOrderMark) { searchStart = 3 }
+        if !(stream is UTF16Transcoder), UTF16Transcoder.byteOrder(buffer) != nil {
+          // A UTF-16 stream (its mark read): what follows is read through the transcoder.
+          stream = UTF16Transcoder(first: buffer, then: stream)
+          buffer.removeAll()
+          atEnd = false
+          continue
+        }
       }
       if !format.searchBinary && !binary && checkedForNUL < binaryWindow {
         let end = min(binaryWindow, base + buffer.count)

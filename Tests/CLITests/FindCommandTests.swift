@@ -375,3 +375,63 @@ struct FindTypesDepthLinksTests {
     #expect(none.isEmpty && unknown == 2 && error.contains("unrecognized file type: nosuchtype"), "\(error)")
   }
 }
+
+/// UTF-16 files with a byte order mark are searched as their UTF-8 transcoding, as rg searches them.
+@Suite("CLI: find in UTF-16 files")
+struct FindUTF16Tests {
+  static let text =
+    "Line one Important\nsecond line\nthird \u{E9}t\u{E9} Important \u{1F600} x\n\nlast Important \u{10FFFF}"
+
+  /// `text` as UTF-16 with its mark (big- or little-endian), optionally with extra code units.
+  static func utf16(_ text: String, bigEndian: Bool, extra: [UInt16] = []) -> [UInt8] {
+    var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
+    for unit in Array(text.utf16) + extra {
+      bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+    }
+    return bytes
+  }
+
+  @Test(
+    "the same output as rg",
+    arguments: [
+      ["Important"], ["-o", "Important"], ["--json", "Important"], ["--count", "Important"], ["-c", "e"],
+      ["-i", "IMPORTANT"], ["--regex", #"\p{Emoji_Presentation}"#], ["-o", "--regex", #"t\S+"#], ["-w", "line"],
+      ["-v", "Important"],
+    ])
+  func sameAsRipgrep(_ arguments: [String]) throws {
+    let directory = NSTemporaryDirectory() + "textrotor-utf16-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // An unpaired surrogate (U+FFFD for both) in one; the other ends in half a code unit.
+    let le = Self.utf16(Self.text, bigEndian: false, extra: [0x0A, 0xD800, 0x41, 0x0A])
+    let be = Self.utf16(Self.text, bigEndian: true) + [0x00]
+    try Data(le).write(to: URL(fileURLWithPath: directory + "/le.txt"))
+    try Data(be).write(to: URL(fileURLWithPath: directory + "/be.txt"))
+    let files = [directory + "/be.txt", directory + "/le.txt"]
+    let flags = arguments.contains("--json") || arguments.contains("--count") || arguments.contains("-c") ? [] : ["-n"]
+    let columns = flags.isEmpty || arguments.contains("-v") ? [] : ["--column"]
+    let literal = arguments.contains("--regex") ? [] : ["-F"]
+    let theirArguments = arguments.filter { $0 != "--regex" }
+    // Files named, and found in a directory (where a file with NUL bytes would be skipped as binary).
+    for paths in [files, [directory]] {
+      let mine = try CLI.run(["find"] + arguments + paths)
+      let expected = try FindRipgrepTests.rg(literal + flags + columns + theirArguments + paths)
+      if arguments.contains("--json") {
+        // rg's summary holds times; the matches must be the same.
+        let keep = { (s: String) in s.split(separator: "\n").filter { $0.contains(#""type":"match""#) } }
+        #expect(keep(mine.stdout) == keep(expected), "\(arguments) on \(paths)")
+      } else {
+        #expect(mine.stdout == expected, "\(arguments) on \(paths)")
+      }
+      #expect(mine.status == (expected.isEmpty ? 1 : 0), "\(mine.stderr)")
+    }
+    // From a pipe, a few bytes at a time is not needed: the whole file through standard input.
+    let piped = try CLI.run(["find"] + arguments + ["-"], stdin: Data(le))
+    let file = try CLI.run(["find"] + arguments + [directory + "/le.txt"])
+    // (Without --json's times.)
+    let timeless = { (s: String) in s.split(separator: "\n").filter { !$0.contains("elapsed") } }
+    #expect(
+      timeless(piped.stdout.replacingOccurrences(of: "<stdin>", with: ""))
+        == timeless(file.stdout.replacingOccurrences(of: directory + "/le.txt", with: "")))
+  }
+}
