@@ -80,11 +80,12 @@ public final class PatternMatcher {
       holdsReplacementCharacter
       ? RegexSearch(
         try compile(pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options),
-        mode: lineLocal ? .lineLocal : .lineByLine) : nil
+        mode: .lineByLine, lineLocal: lineLocal) : nil
 
     var chosen = strategy
     if pattern.syntax == .literal && (strategy == .wholeText || strategy == .lineLocal) { chosen = .automatic }
-    if lineLocal { chosen = .lineLocal }
+    // Line by line, each line its own text; `automatic` still looks for a literal to search first.
+    if lineLocal && chosen != .automatic { chosen = .lineLocal }
     switch (pattern.syntax, chosen) {
     case (.literal, .automatic) where !text.isEmpty && (!pattern.ignoreCase || isASCII):
       let needle = BytePattern(Array(text.utf8), asciiCaseInsensitive: pattern.ignoreCase)
@@ -132,11 +133,12 @@ public final class PatternMatcher {
           return window
         }
         let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
-        engine = .regex(RegexSearch(regex, mode: .anchored(windows, set)))
+        engine = .regex(RegexSearch(regex, mode: .anchored(windows, set), lineLocal: lineLocal))
       } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
-        engine = .regex(RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))])))
+        engine = .regex(
+          RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))]), lineLocal: lineLocal))
       } else {
-        engine = .regex(RegexSearch(regex, mode: .whole))
+        engine = .regex(RegexSearch(regex, mode: lineLocal ? .lineByLine : .whole, lineLocal: lineLocal))
       }
     case (.regex, .icu):
       engine = .regex(RegexSearch(try compile(text, options), mode: .lineByLine))
@@ -148,7 +150,7 @@ public final class PatternMatcher {
       // The translation only for `--debug`'s reason: a line bound alone is always searched by ICU.
       let regex = RegexEngine(
         try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
-      engine = .regex(RegexSearch(regex, mode: .lineLocal))
+      engine = .regex(RegexSearch(regex, mode: .lineByLine, lineLocal: true))
     case (.literal, .wholeText), (.literal, .lineLocal):
       preconditionFailure("a literal's .wholeText and .lineLocal are .automatic")
     }
@@ -161,7 +163,7 @@ public final class PatternMatcher {
 
   /// Whether regex `text` holds a construct that would see past its line if ICU read a whole text:
   /// `\A`, `\z`, `\Z`, `\G` or look-around (`(?=`, `(?!`, `(?<=`, `(?<!`). Such a pattern is
-  /// searched a line at a time, each line its own text (``RegexSearch/Mode/lineLocal``), so it
+  /// searched a line at a time, each line its own text (``RegexSearch/lineLocal``), so it
   /// means what it means in ripgrep (`a\z` matches at the end of every line ending in `a`) and
   /// finds the same in a file, in a document's elements and in the lines around an edit.
   /// Conservative: what `\Q…\E` quotes is skipped, a set or an `(?x)` comment is not; a false
@@ -241,14 +243,11 @@ public final class PatternMatcher {
         + " (every occurrence), each checked by full case folding of the text around it (no ICU)"
     case .regex(let search):
       // A line bound on its own is always ICU's.
-      var onRE2 = search.regex.linear != nil
-      if case .lineLocal = search.mode { onRE2 = false }
+      let onRE2 = search.regex.linear != nil && !search.lineLocal
       let name = onRE2 ? "RE2 regex" : "ICU regex"
       switch search.mode {
       case .whole: path = "\(name) over the whole text, 1 MB at a time (no literal worth searching for first)"
       case .lineByLine: path = "\(name) line by line"
-      case .lineLocal:
-        path = "\(name) line by line, each line its own text (the pattern holds \\A, \\z, \\Z, \\G or look-around)"
       case .prefiltered(let literals):
         path = "\(name) on the lines holding one of \(literals.map { quoted($0.bytes) }.joined(separator: ", "))"
         path += literals.count > 1 ? " (searched in one pass)" : ""
@@ -256,6 +255,9 @@ public final class PatternMatcher {
         path =
           "\(name) on windows around each occurrence of \(anchors.map { quoted($0.literal.bytes) }.joined(separator: " or "))"
           + ", stretched over the characters the pattern can match before and after it"
+      }
+      if search.lineLocal {
+        path += ", each line its own text (the pattern holds \\A, \\z, \\Z, \\G or look-around)"
       }
       if onRE2 {
         path +=

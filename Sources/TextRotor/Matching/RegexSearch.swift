@@ -21,35 +21,41 @@ final class RegexSearch {
     case anchored([WindowAnchor], BytePatternSet?)
     /// Every line on its own (the plain reference path; used by tests).
     case lineByLine
-    /// Every line on its own and as its own text: nothing outside the line is seen, so `\A`, `\z`,
-    /// `\Z`, `\G` and look-around stop at its edges, as in ripgrep, which matches each line alone.
-    /// For patterns holding those (``PatternMatcher/readsPastLine(_:)``): over a whole text they
-    /// would see the neighbouring lines, and what they find would depend on how much text the
-    /// search was given (a file, a batch of elements, the lines around an edit).
-    case lineLocal
   }
 
   let regex: RegexEngine
   let mode: Mode
+  /// Each line is its own text: nothing outside the line is seen, so `\A`, `\z`, `\Z`, `\G` and
+  /// look-around stop at its edges, as in ripgrep, which matches each line alone. For patterns
+  /// holding those (``PatternMatcher/readsPastLine(_:)``): over a whole text they would see the
+  /// neighbouring lines, and what they find would depend on how much text the search was given
+  /// (a file, a batch of elements, the lines around an edit). Any mode but `.whole` (which hands
+  /// ICU whole chunks) then binds the line around each region it searches.
+  let lineLocal: Bool
+  /// The line bound as the text in `lineLocal` mode (in the bytes of `boundTo`).
+  private var boundLine: Range<Int>? = nil
   /// The bytes the expression is bound to (it holds them, so the identifier cannot be reused while
   /// they are bound).
   private var boundTo: ObjectIdentifier?
   private var boundFrom = 0
 
-  init(_ regex: RegexEngine, mode: Mode) {
+  init(_ regex: RegexEngine, mode: Mode, lineLocal: Bool = false) {
+    precondition(!lineLocal || { if case .whole = mode { false } else { true } }(), "a whole-text mode binds no line")
     self.regex = regex
     self.mode = mode
+    self.lineLocal = lineLocal
   }
 
   /// ICU only.
-  convenience init(_ regex: RegularExpression, mode: Mode) {
-    self.init(RegexEngine(regex), mode: mode)
+  convenience init(_ regex: RegularExpression, mode: Mode, lineLocal: Bool = false) {
+    self.init(RegexEngine(regex), mode: mode, lineLocal: lineLocal)
   }
 
   /// Binds the engine to `bytes`. A byte order mark at their start is not content when the
   /// search starts after it (a file's, searched by `find` or a file document's rotor): the engine's
   /// text begins after it, so `^` matches there as at the start of a file without one (as in rg).
   private func bind(_ bytes: ByteStorage, searching range: Range<Int>) throws(ICUError) {
+    if lineLocal { return }  // lines are bound one at a time (`bindLine`)
     let start = range.lowerBound >= 3 ? TextFacts.byteOrderMarkLength(bytes) : 0
     if boundTo != ObjectIdentifier(bytes) || boundFrom != start {
       try regex.setText(bytes, from: start)
@@ -69,23 +75,33 @@ final class RegexSearch {
       for line in LineScanner(bytes, range: range) {
         if try searchLine(bytes, line.content, range: range, visit) { return }
       }
-    case .lineLocal:
-      // A byte order mark the range starts after is not content (see `bind`).
-      let from = range.lowerBound >= 3 ? TextFacts.byteOrderMarkLength(bytes) : 0
-      for line in LineScanner(bytes, range: range) {
-        let content = Swift.max(line.content.lowerBound, from)..<Swift.max(line.content.upperBound, from)
-        if try searchLine(bytes, content, range: range, visit) { return }
-      }
     }
+  }
+
+  /// In `lineLocal` mode: binds the line around `region` (a line, or part of one) as the text,
+  /// unless it is bound already.
+  private func bindLine(_ bytes: ByteStorage, around region: Range<Int>, range: Range<Int>) throws(ICUError) {
+    // A byte order mark the range starts after is not content (see `bind`).
+    let floor = Swift.max(range.lowerBound, range.lowerBound >= 3 ? TextFacts.byteOrderMarkLength(bytes) : 0)
+    if boundTo == ObjectIdentifier(bytes), boundFrom == floor, let line = boundLine,
+      line.lowerBound <= region.lowerBound, region.upperBound <= line.upperBound
+    {
+      return
+    }
+    let start = LineBounds.start(of: Swift.max(region.lowerBound, floor), in: bytes, floor: floor)
+    let end = LineBounds.end(of: Swift.max(region.lowerBound, floor), in: bytes, limit: range.upperBound)
+    try regex.setText(bytes, exactly: start..<Swift.max(end, region.upperBound))
+    boundTo = ObjectIdentifier(bytes)
+    boundFrom = floor
+    boundLine = start..<Swift.max(end, region.upperBound)
   }
 
   /// Searches `line` (a line, or the rest of one from some offset). Returns true when the visitor stopped.
   func searchLine(
     _ bytes: ByteStorage, _ line: Range<Int>, range: Range<Int>, _ visit: MatchVisitor
   ) throws(ICUError) -> Bool {
-    if case .lineLocal = mode {
-      try regex.setText(bytes, exactly: line)
-      boundTo = nil
+    if lineLocal {
+      try bindLine(bytes, around: line, range: range)
     } else {
       try bind(bytes, searching: range)
     }
