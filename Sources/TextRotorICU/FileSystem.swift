@@ -52,6 +52,18 @@ public enum FileSystem {
     }
   }
 
+  /// What the symbolic link `path` leads to, or why it leads nowhere (a broken link, a loop of
+  /// links: `ELOOP`).
+  public static func target(of path: String) -> Result<FileKind, FileError> {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return .failure(FileError(path: path, errno: errno)) }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return .success(.regular)
+    case S_IFDIR: return .success(.directory)
+    default: return .success(.other)
+    }
+  }
+
   /// The device and inode of what `path` names (symbolic links followed), or nil: tells one
   /// directory reached twice through links.
   public static func identity(of path: String) -> [UInt64]? {

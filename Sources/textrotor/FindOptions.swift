@@ -379,6 +379,7 @@ struct FindOptions: Equatable, Sendable {
       return found ? 0 : 1
     }
     // The directories are walked on this thread while the workers search what is found so far.
+    var searched = 0
     let (found, failed) = run.run(threads: directories.contains(true) ? threads : min(threads, roots.count)) { queue in
       var failed = false
       for (root, isDirectory) in zip(roots, directories) {
@@ -395,11 +396,19 @@ struct FindOptions: Equatable, Sendable {
         ) { path in
           let shown = implicitDirectory && path.hasPrefix("./") ? String(path.dropFirst(2)) : path
           queue.push(Target(path: shown, explicit: false))
+          searched += 1
         }
       }
       return failed
     }
     StandardOutput.shared.flush()
+    // As rg: the current directory (no path given) held no file to search once filtered.
+    if implicitDirectory && searched == 0 {
+      StandardOutput.error(
+        "no files were searched: hidden files, .gitignore/.ignore/.rgignore, -g, -t/-T or --max-depth "
+          + "left out every file under the current directory (--hidden, --no-ignore or -u search more)")
+      return 2
+    }
     if failed { return 2 }
     return found ? 0 : 1
   }

@@ -83,6 +83,9 @@ struct FileSearcher {
       case .whole(let bytes) where UTF16Transcoder.byteOrder(bytes.copyBytes(0..<min(2, bytes.count))) != nil:
         // UTF-16 with a byte order mark: searched as UTF-8, a piece at a time, as rg does.
         try searchStream(UTF16Transcoder(bytes), &scan, explicit: explicit)
+        if bytes.shrankWhileReading {
+          scan.errors.append(FileError(path: name, reason: .changedWhileReading).description)
+        }
       case .whole(let bytes):
         let binary = !format.searchBinary && TextFacts.looksBinary(bytes)
         if binary && !explicit { return FileResult() }
@@ -121,8 +124,12 @@ struct FileSearcher {
     let binaryWindow = 1 << 16
     var checkedForNUL = 0
     let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    // Set when the bytes read hold no place to cut yet (one long line): read more, however much is
+    // buffered (else the loop would spin without reading: a line over a piece hung).
+    var mustRead = false
     while !atEnd {
-      while buffer.count - searchStart < Self.streamPiece {
+      while mustRead || buffer.count - searchStart < Self.streamPiece {
+        mustRead = false
         if try stream.read(into: &buffer, maximum: 1 << 18) == 0 {
           atEnd = true
           break
@@ -133,15 +140,16 @@ struct FileSearcher {
         // A byte order mark may come in more than one read.
         if !atEnd && buffer.count < 3 && byteOrderMark.starts(with: buffer) { continue }
         if !atEnd && buffer.count < 2 { continue }
-        first = false
-        if buffer.starts(with: byteOrderMark) { searchStart = 3 }
         if !(stream is UTF16Transcoder), UTF16Transcoder.byteOrder(buffer) != nil {
-          // A UTF-16 stream (its mark read): what follows is read through the transcoder.
+          // A UTF-16 stream (its mark read): what follows is read through the transcoder, whose
+          // text may start with a UTF-8 byte order mark in turn (U+FEFF after the UTF-16 mark).
           stream = UTF16Transcoder(first: buffer, then: stream)
           buffer.removeAll()
           atEnd = false
           continue
         }
+        first = false
+        if buffer.starts(with: byteOrderMark) { searchStart = 3 }
       }
       if !format.searchBinary && !binary && checkedForNUL < binaryWindow {
         let end = min(binaryWindow, base + buffer.count)
@@ -161,9 +169,13 @@ struct FileSearcher {
         } else if binary, let nul = buffer.lastIndex(of: 0) {
           cut = nul + 1
         } else {
+          mustRead = true
           continue  // one long line: read more
         }
-        if cut <= searchStart { continue }
+        if cut <= searchStart {
+          mustRead = true
+          continue
+        }
       }
       let bytes = ByteStorage(buffer)
       try scan.scan(bytes, range: searchStart..<cut, base: base, lineBase: lineBase, floor: 0)

@@ -311,8 +311,8 @@ extension SegmentOptions {
       if !warned, let bad = block.firstInvalidUTF8(in: 0..<block.count) {
         warned = true
         StandardOutput.error(
-          "\(name): invalid UTF-8 at byte \(base.offset + bad) (0x\(String(block[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD"
-        )
+          Inputs.invalidUTF8Warning(
+            at: base.offset + bad, byte: block[bad], name: name, secondByte: block.count > 1 ? block[1] : nil))
       }
       let elementRanges = kind.ranges(in: block, from: start)
       // The entries are printed from the segmenter's compact store, not from an array of them

@@ -264,6 +264,27 @@ struct FindNoPathTests {
       try Self.run(ours, ["find", "needle"], in: directory, input: null).split(separator: "\n").sorted() == [
         "a.txt:1:3:a needle", "sub/b.txt:2:1:needle b",
       ])
+    // Nothing left to search in the current directory: said, exit 2, as rg; a directory named: 1.
+    let noPython = try Self.run(ours, ["find", "-t", "py", "needle"], in: directory, input: null)
+    #expect(noPython.isEmpty)
+    let status = { (executable: String, arguments: [String]) throws -> Int32 in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      process.currentDirectoryURL = URL(fileURLWithPath: directory)
+      process.standardInput = FileHandle.nullDevice
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+    #expect(try status(ours, ["find", "-t", "py", "needle"]) == 2)
+    #expect(try status(ours, ["find", "-t", "py", "needle", "."]) == 1)
+    if let rg {
+      #expect(try status(rg, ["--no-config", "-t", "py", "needle"]) == 2)
+      #expect(try status(rg, ["--no-config", "-t", "py", "needle", "."]) == 1)
+    }
     // A regular file (`< file`) and a pipe are standard input.
     let file = try #require(FileHandle(forReadingAtPath: directory + "/sub/b.txt"))
     #expect(try Self.run(ours, ["find", "needle"], in: directory, input: file) == "2:1:needle b\n")
@@ -359,6 +380,16 @@ struct FindTypesDepthLinksTests {
     #expect(ours == theirs)
     #expect(error.contains("File system loop found") && rgError.contains("File system loop found"), "\(error)")
     #expect(status == 2 && rgStatus == 2)
+    // A broken link and two links to each other: reported, the rest searched.
+    try FileManager.default.removeItem(atPath: root + "/sub/deep/back")
+    try FileManager.default.createSymbolicLink(atPath: root + "/broken", withDestinationPath: "nowhere")
+    try FileManager.default.createSymbolicLink(atPath: root + "/self1", withDestinationPath: "self2")
+    try FileManager.default.createSymbolicLink(atPath: root + "/self2", withDestinationPath: "self1")
+    let (ours2, error2, status2) = try Self.run(CLI.executable.path, ["find", "-L", "-l", "needle", "."], in: root)
+    let (theirs2, _, rgStatus2) = try Self.run(rg, ["--no-config", "-L", "-l", "needle", "."], in: root)
+    #expect(ours2 == theirs2 && status2 == 2 && rgStatus2 == 2)
+    #expect(error2.contains("broken: No such file or directory"), "\(error2)")
+    #expect(error2.contains("self1: Too many levels of symbolic links"), "\(error2)")
   }
 
   @Test("--type-list: every type textrotor knows is rg's, with the same globs; an unknown type is an error")
@@ -379,6 +410,44 @@ struct FindTypesDepthLinksTests {
 /// UTF-16 files with a byte order mark are searched as their UTF-8 transcoding, as rg searches them.
 @Suite("CLI: find in UTF-16 files")
 struct FindUTF16Tests {
+  @Test("a line longer than a piece (1 MiB) in a UTF-16 file or a pipe is read whole, not spun on")
+  func longLines() throws {
+    let long = String(repeating: "a", count: 1_100_000)
+    let path = try CLI.temporaryFile(Self.utf16(long + "\nneedle\n", bigEndian: false))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let found = try CLI.run(["find", "needle", path])
+    #expect(found.stdout == "2:1:needle\n" && found.status == 0, "\(found.stderr)")
+    let piped = try CLI.run(
+      ["find", "--count", "hit", "-"], stdin: Data((String(repeating: "b", count: 3_000_000) + " hit\nx hit\n").utf8))
+    #expect(piped.stdout == "2\n" && piped.status == 0, "\(piped.stderr)")
+    let utf16Pipe = try CLI.run(["find", "needle", "-"], stdin: Data(Self.utf16(long + "\nneedle\n", bigEndian: true)))
+    #expect(utf16Pipe.stdout == "2:1:needle\n", "\(utf16Pipe.stderr)")
+  }
+
+  @Test("segment says a UTF-16 file is UTF-16 (it reads UTF-8: its offsets are the file's), from a file or a pipe")
+  func segmentNamesUTF16() throws {
+    let bytes = Self.utf16("one two\n", bigEndian: true)
+    let path = try CLI.temporaryFile(bytes)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for (arguments, input) in [([path], nil), (["-"], Data(bytes))] as [([String], Data?)] {
+      let result = try CLI.run(["segment", "--by", "word", "--count"] + arguments, stdin: input)
+      #expect(result.stderr.contains("UTF-16 text (byte order mark FE FF)"), "\(result.stderr)")
+      #expect(result.stderr.contains("iconv -f UTF-16 -t UTF-8"))
+    }
+  }
+
+  @Test("a U+FEFF after the UTF-16 mark is a byte order mark of the transcoding, from a file or a pipe")
+  func markAfterMark() throws {
+    let bytes: [UInt8] = [0xFF, 0xFE, 0xFF, 0xFE, 0x61, 0x00, 0x0A, 0x00]
+    let path = try CLI.temporaryFile(bytes)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let file = try CLI.run(["find", "--regex", "^a", path])
+    let piped = try CLI.run(["find", "--regex", "^a", "-"], stdin: Data(bytes))
+    #expect(file.stdout == "1:4:a\n" && piped.stdout == file.stdout, "\(piped.stdout)")
+    let theirs = try FindRipgrepTests.rg(["-n", "^a", path])
+    #expect(theirs == "1:a\n")
+  }
+
   static let text =
     "Line one Important\nsecond line\nthird \u{E9}t\u{E9} Important \u{1F600} x\n\nlast Important \u{10FFFF}"
 

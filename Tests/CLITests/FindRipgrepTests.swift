@@ -52,6 +52,7 @@ struct FindRipgrepTests {
       // (rg's own -o and --count-matches of \A disagree with its -c: they search the whole buffer.)
       (["-c", "--regex", #"\A\w+"#], ["-c", #"\A\w+"#]),
       (["--regex", #"\w+\z"#], ["-n", "--column", #"\w+\z"#]),
+      (["-c", "--regex", #"(?-m)\w$"#], ["-c", #"(?-m)\w$"#]),
       (["--regex", #"(?<=the )\w+"#, "-o"], ["-P", "-o", "-n", "--column", #"(?<=the )\w+"#]),
       (
         ["--regex", #"(?<![a-z])[a-z]{3}(?![a-z])"#, "--count"],

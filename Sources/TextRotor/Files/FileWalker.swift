@@ -289,7 +289,15 @@ public struct FileWalker: Sendable {
     for (_, entry) in sorted {
       var kind = entry.kind
       let path = base + entry.name
-      if kind == .symbolicLink && options.followLinks { kind = FileSystem.kind(of: path, followLinks: true) ?? .other }
+      if kind == .symbolicLink && options.followLinks {
+        // A broken link or a loop of links is reported, as rg reports it.
+        switch FileSystem.target(of: path) {
+        case .success(let target): kind = target
+        case .failure(let error):
+          onError(error)
+          continue
+        }
+      }
       let isDirectory = kind == .directory
       guard kind == .regular || isDirectory else { continue }
       let childRelative = prefix + entry.name

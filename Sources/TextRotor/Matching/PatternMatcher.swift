@@ -162,7 +162,8 @@ public final class PatternMatcher {
   }
 
   /// Whether regex `text` holds a construct that would see past its line if ICU read a whole text:
-  /// `\A`, `\z`, `\Z`, `\G` or look-around (`(?=`, `(?!`, `(?<=`, `(?<!`). Such a pattern is
+  /// `\A`, `\z`, `\Z`, `\G`, look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) or flags that turn
+  /// multi-line mode off (`(?-m)`: `^` and `$` then mean `\A` and `\z`). Such a pattern is
   /// searched a line at a time, each line its own text (``RegexSearch/lineLocal``), so it
   /// means what it means in ripgrep (`a\z` matches at the end of every line ending in `a`) and
   /// finds the same in a file, in a document's elements and in the lines around an edit.
@@ -195,7 +196,16 @@ public final class PatternMatcher {
         case UInt8(ascii: "<")
         where i + 3 < b.count && (b[i + 3] == UInt8(ascii: "=") || b[i + 3] == UInt8(ascii: "!")):
           return true
-        default: break
+        default:
+          // Flags that turn multi-line mode off (`(?-m)`, `(?i-m:…)`): `^` and `$` then match only
+          // at the text's edges, as `\A` and `\z`.
+          var j = i + 2
+          var off = false
+          while j < b.count, b[j] != UInt8(ascii: ")"), b[j] != UInt8(ascii: ":") {
+            if b[j] == UInt8(ascii: "-") { off = true }
+            if off && b[j] == UInt8(ascii: "m") { return true }
+            j += 1
+          }
         }
       }
       i += 1

@@ -72,7 +72,19 @@ struct Inputs {
   /// The warning for ill-formed UTF-8 first found at `bad`.
   static func warnInvalidUTF8(at bad: Int, in bytes: ByteStorage, name: String) {
     StandardOutput.error(
-      "\(name): invalid UTF-8 at byte \(bad) (0x\(String(bytes[bad], radix: 16, uppercase: true))); such bytes are read as U+FFFD"
-    )
+      invalidUTF8Warning(at: bad, byte: bytes[bad], name: name, secondByte: bytes.count > 1 ? bytes[1] : nil))
+  }
+
+  /// "invalid UTF-8 at byte N (0xXX)", or, at byte 0 of UTF-16 text (its byte order mark), that
+  /// the text is UTF-16, which only `find` reads (offsets here are the file's UTF-8 bytes).
+  static func invalidUTF8Warning(at bad: Int, byte: UInt8, name: String, secondByte: UInt8? = nil) -> String {
+    if bad == 0, let second = secondByte, UTF16Transcoder.byteOrder([byte, second]) != nil {
+      return
+        "\(name): UTF-16 text (byte order mark \(byte == 0xFF ? "FF FE" : "FE FF")), read here as UTF-8: every "
+        + "other byte is U+0000 or ill-formed; convert it first (iconv -f UTF-16 -t UTF-8), or search it with find, "
+        + "which reads UTF-16"
+    }
+    return
+      "\(name): invalid UTF-8 at byte \(bad) (0x\(String(byte, radix: 16, uppercase: true))); such bytes are read as U+FFFD"
   }
 }

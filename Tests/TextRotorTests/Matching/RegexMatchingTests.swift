@@ -121,6 +121,7 @@ struct LineLocalRegexTests {
       ("a(?!b)", true), ("(?<=a)b", true), ("(?<!a)b", true), (#"(?<name>a)\k<name>"#, false), ("(?:a)", false),
       (#"\\A"#, false), (#"\QA\z\E"#, false), (#"\Q\Ez"#, false), (#"\w+\b"#, false), ("(?i)abc", false),
       (#"[\A]"#, true),  // a false alarm: only slower
+      ("(?-m)a$", true), ("(?i-m:^a)", true), ("(?m)^a", false), ("(?i)a$", false), ("(?-i)a", false),
     ] as [(String, Bool)])
   func detection(pattern: String, reads: Bool) {
     #expect(PatternMatcher.readsPastLine(pattern) == reads)
@@ -136,6 +137,9 @@ struct LineLocalRegexTests {
     #expect(try matches(.regex(#"(?<=a\r)b"#), text) == [])
     #expect(try matches(.regex(#"x(?=a)"#), text) == [6..<7])
     #expect(try matches(.regex(#"x(?!a)"#), text) == [10..<11])
+    // Multi-line mode off: `^` and `$` are the line's edges too.
+    #expect(try matches(.regex("(?-m)b$"), text) == [1..<2, 3..<4])
+    #expect(try matches(.regex("(?-m:^b)"), text) == [3..<4, 9..<10])
     // With -w and -i too, and the same on the reference path and over the whole text.
     for strategy: PatternMatcher.Strategy in [.automatic, .icu, .wholeText, .lineLocal] {
       #expect(try matches(.regex(#"\AB"#, ignoreCase: true, wholeWord: true), text, strategy: strategy) == [3..<4])
