@@ -246,6 +246,26 @@ public final class UTF16Transcoder: ByteSource {
   private func transcode(into buffer: inout [UInt8], maximum: Int) throws(FileError) {
     // UTF-16 in: at most about `maximum` bytes of it (UTF-8 out is at most 1.5 times that).
     let want = Swift.max(2, maximum / 2 * 2)
+    if let storage, pending.isEmpty {
+      // A mapped file: transcoded where it lies, no copy.
+      var end = Swift.min(storage.count, storageOffset + want)
+      if end == storage.count {
+        self.storage = nil
+        atEnd = true
+        // A final odd byte is left for the end's U+FFFD.
+        if (end - storageOffset) % 2 == 1 {
+          end -= 1
+          pending = [storage[end]]
+        }
+      }
+      let from = storageOffset
+      storageOffset = end
+      storage.withUnsafeBytes { all in
+        _ = transcode(UnsafeBufferPointer(rebasing: all[from..<end]), into: &buffer)
+      }
+      finishIfAtEnd(&buffer)
+      return
+    }
     var readOnce = false
     while pending.count < want && !atEnd {
       if let storage {
@@ -265,37 +285,87 @@ public final class UTF16Transcoder: ByteSource {
         atEnd = true
       }
     }
-    let units = pending.count / 2
-    buffer.reserveCapacity(buffer.count + units * 3 + 3)
-    for k in 0..<units {
-      let a = UInt32(pending[2 * k])
-      let b = UInt32(pending[2 * k + 1])
-      let unit = bigEndian ? a << 8 | b : b << 8 | a
-      if let h = high {
-        high = nil
-        if unit >= 0xDC00 && unit <= 0xDFFF {
-          Self.append(0x10000 + ((h - 0xD800) << 10) + (unit - 0xDC00), to: &buffer)
+    let consumed = pending.withUnsafeBufferPointer { transcode($0, into: &buffer) }
+    pending.removeFirst(consumed)
+    finishIfAtEnd(&buffer)
+  }
+
+  /// At the end: a high surrogate still waiting, or a final odd byte, is one U+FFFD each.
+  private func finishIfAtEnd(_ buffer: inout [UInt8]) {
+    guard atEnd else { return }
+    if high != nil {
+      high = nil
+      Self.append(0xFFFD, to: &buffer)
+    }
+    if !pending.isEmpty {
+      pending.removeAll()
+      Self.append(0xFFFD, to: &buffer)
+    }
+  }
+
+  /// Appends the UTF-8 of `input`'s whole code units to `buffer`; returns the bytes consumed (the
+  /// units': an odd last byte is left).
+  private func transcode(_ input: UnsafeBufferPointer<UInt8>, into buffer: inout [UInt8]) -> Int {
+    let units = input.count / 2
+    guard units > 0 else { return 0 }
+    let start = buffer.count
+    // At most 3 bytes a unit (a pair's 4 bytes are 2 a unit), and one U+FFFD for a waiting surrogate.
+    buffer.append(contentsOf: repeatElement(0, count: units * 3 + 3))
+    let big = bigEndian
+    var high = self.high
+    var w = start
+    buffer.withUnsafeMutableBufferPointer { out in
+      func put(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+          out[w] = UInt8(scalar)
+          w += 1
+        case 0x80..<0x800:
+          out[w] = UInt8(0xC0 | scalar >> 6)
+          out[w + 1] = UInt8(0x80 | scalar & 0x3F)
+          w += 2
+        case 0x800..<0x10000:
+          out[w] = UInt8(0xE0 | scalar >> 12)
+          out[w + 1] = UInt8(0x80 | scalar >> 6 & 0x3F)
+          out[w + 2] = UInt8(0x80 | scalar & 0x3F)
+          w += 3
+        default:
+          out[w] = UInt8(0xF0 | scalar >> 18)
+          out[w + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+          out[w + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+          out[w + 3] = UInt8(0x80 | scalar & 0x3F)
+          w += 4
+        }
+      }
+      var k = 0
+      while k < units {
+        let a = UInt32(input[2 &* k])
+        let b = UInt32(input[2 &* k &+ 1])
+        let unit = big ? a << 8 | b : b << 8 | a
+        k &+= 1
+        if unit < 0x80 && high == nil {
+          out[w] = UInt8(truncatingIfNeeded: unit)
+          w &+= 1
           continue
         }
-        Self.append(0xFFFD, to: &buffer)
-      }
-      if unit >= 0xD800 && unit <= 0xDBFF {
-        high = unit
-      } else {
-        Self.append(unit >= 0xDC00 && unit <= 0xDFFF ? 0xFFFD : unit, to: &buffer)
-      }
-    }
-    pending.removeFirst(units * 2)
-    if atEnd {
-      if high != nil {
-        high = nil
-        Self.append(0xFFFD, to: &buffer)
-      }
-      if !pending.isEmpty {
-        pending.removeAll()
-        Self.append(0xFFFD, to: &buffer)
+        if let h = high {
+          high = nil
+          if unit >= 0xDC00 && unit <= 0xDFFF {
+            put(0x10000 + ((h - 0xD800) << 10) + (unit - 0xDC00))
+            continue
+          }
+          put(0xFFFD)
+        }
+        if unit >= 0xD800 && unit <= 0xDBFF {
+          high = unit
+        } else {
+          put(unit >= 0xDC00 && unit <= 0xDFFF ? 0xFFFD : unit)
+        }
       }
     }
+    self.high = high
+    buffer.removeLast(buffer.count - w)
+    return units * 2
   }
 
   private static func append(_ scalar: UInt32, to buffer: inout [UInt8]) {
