@@ -139,12 +139,33 @@ public final class RegularExpression: @unchecked Sendable {
       throw ICUError(
         CICU_INDEX_OUTOFBOUNDS_ERROR, "a line of \(range.count) bytes is past ICU's 2 GiB text limit")
     }
+    guard !range.isEmpty else {
+      // ICU 72 dereferences a null chunk when a look-ahead reads an empty UTF-8 text (`^(?=.)` on
+      // an empty line crashed): an empty line is bound as a one-byte stand-in that opaque,
+      // anchoring bounds around the empty region hide, so `^`, `$`, `\A`, `\z` match there and
+      // look-around sees nothing, as in an empty text. Offsets still map to `range`.
+      owner = Self.emptyStandIn
+      textStart = range.lowerBound
+      textEnd = range.upperBound
+      var status = CICU_ZERO_ERROR
+      text = cicu_utext_reopenUTF8(text, Self.emptyStandIn.pointer(at: 0), 1, &status)
+      try ICUError.check(status, "opening a UTF-8 text")
+      cicu_uregex_setUText(regex, text, &status)
+      cicu_uregex_useTransparentBounds(regex, 0, &status)
+      cicu_uregex_useAnchoringBounds(regex, 1, &status)
+      try ICUError.check(status, "setting the regular expression's text")
+      window = range.lowerBound..<(range.lowerBound + 1)
+      return
+    }
     owner = bytes
     textStart = range.lowerBound
     textEnd = range.upperBound
     window = 0..<0
     try bind(range)
   }
+
+  /// What an empty line is bound as (see ``setText(_:exactly:)``).
+  private static let emptyStandIn = ByteStorage([0x0A])
 
   /// Where the text given to ``setText(_:from:)`` begins and ends.
   private var textStart = 0

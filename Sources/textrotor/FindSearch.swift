@@ -82,7 +82,7 @@ struct FileSearcher {
       switch try FileSystem.open(path) {
       case .whole(let bytes) where UTF16Transcoder.byteOrder(bytes.copyBytes(0..<min(2, bytes.count))) != nil:
         // UTF-16 with a byte order mark: searched as UTF-8, a piece at a time, as rg does.
-        try searchStream(UTF16Transcoder(bytes), &scan, explicit: explicit)
+        if try !searchStream(UTF16Transcoder(bytes), &scan, explicit: explicit) { return FileResult() }
         if bytes.shrankWhileReading {
           scan.errors.append(FileError(path: name, reason: .changedWhileReading).description)
         }
@@ -97,7 +97,7 @@ struct FileSearcher {
           scan.errors.append(FileError(path: name, reason: .changedWhileReading).description)
         }
       case .stream(let stream):
-        try searchStream(stream, &scan, explicit: explicit)
+        if try !searchStream(stream, &scan, explicit: explicit) { return FileResult() }
       }
     } catch let error as FileError {
       scan.errors.append(error.description)
@@ -111,7 +111,9 @@ struct FileSearcher {
   /// stays bounded on an endless input (a line longer than a piece grows the buffer, as in rg;
   /// in a binary input NUL bytes also end a piece). A piece ends early when the writer has sent
   /// nothing more yet (`tail -f log | textrotor find x`): its lines are searched and printed now.
-  private func searchStream(_ stream: ByteSource, _ scan: inout FileScan, explicit: Bool) throws {
+  /// Returns false when the input is binary and was not named (skipped, as a file found in a
+  /// directory is: reported nowhere).
+  private func searchStream(_ stream: ByteSource, _ scan: inout FileScan, explicit: Bool) throws -> Bool {
     var stream = stream
     var buffer: [UInt8] = []
     var base = 0
@@ -127,6 +129,11 @@ struct FileSearcher {
     // Set when the bytes read hold no place to cut yet (one long line): read more, however much is
     // buffered (else the loop would spin without reading: a line over a piece hung).
     var mustRead = false
+    // The bytes of `buffer` before this hold no place to cut (each piece's new bytes are looked at
+    // once: a line of megabytes was scanned again at every read, its time growing as its square).
+    var scanned = 0
+    // Where the byte order mark ends in the input (0: none); context lines never reach into it.
+    var markEnd = 0
     while !atEnd {
       while mustRead || buffer.count - searchStart < Self.streamPiece {
         mustRead = false
@@ -149,12 +156,15 @@ struct FileSearcher {
           continue
         }
         first = false
-        if buffer.starts(with: byteOrderMark) { searchStart = 3 }
+        if buffer.starts(with: byteOrderMark) {
+          searchStart = 3
+          markEnd = 3
+        }
       }
       if !format.searchBinary && !binary && checkedForNUL < binaryWindow {
         let end = min(binaryWindow, base + buffer.count)
         if let nul = buffer[(checkedForNUL - base)..<(end - base)].firstIndex(of: 0) {
-          if !explicit { return }
+          if !explicit { return false }
           binary = true
           scan.binaryOffset = base + nul
         }
@@ -162,33 +172,40 @@ struct FileSearcher {
       }
       var cut = buffer.count
       if !atEnd {
-        if let lf = buffer.lastIndex(of: 0x0A) {
+        let from = min(scanned, buffer.count)
+        if let lf = buffer[from...].lastIndex(of: 0x0A) {
           cut = lf + 1
-        } else if let cr = buffer.dropLast().lastIndex(of: 0x0D) {
+        } else if let cr = buffer[from...].dropLast().lastIndex(of: 0x0D) {
           cut = cr + 1
-        } else if binary, let nul = buffer.lastIndex(of: 0) {
+        } else if binary, let nul = buffer[from...].lastIndex(of: 0) {
           cut = nul + 1
         } else {
+          // One long line: read more (a CR last may be a CR LF's: looked at again).
+          scanned = max(0, buffer.count - 1)
           mustRead = true
-          continue  // one long line: read more
+          continue
         }
         if cut <= searchStart {
+          scanned = max(0, buffer.count - 1)
           mustRead = true
           continue
         }
       }
+      let floor = max(0, markEnd - base)
       let bytes = ByteStorage(buffer)
-      try scan.scan(bytes, range: searchStart..<cut, base: base, lineBase: lineBase, floor: 0)
+      try scan.scan(bytes, range: searchStart..<cut, base: base, lineBase: lineBase, floor: floor)
       scan.stats.bytesSearched += cut - searchStart
       scan.drain(force: true)
-      if scan.isDone { return }
+      if scan.isDone { return true }
       // Keep the lines that before-context may need, and the unfinished line.
-      let keep = FileScan.contextStart(before: format.before, at: cut, in: bytes, floor: 0)
+      let keep = FileScan.contextStart(before: format.before, at: cut, in: bytes, floor: floor)
       lineBase += bytes.textCounts(in: 0..<keep).lineBreaks
       base += keep
       buffer.removeFirst(keep)
       searchStart = cut - keep
+      scanned = 0
     }
+    return true
   }
 }
 
@@ -232,6 +249,11 @@ struct FileScan {
   /// Searches `range` of `bytes` (whole lines), a piece of the file starting at offset `base`,
   /// after `lineBase` lines. Context lines are not taken from before `floor`.
   mutating func scan(_ bytes: ByteStorage, range: Range<Int>, base: Int, lineBase: Int, floor: Int) throws(ICUError) {
+    // `-m 0`: no line at all, as rg.
+    if format.maxCount == 0 {
+      stopped = true
+      return
+    }
     if stopped {
       printAfterContext(bytes, upTo: range.upperBound, base: base)
       if afterLeft == 0 { return }

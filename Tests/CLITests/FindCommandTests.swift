@@ -504,3 +504,69 @@ struct FindUTF16Tests {
         == timeless(file.stdout.replacingOccurrences(of: directory + "/le.txt", with: "")))
   }
 }
+
+/// What the second review of this change found, each against rg.
+@Suite("CLI: find, second review")
+struct FindSecondReviewTests {
+  @Test("a line-local pattern on an empty line (ICU crashed on an empty UTF-8 text)")
+  func emptyLines() throws {
+    let path = try CLI.temporaryFile(Array("a\n\nb\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for pattern in ["^(?=.)", "^(?=b)", "(?<=ab)^$", #"^\s*(?=def)"#, "(?!x)"] {
+      let mine = try CLI.run(["find", "--regex", pattern, path])
+      let theirs = try FindRipgrepTests.rg(["-P", "-n", "--column", pattern, path])
+      #expect(mine.stdout == theirs && mine.status == (theirs.isEmpty ? 1 : 0), "\(pattern): \(mine.stderr)")
+    }
+    let x = try CLI.run(["find", "-x", "--regex", "(?=foo)", path])
+    #expect(x.status == 1 && x.stdout.isEmpty, "\(x.stderr)")
+    let piped = try CLI.run(["find", "--regex", "^(?=b)", "-"], stdin: Data("\n\nb\n".utf8))
+    #expect(piped.stdout == "3:1:b\n")
+  }
+
+  @Test("context lines from a stream never hold its byte order mark")
+  func markInContext() throws {
+    let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("hello\nworld\n".utf8)
+    #expect(try CLI.run(["find", "hello", "-C1", "-"], stdin: Data(bytes)).stdout == "1:4:hello\n2-world\n")
+    #expect(try CLI.run(["find", "world", "-B1", "-"], stdin: Data(bytes)).stdout == "1-hello\n2:1:world\n")
+  }
+
+  @Test("a UTF-16 file holding NUL is binary: skipped in a directory, as rg skips it")
+  func binaryUTF16() throws {
+    let directory = NSTemporaryDirectory() + "textrotor-nul16-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try Data(FindUTF16Tests.utf16("hello\n\u{0}world\nhello again\n", bigEndian: false)).write(
+      to: URL(fileURLWithPath: directory + "/nul.txt"))
+    try Data("plain\n".utf8).write(to: URL(fileURLWithPath: directory + "/plain.txt"))
+    #expect(try CLI.run(["find", "--files-without-match", "hello", directory]).stdout == directory + "/plain.txt\n")
+    #expect(try CLI.run(["find", "-c", "--include-zero", "hello", directory]).stdout == directory + "/plain.txt:0\n")
+    #expect(try FindRipgrepTests.rg(["--files-without-match", "hello", directory]) == directory + "/plain.txt\n")
+  }
+
+  @Test("-m 0 finds nothing, as rg")
+  func maxCountZero() throws {
+    let path = try CLI.temporaryFile(Array("a\na\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for extra in [[], ["-l"], ["-o"], ["-v"]] {
+      let mine = try CLI.run(["find", "-m", "0"] + extra + ["a", path])
+      #expect(mine.stdout.isEmpty && mine.status == 1, "\(extra)")
+    }
+    #expect(try CLI.run(["find", "-m", "0", "a", "-"], stdin: Data("a\n".utf8)).status == 1)
+  }
+
+  @Test("-L below a link to a parent: the real directory is walked again, the loop reported one level down, as rg")
+  func linkToParent() throws {
+    let root = NSTemporaryDirectory() + "textrotor-up-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root + "/a/b", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try Data("needle\n".utf8).write(to: URL(fileURLWithPath: root + "/a/b/f"))
+    try FileManager.default.createSymbolicLink(atPath: root + "/a/b/up", withDestinationPath: "..")
+    let rg = try #require(FindTypesDepthLinksTests.rg)
+    let (ours, error, status) = try FindTypesDepthLinksTests.run(
+      CLI.executable.path, ["find", "-L", "-l", "needle", "a/b"], in: root)
+    let (theirs, rgError, rgStatus) = try FindTypesDepthLinksTests.run(
+      rg, ["--no-config", "-L", "-l", "needle", "a/b"], in: root)
+    #expect(ours == theirs && ours.count == 2 && status == rgStatus)
+    #expect(error.contains("a/b/up/b/up points to an ancestor") && rgError.contains("a/b/up/b/up"), "\(error)")
+  }
+}

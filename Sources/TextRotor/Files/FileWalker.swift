@@ -307,7 +307,9 @@ public struct FileWalker: Sendable {
       if isDirectory {
         var followed = false
         if options.followLinks, let identity = FileSystem.identity(of: path) {
-          if let above = ancestors.first(where: { $0.identity == identity }) {
+          // As rg: only a directory reached through a link is checked against those above it
+          // (a real directory reached again below a link to a parent is walked once more).
+          if entry.kind == .symbolicLink, let above = ancestors.first(where: { $0.identity == identity }) {
             onError(FileError(path: path, reason: .loop(ancestor: above.path)))
             continue
           }

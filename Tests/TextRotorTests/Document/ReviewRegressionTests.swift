@@ -219,3 +219,17 @@ extension ReviewRegressionTests {
     #expect(document.table.keys.slotCount == slots + 1 && document.elementIDs[3] == "new")
   }
 }
+
+extension ReviewRegressionTests {
+  /// A line-local pattern on an empty element or an empty line (ICU crashed reading an empty
+  /// UTF-8 text for a look-ahead).
+  @Test func lineLocalPatternsOnEmptyLines() throws {
+    let document = try RotorDocument(elements: [
+      TextElement(id: 0, text: "a"), TextElement(id: 1, text: ""), TextElement(id: 2, text: "b\n\nc"),
+    ])
+    #expect(try document.rotor(matching: .regex("^(?=.)")).map(\.id) == [0, 2, 2])
+    #expect(try document.rotor(matching: .regex(#"\A\z"#)).map(\.id) == [1, 2])
+    try document.insert("x", at: try document.text(of: 1).startIndex, in: 1)
+    #expect(try document.rotor(matching: .regex("^(?=.)")).map(\.id) == [0, 1, 2, 2])
+  }
+}
