@@ -230,18 +230,7 @@ struct FindNoPathTests {
   /// `executable arguments` run in `directory` with `input` as standard input; its stdout.
   static func run(_ executable: String, _ arguments: [String], in directory: String, input: FileHandle) throws -> String
   {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.standardInput = input
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try CLI.runProcess(executable, arguments, in: directory, input: input).stdout
   }
 
   @Test("/dev/null as standard input (cron, an editor's task) searches the current directory, a file searches itself")
@@ -268,16 +257,7 @@ struct FindNoPathTests {
     let noPython = try Self.run(ours, ["find", "-t", "py", "needle"], in: directory, input: null)
     #expect(noPython.isEmpty)
     let status = { (executable: String, arguments: [String]) throws -> Int32 in
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: executable)
-      process.arguments = arguments
-      process.currentDirectoryURL = URL(fileURLWithPath: directory)
-      process.standardInput = FileHandle.nullDevice
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      process.waitUntilExit()
-      return process.terminationStatus
+      try CLI.runProcess(executable, arguments, in: directory).status
     }
     #expect(try status(ours, ["find", "-t", "py", "needle"]) == 2)
     #expect(try status(ours, ["find", "-t", "py", "needle", "."]) == 1)
@@ -322,22 +302,9 @@ struct FindTypesDepthLinksTests {
   static func run(_ executable: String, _ arguments: [String], in directory: String) throws -> (
     Set<String>, String, Int32
   ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.standardInput = FileHandle.nullDevice
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let (o, e) = readToEnd(out, err)
-    process.waitUntilExit()
-    let lines = String(decoding: o, as: UTF8.self).split(separator: "\n").map {
-      $0.hasPrefix("./") ? String($0.dropFirst(2)) : String($0)
-    }
-    return (Set(lines), String(decoding: e, as: UTF8.self), process.terminationStatus)
+    let result = try CLI.runProcess(executable, arguments, in: directory)
+    let lines = result.stdout.split(separator: "\n").map { $0.hasPrefix("./") ? String($0.dropFirst(2)) : String($0) }
+    return (Set(lines), result.stderr, result.status)
   }
 
   static let rg = ["/usr/bin/rg", "/usr/local/bin/rg"].first { FileManager.default.isExecutableFile(atPath: $0) }

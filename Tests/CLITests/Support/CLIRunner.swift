@@ -73,6 +73,28 @@ enum CLI {
       stderr: String(decoding: errData, as: UTF8.self))
   }
 
+  /// Runs `executable arguments` (textrotor or rg) in `directory` with `input` as standard input
+  /// (a file, `/dev/null`, a pipe): what it printed and its exit status.
+  static func runProcess(
+    _ executable: String, _ arguments: [String], in directory: String, input: FileHandle = FileHandle.nullDevice
+  ) throws -> CLIResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    process.standardInput = input
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let (o, e) = readToEnd(out, err)
+    process.waitUntilExit()
+    return CLIResult(
+      status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+      stderr: String(decoding: e, as: UTF8.self))
+  }
+
   /// A temporary file holding `bytes`, removed by the caller.
   static func temporaryFile(_ bytes: [UInt8], suffix: String = ".txt") throws -> String {
     let path = NSTemporaryDirectory() + "textrotor-\(UUID().uuidString)\(suffix)"
