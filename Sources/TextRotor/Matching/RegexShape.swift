@@ -69,7 +69,19 @@ struct LiteralAnchor: Equatable {
   /// alternation at the top level, inline flags, `\Q…\E`, an unknown escape, or no literal.
   static func of(_ pattern: String) -> LiteralAnchor? {
     var parser = RegexShapeParser(Array(pattern.unicodeScalars))
-    guard let items = parser.sequence(topLevel: true), parser.atEnd else { return nil }
+    guard var items = parser.sequence(topLevel: true), parser.atEnd else { return nil }
+    // A look-behind of literal characters that begins the pattern (`(?<=the )\w+`), or a
+    // look-ahead that ends it (`\w+(?= dollars)`), is read as those characters consumed: every
+    // match then lies inside a match of the pattern so read, whose windows hold it (ICU, with
+    // transparent bounds, still checks the look-around itself). Its literal may be the anchor, so
+    // that a pattern whose only literal is in a look-behind is not given to ICU line by line.
+    if let first = items.first, first.quantifier == .one, case .assertedLiteral(let c, ahead: false) = first.kind {
+      items.replaceSubrange(0..<1, with: c.map { RegexShapeParser.Item(kind: .literal($0), quantifier: .one) })
+    }
+    if let last = items.last, last.quantifier == .one, case .assertedLiteral(let c, ahead: true) = last.kind {
+      items.replaceSubrange(
+        (items.count - 1)..., with: c.map { RegexShapeParser.Item(kind: .literal($0), quantifier: .one) })
+    }
     // The longest run of literal characters, as ``RequiredLiteral`` chooses it.
     var best: Range<Int>? = nil
     var bestBytes = 0
@@ -144,6 +156,9 @@ struct RegexShapeParser {
     case atom(String)
     /// Consumes nothing (`^`, `$`, `\b`, look-around).
     case zeroWidth
+    /// A positive look-around of literal characters only (`(?<=the )`, `(?= of)`): consumes
+    /// nothing, but the text right before (`ahead` false) or after the position is those characters.
+    case assertedLiteral([Unicode.Scalar], ahead: Bool)
     /// `\b`: zero width, and a word boundary of ICU's default kind (`\w` on one side only).
     case wordBoundary
     /// A group: the atoms it can consume (nil: unknown).
@@ -155,7 +170,7 @@ struct RegexShapeParser {
       switch self {
       case .literal(let c): return [RegularExpression.escapedLiteral(String(c))]
       case .atom(let source): return [source]
-      case .zeroWidth, .wordBoundary: return []
+      case .zeroWidth, .wordBoundary, .assertedLiteral: return []
       case .group(let atoms): return atoms
       case .unknown: return nil
       }
@@ -356,9 +371,18 @@ struct RegexShapeParser {
       default: return nil  // flags, comments
       }
     }
+    let positive = lookAround && (s[i - 1] == "=")
+    let ahead = lookAround && s[i - 2] == "?"
     guard let inner = sequence(topLevel: false), i < s.count, s[i] == ")" else { return nil }
     i += 1
-    if lookAround { return .zeroWidth }
+    if lookAround {
+      var characters: [Unicode.Scalar] = []
+      for item in inner {
+        guard positive, item.quantifier == .one, case .literal(let c) = item.kind else { return .zeroWidth }
+        characters.append(c)
+      }
+      return characters.isEmpty ? .zeroWidth : .assertedLiteral(characters, ahead: ahead)
+    }
     var atoms: [String] = []
     for item in inner {
       guard let a = item.kind.atoms else { return .group(nil) }

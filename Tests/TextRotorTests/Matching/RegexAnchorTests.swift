@@ -16,7 +16,13 @@ struct RegexAnchorTests {
       (#"Linux \w+"#, "Linux ", [], [#"\w"#]),
       (#"ab+c"#, "ab", [], ["c", "b"]),
       (#"(x|yz)*foo\d{2,}"#, "foo", ["x", "y", "z"], [#"\d"#]),
-      (#"(?<=a)foo(?!b)"#, "foo", [], []),
+      (#"(?<=a)foo(?!b)"#, "afoo", [], []),
+      // A literal look-behind that begins the pattern, a literal look-ahead that ends it: their
+      // characters are read as consumed, and may be the anchor.
+      (#"(?<=the )\w+"#, "the ", [], [#"\w"#]),
+      (#"\d+(?= dollars)"#, " dollars", [#"\d"#], []),
+      (#"(?<=x)\w+(?=ing\.)"#, "ing.", ["x", #"\w"#], []),
+      (#"\w+(?=ab)c"#, "c", [#"\w"#], []),
       (#"\p{Lu}\p{Ll}+ing"#, "ing", [#"\p{Lu}"#, #"\p{Ll}"#], []),
     ] as [(String, String, [String], [String])])
   func anchor(pattern: String, literal: String, before: [String], after: [String]) throws {
@@ -28,7 +34,10 @@ struct RegexAnchorTests {
 
   @Test(
     "patterns without a provable anchor",
-    arguments: ["a|b", "(?i)abc", #"\Qabc\E"#, #"\w+"#, "x?y?", "(foo)bar(", #"\b{w}foo"#, #"\Gfoo"#, #"x(?i:a)foo"#])
+    arguments: [
+      #"(?<!the )\w+"#, #"(?<=a|b)\w+"#, #"(?<=\w)\d+"#, #"\w+(?=a)(?<=the)"#, #"(?<=a*)\w"#, "a|b", "(?i)abc",
+      #"\Qabc\E"#, #"\w+"#, "x?y?", "(foo)bar(", #"\b{w}foo"#, #"\Gfoo"#, #"x(?i:a)foo"#,
+    ])
   func noAnchor(pattern: String) {
     #expect(LiteralAnchor.of(pattern) == nil)
   }
@@ -54,11 +63,13 @@ struct RegexAnchorTests {
 
   static let prefixes = [
     #"\w+"#, "[a-z]+", #"\w*"#, #"\d+"#, ".", "[^ ]+", #"\s"#, "(ab|c)+", #"\b"#, "x?", "é+", #"\p{L}+"#, "[A-Z]",
-    "(?<=a)", "a{2,}", "", #"\S+?"#, "(?:the )?", #"[\w&&[^e]]+"#, "[é-ë]", "a", #"\."#, #"(?=\w)"#,
+    "(?<=a)", "(?<!the )", "(?<=the )", "(?<=é)", #"(?<=a\.)"#, "a{2,}", "", #"\S+?"#, "(?:the )?", #"[\w&&[^e]]+"#,
+    "[é-ë]", "a", #"\."#, #"(?=\w)"#,
   ]
   static let literals = ["tion", "ab", "aa", "the", " the ", "é", "ing", "foo", "a.b", "ﬁ", ".", "@"]
   static let suffixes = [
     #"\b"#, #"\w+"#, "", "s?", "[a-z]*", #"\d{2}"#, "$", "(?!a)", ".", "é", "b+", #"\p{Ll}*"#, "(ing|ed)", " ", "a*?",
+    "(?= )", "(?=ing)", #"(?=\w\w)"#,
   ]
   static let pieces = [
     "attention", "ab", "aaa", "the", " ", " the ", "\n", "\r\n", "\r", "é", "ë", "ing", "foo", "x", "12", "ABC",
