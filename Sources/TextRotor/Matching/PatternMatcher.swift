@@ -128,8 +128,12 @@ public final class PatternMatcher {
           window.minimumBefore = $0.minimumBefore
           window.minimumAfter = $0.minimumAfter
           let bytes = Array($0.literal.utf8)
-          window.boundaryBefore = $0.boundaryBefore && WindowAnchor.isASCIIWord(bytes[0])
-          window.boundaryAfter = $0.boundaryAfter && WindowAnchor.isASCIIWord(bytes[bytes.count - 1])
+          // A `\b` next to a word character of the literal, or `(?<!\w)` / `(?!\w)` next to any:
+          // no ASCII word character may stand on the other side.
+          window.boundaryBefore =
+            ($0.boundaryBefore && WindowAnchor.isASCIIWord(bytes[0])) || $0.noWordBefore
+          window.boundaryAfter =
+            ($0.boundaryAfter && WindowAnchor.isASCIIWord(bytes[bytes.count - 1])) || $0.noWordAfter
           return window
         }
         let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil

@@ -24,6 +24,9 @@ struct LiteralAnchor: Equatable {
   /// Whether a `\b` must hold right before `L` / right after it.
   var boundaryBefore = false
   var boundaryAfter = false
+  /// Whether `(?<!\w)` stands right before `L` / `(?!\w)` right after it: no word character there.
+  var noWordBefore = false
+  var noWordAfter = false
 
   /// The anchor of each top-level alternative of `pattern` (one for a pattern without `|`), or nil
   /// when one of them has none or there are more than 8.
@@ -136,12 +139,18 @@ struct LiteralAnchor: Equatable {
       guard k >= 0 && k < items.count, case .wordBoundary = items[k].kind else { return false }
       return items[k].quantifier == .one
     }
+    func isNoWord(_ k: Int, ahead: Bool) -> Bool {
+      guard k >= 0 && k < items.count, case .noWordCharacter(ahead) = items[k].kind else { return false }
+      return items[k].quantifier == .one
+    }
     return LiteralAnchor(
       literal: literal, before: union(items[..<run.lowerBound]), after: after,
       minimumBefore: minimum(items[..<run.lowerBound]), minimumAfter: minimum(items[run.upperBound...]),
       boundaryBefore: isBoundary(run.lowerBound - 1),
       // `ab+\b`: more b's may follow L, so the boundary is not right after it.
-      boundaryAfter: isBoundary(run.upperBound) && items[run.upperBound - 1].quantifier == .one)
+      boundaryAfter: isBoundary(run.upperBound) && items[run.upperBound - 1].quantifier == .one,
+      noWordBefore: isNoWord(run.lowerBound - 1, ahead: false),
+      noWordAfter: isNoWord(run.upperBound, ahead: true) && items[run.upperBound - 1].quantifier == .one)
   }
 }
 
@@ -159,6 +168,9 @@ struct RegexShapeParser {
     /// A positive look-around of literal characters only (`(?<=the )`, `(?= of)`): consumes
     /// nothing, but the text right before (`ahead` false) or after the position is those characters.
     case assertedLiteral([Unicode.Scalar], ahead: Bool)
+    /// `(?<!\w)` (`ahead` false) or `(?!\w)`: zero width, and no word character right before /
+    /// after the position.
+    case noWordCharacter(ahead: Bool)
     /// `\b`: zero width, and a word boundary of ICU's default kind (`\w` on one side only).
     case wordBoundary
     /// A group: the atoms it can consume (nil: unknown).
@@ -170,7 +182,7 @@ struct RegexShapeParser {
       switch self {
       case .literal(let c): return [RegularExpression.escapedLiteral(String(c))]
       case .atom(let source): return [source]
-      case .zeroWidth, .wordBoundary, .assertedLiteral: return []
+      case .zeroWidth, .wordBoundary, .assertedLiteral, .noWordCharacter: return []
       case .group(let atoms): return atoms
       case .unknown: return nil
       }
@@ -376,6 +388,9 @@ struct RegexShapeParser {
     guard let inner = sequence(topLevel: false), i < s.count, s[i] == ")" else { return nil }
     i += 1
     if lookAround {
+      if !positive, inner.count == 1, inner[0].quantifier == .one, case .atom(#"\w"#) = inner[0].kind {
+        return .noWordCharacter(ahead: ahead)
+      }
       var characters: [Unicode.Scalar] = []
       for item in inner {
         guard positive, item.quantifier == .one, case .literal(let c) = item.kind else { return .zeroWidth }

@@ -63,13 +63,14 @@ struct RegexAnchorTests {
 
   static let prefixes = [
     #"\w+"#, "[a-z]+", #"\w*"#, #"\d+"#, ".", "[^ ]+", #"\s"#, "(ab|c)+", #"\b"#, "x?", "é+", #"\p{L}+"#, "[A-Z]",
-    "(?<=a)", "(?<!the )", "(?<=the )", "(?<=é)", #"(?<=a\.)"#, "a{2,}", "", #"\S+?"#, "(?:the )?", #"[\w&&[^e]]+"#,
+    "(?<=a)", "(?<!the )", #"(?<!\w)"#, #"(?!\w)"#, "(?<=the )", "(?<=é)", #"(?<=a\.)"#, "a{2,}", "", #"\S+?"#,
+    "(?:the )?", #"[\w&&[^e]]+"#,
     "[é-ë]", "a", #"\."#, #"(?=\w)"#,
   ]
   static let literals = ["tion", "ab", "aa", "the", " the ", "é", "ing", "foo", "a.b", "ﬁ", ".", "@"]
   static let suffixes = [
     #"\b"#, #"\w+"#, "", "s?", "[a-z]*", #"\d{2}"#, "$", "(?!a)", ".", "é", "b+", #"\p{Ll}*"#, "(ing|ed)", " ", "a*?",
-    "(?= )", "(?=ing)", #"(?=\w\w)"#,
+    "(?= )", "(?=ing)", #"(?!\w)"#, #"(?=\w\w)"#,
   ]
   static let pieces = [
     "attention", "ab", "aaa", "the", " ", " the ", "\n", "\r\n", "\r", "é", "ë", "ing", "foo", "x", "12", "ABC",
@@ -158,6 +159,9 @@ struct RegexAnchorTests {
   func boundaries() throws {
     #expect(LiteralAnchor.of(#"\w+tion\b"#)?.boundaryAfter == true)
     #expect(LiteralAnchor.of(#"\bfoo"#)?.boundaryBefore == true)
+    #expect(LiteralAnchor.of(#"(?<!\w)the(?!\w)"#).map { [$0.noWordBefore, $0.noWordAfter] } == [true, true])
+    #expect(LiteralAnchor.of(#"(?!\w)the(?<!\w)"#).map { [$0.noWordBefore, $0.noWordAfter] } == [false, false])
+    #expect(LiteralAnchor.of(#"(?<!\w\w)the+(?!\w)"#).map { [$0.noWordBefore, $0.noWordAfter] } == [false, false])
     #expect(LiteralAnchor.of(#"ab+\b"#)?.boundaryAfter == false)
     #expect(LiteralAnchor.of(#"foo\b?"#)?.boundaryAfter == false)
     let text = "nation nations national nation_ nation. nation\u{301}x émotion émotionné tion\ntion1 (tion)"
