@@ -53,7 +53,7 @@ struct FindCommand: ExitStatusCommand {
       - File names are read as UTF-8: a name that is not valid UTF-8 cannot be opened and is \
       reported as an error (exit 2); rg searches it.
       - Options of rg's not listed here are refused (--iglob, --ignore-file, --files, \
-      --type-add, ...). -t/-T know the common types of rg's list (--type-list), not all of them.
+      --type-add, ...). -t/-T know rg 13's types (--type-list).
       - -s wins over -i and -S in any order (in rg the last of them wins); -v cannot be combined \
       with -A/-B/-C, -o, --vimgrep or --json; --sort takes only path (the order textrotor always \
       prints in) or none. --count counts matches (rg's --count-matches); -c counts lines with a \
