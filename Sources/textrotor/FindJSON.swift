@@ -69,9 +69,10 @@ enum FindJSON {
     append("]}}\n", &out)
   }
 
-  /// The `end` message; `stats.bytesPrinted` is set to what `out` holds before it.
-  static func end(name: String, binaryOffset: Int?, stats: inout Stats, into out: inout [UInt8]) {
-    stats.bytesPrinted = out.count
+  /// The `end` message; `stats.bytesPrinted` is set to what `out` holds before it and the
+  /// `printed` bytes of the file's messages written already (a stream's, piece by piece).
+  static func end(name: String, binaryOffset: Int?, printed: Int, stats: inout Stats, into out: inout [UInt8]) {
+    stats.bytesPrinted = printed + out.count
     append(#"{"type":"end","data":{"path":"#, &out)
     appendData(name, &out)
     append(#","binary_offset":"#, &out)

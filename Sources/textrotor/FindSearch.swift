@@ -231,6 +231,8 @@ struct FileScan {
   var sink: OutputSink? = nil
   /// Whether the sink printed some of the output.
   private(set) var streamed = false
+  /// The bytes the sink printed already (`--json`'s `bytes_printed` counts them too).
+  private var drained = 0
   /// The size of `out` at which it is next offered to the sink.
   private var drainAt = 1 << 16
   private var begun = false
@@ -305,6 +307,7 @@ struct FileScan {
     guard let sink, out.count >= (force ? 1 : drainAt) else { return }
     if sink(out, streamed, force) {
       streamed = true
+      drained += out.count
       out.removeAll(keepingCapacity: true)
       drainAt = 1 << 16
     } else {
@@ -390,7 +393,7 @@ struct FileScan {
       if begun {
         stats.searchesWithMatch = 1
         stats.elapsedNanos = FindJSON.now() - started
-        FindJSON.end(name: name, binaryOffset: binaryOffset, stats: &stats, into: &out)
+        FindJSON.end(name: name, binaryOffset: binaryOffset, printed: drained, stats: &stats, into: &out)
       }
     case .quiet: break
     }

@@ -166,6 +166,43 @@ struct FindRipgrepTests {
     }
   }
 
+  @Test("--json's bytes_printed counts every byte of the file's messages before its end, streamed or not")
+  func bytesPrinted() throws {
+    // Over 64 KiB of messages, so a stream's are written piece by piece; and as UTF-16.
+    var text = ""
+    for i in 0..<20_000 { text += "line \(i) needle here\n" }
+    let file = try CLI.temporaryFile(Array(text.utf8))
+    let utf16 = try CLI.temporaryFile([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    defer {
+      try? FileManager.default.removeItem(atPath: file)
+      try? FileManager.default.removeItem(atPath: utf16)
+    }
+    func check(_ output: String, _ what: String) throws {
+      var before = 0
+      var ends = 0
+      for line in output.split(separator: "\n") {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        if object["type"] as? String == "end" {
+          let data = try #require(object["data"] as? [String: Any])
+          let stats = try #require(data["stats"] as? [String: Any])
+          #expect(stats["bytes_printed"] as? Int == before, "\(what)")
+          ends += 1
+          before = 0
+        } else if object["type"] as? String != "summary" {
+          before += line.utf8.count + 1
+        }
+      }
+      #expect(ends == 1, "\(what)")
+    }
+    try check(try CLI.run(["find", "--json", "needle", "-"], stdin: Data(text.utf8)).stdout, "a pipe")
+    try check(try CLI.run(["find", "--json", "needle", file]).stdout, "a file")
+    try check(try CLI.run(["find", "--json", "needle", utf16]).stdout, "a UTF-16 file")
+    try check(
+      try CLI.run(["find", "--json", "needle", "-"], stdin: try Data(contentsOf: URL(fileURLWithPath: utf16))).stdout,
+      "a UTF-16 pipe")
+    #expect(try Self.rg(["--json", "needle", file]).contains(#""bytes_printed":"#))
+  }
+
   @Test("an endless device is read in bounded memory (issue 9, item 7)")
   func endlessInputBoundedMemory() throws {
     let process = Process()
