@@ -37,10 +37,10 @@ public final class BlockReader {
       return BlockReader(fd: 0, path: "<stdin>", ownsDescriptor: false)
     }
     var info = stat()
-    if stat(path, &info) != 0 { throw FileError(path: path, errno: errno) }
+    if FileSystem.withCPath(path, { stat($0, &info) }) != 0 { throw FileError(path: path, errno: errno) }
     let type = info.st_mode & S_IFMT
     if type == S_IFREG || type == S_IFDIR { return nil }
-    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    let fd = FileSystem.withCPath(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
     if fd < 0 { throw FileError(path: path, errno: errno) }
     return BlockReader(fd: fd, path: path, ownsDescriptor: true)
   }

@@ -32,13 +32,15 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
   }
 
   public var description: String {
-    switch reason {
+    let path = FileSystem.displayName(path)
+    return switch reason {
     case .notFound: "\(path): No such file or directory"
     case .isDirectory: "\(path): Is a directory"
     case .permissionDenied: "\(path): Permission denied"
     case .changedWhileReading: "\(path): the file shrank while it was being read; results are incomplete"
     case .system(let code): "\(path): \(String(cString: strerror(code)))"
-    case .loop(let ancestor): "File system loop found: \(path) points to an ancestor \(ancestor)"
+    case .loop(let ancestor):
+      "File system loop found: \(path) points to an ancestor \(FileSystem.displayName(ancestor))"
     case .tooLong(let limit, let what):
       "\(path): no \(what) in \(limit >> 20) MiB of streamed input; a stream is segmented between \(what)s (a file on disk has no such limit)"
     }
@@ -147,7 +149,7 @@ public final class ByteStorage: @unchecked Sendable {
   /// many small files of a directory tree).
   public static func contentsOf(path: String, mapAtLeast: Int = 0) throws(FileError) -> ByteStorage {
     if path == "-" { return try readAll(fd: 0, path: "<stdin>") }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = FileSystem.withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
     if fd < 0 { throw FileError(path: path, errno: errno) }
     defer { close(fd) }
     var info = stat()
@@ -222,7 +224,7 @@ public final class ByteStorage: @unchecked Sendable {
   public func availableCountNow() -> Int {
     guard release == .unmap, let path else { return count }
     var info = stat()
-    let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+    let size = FileSystem.withCPath(path, { stat($0, &info) }) == 0 ? Int(info.st_size) : 0
     if size >= count { return availableCount }
     let available = shrunk.withLock { seen in
       seen.size = min(seen.size, size)

@@ -6,7 +6,91 @@ public enum FileKind: Sendable, Equatable {
 }
 
 /// Directory listings and file kinds, without Foundation: `opendir`/`readdir` and `stat`.
+///
+/// Paths are `String`s, but a Linux file name is any bytes: a name that is not valid UTF-8 (a
+/// Latin-1 name from an old archive) is held with each byte of its ill-formed sequences as one
+/// scalar of U+10FF80–U+10FFFF (``name(_:)``), and every system call here gets the original bytes
+/// back (``bytes(of:)``), so such a file is listed, opened and printed as it is named, as ripgrep
+/// does. (A name that really holds one of those 128 private-use scalars has their bytes escaped
+/// too, so every name comes back exactly.)
 public enum FileSystem {
+  /// The first scalar standing for a byte of an ill-formed name: U+10FF00 + the byte (0x80–0xFF).
+  private static let escapeBase: UInt32 = 0x10_FF00
+
+  /// A file name or path read from the system (`bytes`, no NUL): the string itself when it is
+  /// valid UTF-8, else with its ill-formed bytes escaped (see ``FileSystem``).
+  public static func name(_ bytes: some Collection<UInt8>) -> String {
+    if let valid = String(validating: bytes, as: UTF8.self),
+      !valid.unicodeScalars.contains(where: { $0.value >= escapeBase + 0x80 })
+    {
+      return valid
+    }
+    let all = Array(bytes)
+    var scalars = String.UnicodeScalarView()
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = all.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        let scalar = Unicode.UTF8.decode(encoded)
+        if scalar.value >= escapeBase + 0x80 {
+          // A real scalar of the escapes' range: its bytes are escaped too, so that they come back.
+          for byte in encoded { scalars.append(Unicode.Scalar(escapeBase + UInt32(byte))!) }
+        } else {
+          scalars.append(scalar)
+        }
+        offset += encoded.count
+      case .error(let length):
+        // `length` bytes that are no scalar: each is escaped.
+        for byte in all[offset..<(offset + length)] { scalars.append(Unicode.Scalar(escapeBase + UInt32(byte))!) }
+        offset += length
+      case .emptyInput: return String(scalars)
+      }
+    }
+  }
+
+  /// The bytes `path` stands for: its UTF-8, with each escaped byte of an ill-formed name (see
+  /// ``FileSystem``) back as itself.
+  public static func bytes(of path: String) -> [UInt8] {
+    // U+100000 and above start with F4: a path without that byte holds no escape.
+    guard path.utf8.contains(0xF4) else { return Array(path.utf8) }
+    var out: [UInt8] = []
+    out.reserveCapacity(path.utf8.count)
+    for scalar in path.unicodeScalars {
+      if scalar.value >= escapeBase + 0x80 {
+        out.append(UInt8(scalar.value - escapeBase))
+      } else {
+        out.append(contentsOf: String(scalar).utf8)
+      }
+    }
+    return out
+  }
+
+  /// `path` as it is printed in a message: its bytes, each ill-formed sequence as U+FFFD.
+  public static func displayName(_ path: String) -> String {
+    guard path.utf8.contains(0xF4) else { return path }
+    return String(decoding: bytes(of: path), as: UTF8.self)
+  }
+
+  /// Calls `body` with `path`'s bytes (``bytes(of:)``) as a C string: what every system call
+  /// on a path is given.
+  public static func withCPath<R, E: Error>(_ path: String, _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E)
+    -> R
+  {
+    var raw = bytes(of: path).map { CChar(bitPattern: $0) }
+    raw.append(0)
+    var result: Result<R, E>! = nil
+    raw.withUnsafeBufferPointer { buffer in
+      do throws(E) {
+        result = .success(try body(buffer.baseAddress!))
+      } catch {
+        result = .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
   /// One entry of a directory listing (never `.` or `..`).
   public struct Entry: Sendable, Equatable {
     public var name: String
@@ -15,14 +99,14 @@ public enum FileSystem {
 
   /// The entries of the directory at `path`, in the order the file system lists them.
   public static func entries(of path: String) throws(FileError) -> [Entry] {
-    guard let dir = opendir(path) else { throw FileError(path: path, errno: errno) }
+    guard let dir = withCPath(path, { opendir($0) }) else { throw FileError(path: path, errno: errno) }
     defer { closedir(dir) }
     var result: [Entry] = []
     while let entry = readdir(dir) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String in
         let bytes = raw.bindMemory(to: UInt8.self)
         let n = bytes.firstIndex(of: 0) ?? bytes.count
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<n]), as: UTF8.self)
+        return Self.name(UnsafeBufferPointer(rebasing: bytes[0..<n]))
       }
       if name == "." || name == ".." { continue }
       let kind: FileKind
@@ -42,7 +126,7 @@ public enum FileSystem {
   /// nil when it does not exist or cannot be examined.
   public static func kind(of path: String, followLinks: Bool = false) -> FileKind? {
     var info = stat()
-    let status = followLinks ? stat(path, &info) : lstat(path, &info)
+    let status = withCPath(path) { followLinks ? stat($0, &info) : lstat($0, &info) }
     guard status == 0 else { return nil }
     switch info.st_mode & S_IFMT {
     case S_IFREG: return .regular
@@ -56,7 +140,7 @@ public enum FileSystem {
   /// links: `ELOOP`).
   public static func target(of path: String) -> Result<FileKind, FileError> {
     var info = stat()
-    guard stat(path, &info) == 0 else { return .failure(FileError(path: path, errno: errno)) }
+    guard withCPath(path, { stat($0, &info) }) == 0 else { return .failure(FileError(path: path, errno: errno)) }
     switch info.st_mode & S_IFMT {
     case S_IFREG: return .success(.regular)
     case S_IFDIR: return .success(.directory)
@@ -68,22 +152,24 @@ public enum FileSystem {
   /// directory reached twice through links.
   public static func identity(of path: String) -> [UInt64]? {
     var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
+    guard withCPath(path, { stat($0, &info) }) == 0 else { return nil }
     return [UInt64(info.st_dev), UInt64(info.st_ino)]
   }
 
   /// The absolute path of `path` with every symbolic link resolved (`realpath`), or nil.
   public static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
+    guard let resolved = withCPath(path, { realpath($0, nil) }) else { return nil }
     defer { free(resolved) }
-    return String(cString: resolved)
+    return name(
+      UnsafeBufferPointer(
+        start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
   }
 
   /// The current directory, or nil when it cannot be known.
   public static func currentDirectory() -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)
     guard getcwd(&buffer, buffer.count) != nil else { return nil }
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return name(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
   }
 
   /// Whether standard input is a terminal.
@@ -114,7 +200,7 @@ public enum FileSystem {
     }
     // Opened first and examined through the descriptor: one stat a file, not two (a walk of
     // 20,000 small files made 34,000 stat calls).
-    let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    let fd = withCPath(path) { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
     if fd < 0 { throw FileError(path: path, errno: errno) }
     var info = stat()
     if fstat(fd, &info) != 0 {

@@ -50,8 +50,8 @@ struct FindCommand: ExitStatusCommand {
       - A lone CR ends a line, as LSP counts lines.
       - A file found in a directory with a NUL byte in its first 64 KiB is skipped whole; one \
       whose first NUL comes later is searched whole (rg stops at that NUL, with a warning).
-      - File names are read as UTF-8: a name that is not valid UTF-8 cannot be opened and is \
-      reported as an error (exit 2); rg searches it.
+      - A file or directory found in a walk whose name is not valid UTF-8 is searched and \
+      printed byte for byte, as rg does; a path given on the command line is read as UTF-8.
       - Options of rg's not listed here are refused (--iglob, --ignore-file, --files, \
       --type-add, ...). -t/-T know rg 13's types (--type-list).
       - -s wins over -i and -S in any order (in rg the last of them wins); -v cannot be combined \

@@ -35,7 +35,7 @@ enum FindJSON {
 
   static func begin(name: String, into out: inout [UInt8]) {
     append(#"{"type":"begin","data":{"path":"#, &out)
-    appendData(name, &out)
+    appendPath(name, &out)
     append("}}\n", &out)
   }
 
@@ -48,7 +48,7 @@ enum FindJSON {
     append(#"{"type":""#, &out)
     append(type, &out)
     append(#"","data":{"path":"#, &out)
-    appendData(name, &out)
+    appendPath(name, &out)
     append(#","lines":"#, &out)
     appendData(line, of: bytes, &out)
     append(#","line_number":"#, &out)
@@ -74,7 +74,7 @@ enum FindJSON {
   static func end(name: String, binaryOffset: Int?, printed: Int, stats: inout Stats, into out: inout [UInt8]) {
     stats.bytesPrinted = printed + out.count
     append(#"{"type":"end","data":{"path":"#, &out)
-    appendData(name, &out)
+    appendPath(name, &out)
     append(#","binary_offset":"#, &out)
     if let binaryOffset { JSONText.appendInt(binaryOffset, to: &out) } else { append("null", &out) }
     append(#","stats":{"elapsed":"#, &out)
@@ -142,6 +142,19 @@ enum FindJSON {
     append(#"{"text":"#, &out)
     JSONText.appendString(text, to: &out)
     out.append(0x7D)
+  }
+
+  /// A path as `{"text":"..."}`, or `{"bytes":"BASE64"}` for a file name that is not valid UTF-8
+  /// (``FileSystem/bytes(of:)``), as ripgrep writes it.
+  private static func appendPath(_ path: String, _ out: inout [UInt8]) {
+    let bytes = FileSystem.bytes(of: path)
+    if bytes.elementsEqual(path.utf8) {
+      appendData(path, &out)
+    } else {
+      append(#"{"bytes":""#, &out)
+      Base64.append(bytes, to: &out)
+      append(#""}"#, &out)
+    }
   }
 
   /// `{"text":"..."}`, or `{"bytes":"BASE64"}` when the bytes are not valid UTF-8.

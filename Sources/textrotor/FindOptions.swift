@@ -291,8 +291,9 @@ struct FindOptions: Equatable, Sendable {
         if bytes.isEmpty { continue }
         if bytes.last == 0x0A { bytes.removeLast() }
         // By bytes: "\r\n" is one Character, which a split on "\n" would not cut.
+        // Read as a command-line argument is: a line that is not UTF-8 is refused as a pattern.
         result += bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-          String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+          FileSystem.name(line.last == 0x0D ? line.dropLast() : line)
         }
       } catch {
         return .failure(error)
@@ -329,6 +330,10 @@ struct FindOptions: Equatable, Sendable {
         givenPaths = arguments
       }
       if texts.isEmpty { return 1 }  // an empty pattern file matches nothing, as in rg
+    }
+    if let message = PatternText.invalidUTF8(texts) {
+      StandardOutput.error(message)
+      return 2
     }
     let syntax: Pattern.Syntax = regex ? .regex : .literal
     let caseless =

@@ -102,7 +102,7 @@ struct FileSearcher {
     } catch let error as FileError {
       scan.errors.append(error.description)
     } catch {
-      scan.errors.append("\(name): \(error)")
+      scan.errors.append("\(FileSystem.displayName(name)): \(error)")
     }
     return scan.finish()
   }
@@ -383,9 +383,9 @@ struct FileScan {
       }
     case .lines, .onlyMatching, .vimgrep:
       if let offset = binaryOffset, found {
-        var text = "binary file matches (found \"\\0\" byte around offset \(offset))\n"
-        if prefixPath { text = name + ": " + text }
+        let text = "binary file matches (found \"\\0\" byte around offset \(offset))\n"
         headingIfNeeded()
+        if prefixPath { out.append(contentsOf: FileSystem.bytes(of: name) + Array(": ".utf8)) }
         out.append(contentsOf: text.utf8)
       }
     case .json:
@@ -421,7 +421,7 @@ struct FileScan {
   }
 
   private mutating func appendPath(separator: UInt8?) {
-    field(name.utf8, color: Self.magenta)
+    field(FileSystem.bytes(of: name), color: Self.magenta)
     if format.nullAfterPath {
       out.append(0)
     } else if let separator {

@@ -11,11 +11,24 @@ struct TextRotorCommand: ParsableCommand {
     subcommands: [SegmentCommand.self, FindCommand.self, NextCommand.self, PrevCommand.self, StatsCommand.self]
   )
 
+  /// The command line's arguments (without the program's name), each read as a file name is
+  /// (``FileSystem/name(_:)``): a path that is not valid UTF-8 (`café.txt` in Latin-1) then opens;
+  /// a pattern that is not (``PatternText/invalidUTF8(_:)``) is refused, as rg refuses it.
+  /// `CommandLine.arguments` would have put U+FFFD in their place.
+  static var rawArguments: [String] {
+    (1..<Int(CommandLine.argc)).map { k in
+      guard let argument = CommandLine.unsafeArgv[k] else { return "" }
+      return FileSystem.name(
+        UnsafeBufferPointer(
+          start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+    }
+  }
+
   /// Runs the command; exits as grep does: 0 found, 1 nothing found, 2 error (usage errors too).
   static func main() {
     let status: Int32
     do {
-      let arguments = FindCommand.splitAttachedValues(AttachedValues.split(Array(CommandLine.arguments.dropFirst())))
+      let arguments = FindCommand.splitAttachedValues(AttachedValues.split(Self.rawArguments))
       // An everyday `find` line skips the parser (its tables cost most of a short run's start);
       // the parser reads everything else, and reports every error.
       if let options = FindOptions.fastParse(arguments) {

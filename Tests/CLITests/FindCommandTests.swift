@@ -547,3 +547,104 @@ struct FindSecondReviewTests {
     #expect(error.contains("a/b/up/b/up points to an ancestor") && rgError.contains("a/b/up/b/up"), "\(error)")
   }
 }
+
+/// Files and directories whose names are not valid UTF-8 (a Latin-1 name from an old archive):
+/// found, opened and printed byte for byte as rg prints them.
+@Suite("CLI: find in files named with bytes that are not UTF-8")
+struct FindNonUTF8NamesTests {
+  static let rg = ["/usr/bin/rg", "/usr/local/bin/rg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+  /// Makes `path` (bytes, relative to `root`) holding `text`; its directories first.
+  static func make(_ root: String, _ path: [UInt8], _ text: String) throws {
+    var full = Array(root.utf8) + [UInt8(ascii: "/")] + path
+    var k = Array(root.utf8).count + 1
+    while let slash = full[k...].firstIndex(of: UInt8(ascii: "/")) {
+      let directory = full[..<slash].map { CChar(bitPattern: $0) } + [0]
+      _ = mkdir(directory, 0o755)
+      k = slash + 1
+    }
+    full.append(0)
+    let fd = open(full.map { CChar(bitPattern: $0) }, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    try #require(fd >= 0, "cannot create \(path)")
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    #expect(write(fd, bytes, bytes.count) == bytes.count)
+  }
+
+  @Test(
+    "the output is rg's, byte for byte",
+    arguments: [
+      ["-l"], ["-n", "--column", "--no-heading"], ["--heading", "--column"], ["--count"], ["-c"], ["--vimgrep"],
+      ["--json"], ["-l", "-0"],
+      ["--files-without-match"], ["-g", "*.txt", "-l"], ["-g", "!*.log", "-l"],
+    ])
+  func sameAsRipgrep(_ options: [String]) throws {
+    let rg = try #require(Self.rg, "ripgrep (rg) is needed for this test")
+    let root = NSTemporaryDirectory() + "textrotor-names-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    // Latin-1 é, a lone continuation byte, a cut sequence, a real name beside them, a directory.
+    try Self.make(root, Array("caf".utf8) + [0xE9] + Array(".txt".utf8), "a needle\nnothing\n")
+    try Self.make(root, [0x80, 0x61] + Array(".log".utf8), "needle\n")
+    try Self.make(root, Array("d".utf8) + [0xFF] + Array("/x".utf8) + [0xC3] + Array(".txt".utf8), "two needle\n")
+    try Self.make(root, Array("ok.txt".utf8), "needle ok\n")
+    try Self.make(root, Array("z".utf8) + [0xE9] + Array(".txt".utf8), "nothing here\n")
+    let arguments = options + ["needle", "."]
+    let ours = try CLI.runProcess(CLI.executable.path, ["find", "--sort", "path"] + arguments, in: root)
+    let theirs = try CLI.runProcess(rg, ["--no-config", "--sort", "path", "-F"] + arguments, in: root)
+    #expect(ours.status == theirs.status && ours.status == 0, "\(options): \(ours.stderr)")
+    if options == ["--json"] {
+      // Without the times; the path objects (`{"bytes":"Y2Fm6S50eHQ="}`) as rg writes them.
+      #expect(
+        FindRipgrepTests.withoutTimes(ours.stdout).split(separator: "\n").dropLast()
+          == FindRipgrepTests.withoutTimes(theirs.stdout).split(separator: "\n").dropLast(), "\(ours.stdout)")
+    } else {
+      #expect(ours.stdoutData == theirs.stdoutData, "\(options):\n\(ours.stdout)\nrg:\n\(theirs.stdout)")
+    }
+  }
+
+  @Test("such a name on the command line is opened; a pattern that is not UTF-8 is refused, as rg refuses it")
+  func commandLine() throws {
+    let rg = try #require(Self.rg, "ripgrep (rg) is needed for this test")
+    let root = NSTemporaryDirectory() + "textrotor-names-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try Self.make(root, Array("caf".utf8) + [0xE9] + Array(".txt".utf8), "a needle\n\u{FFFD} here\n")
+    try Self.make(root, Array("ok.txt".utf8), "needle\n")
+    // Arguments with raw bytes go through bash's $'...' (a Swift `String` argument cannot hold them).
+    func run(_ program: String, _ arguments: String) throws -> CLIResult {
+      try CLI.runProcess("/bin/bash", ["-c", "exec \"$0\" " + arguments, program], in: root)
+    }
+    let ours = try run(CLI.executable.path, #"find -n --column needle ok.txt $'caf\xe9.txt'"#)
+    let theirs = try run(rg, #"--no-config -j1 -n --column needle ok.txt $'caf\xe9.txt'"#)
+    #expect(ours.status == 0 && ours.stdoutData == theirs.stdoutData, "\(ours.stdout) \(ours.stderr)")
+    let segment = try run(CLI.executable.path, #"segment --by word --count $'caf\xe9.txt'"#)
+    #expect(segment.status == 0 && segment.stdout == "8\n", "\(segment.stdout) \(segment.stderr)")
+    let missing = try run(CLI.executable.path, #"segment --by word --count $'nothere\xe9.txt'"#)
+    #expect(missing.status == 2 && missing.stderr.contains("nothere\u{FFFD}.txt: No such file or directory"))
+    for pattern in [#"$'\xff'"#, #"-e x -e $'a\xe9b'"#] {
+      let refused = try run(CLI.executable.path, "find \(pattern) ok.txt")
+      let rgRefused = try run(rg, "--no-config \(pattern) ok.txt")
+      #expect(refused.status == 2 && rgRefused.status == 2 && refused.stdout.isEmpty, "\(pattern)")
+      #expect(refused.stderr.contains("found invalid UTF-8 in pattern at byte offset"), "\(refused.stderr)")
+      #expect(rgRefused.stderr.contains("found invalid UTF-8 in pattern at byte offset"), "\(rgRefused.stderr)")
+    }
+    let next = try run(CLI.executable.path, #"next --rotor matches --pattern $'\xfe' --at 0 ok.txt"#)
+    #expect(next.status == 2 && next.stderr.contains("found invalid UTF-8 in pattern"), "\(next.stderr)")
+  }
+
+  @Test("an error names such a file with U+FFFD for its ill-formed bytes; the other files are searched")
+  func errors() throws {
+    let root = NSTemporaryDirectory() + "textrotor-names-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try Self.make(root, Array("d".utf8) + [0xFF] + Array("/x.txt".utf8), "needle\n")
+    // A link to nowhere, named with a Latin-1 byte, followed with -L: reported by its name.
+    let link = Array(root.utf8) + Array("/broken".utf8) + [0xE9, 0]
+    #expect(symlink("nowhere", link.map { CChar(bitPattern: $0) }) == 0)
+    let ours = try CLI.runProcess(CLI.executable.path, ["find", "-L", "-l", "needle", "."], in: root)
+    #expect(ours.stdoutData == Data("./d".utf8 + [0xFF] + "/x.txt\n".utf8))
+    #expect(ours.status == 2)
+    #expect(ours.stderr.contains("./broken\u{FFFD}: No such file or directory"), "\(ours.stderr)")
+  }
+}

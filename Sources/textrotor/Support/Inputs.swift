@@ -36,7 +36,8 @@ struct Inputs {
     var found = false
     var failed = false
     for path in paths {
-      let name = Self.displayName(path)
+      // Printed as text: a name's bytes that are not UTF-8 as U+FFFD.
+      let name = FileSystem.displayName(Self.displayName(path))
       do {
         if let streamed, let stream = try BlockReader.open(path: path) {
           if try streamed(name, stream) == .found { found = true }

@@ -34,11 +34,39 @@ struct PatternOptions: ParsableArguments {
   /// A matcher for the pattern; prints the error and returns nil when the pattern is invalid.
   func matcher() -> PatternMatcher? {
     guard let value else { return nil }
+    if let message = PatternText.invalidUTF8([value.text]) {
+      StandardOutput.error(message)
+      return nil
+    }
     do {
       return try PatternMatcher(value)
     } catch {
       StandardOutput.error(error.description)
       return nil
     }
+  }
+}
+
+/// Patterns as they come from the command line or a pattern file.
+enum PatternText {
+  /// Why one of `texts` cannot be a pattern: a byte that is not UTF-8 (a command-line argument
+  /// holds such bytes escaped, ``TextRotorCommand/rawArguments``), as rg says it; nil when all are
+  /// text.
+  static func invalidUTF8(_ texts: [String]) -> String? {
+    for text in texts {
+      let bytes = FileSystem.bytes(of: text)
+      guard !bytes.elementsEqual(text.utf8) else { continue }
+      var offset = 0
+      var parser = Unicode.UTF8.ForwardParser()
+      var iterator = bytes.makeIterator()
+      scan: while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let encoded): offset += encoded.count
+        case .error, .emptyInput: break scan
+        }
+      }
+      return "found invalid UTF-8 in pattern at byte offset \(offset): \(FileSystem.displayName(text))"
+    }
+    return nil
   }
 }

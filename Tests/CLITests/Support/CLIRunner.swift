@@ -6,6 +6,8 @@ struct CLIResult {
   var status: Int32
   var stdout: String
   var stderr: String
+  /// Standard output's bytes as written (`stdout` is their UTF-8 reading).
+  var stdoutData = Data()
   var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 }
 
@@ -92,7 +94,7 @@ enum CLI {
     process.waitUntilExit()
     return CLIResult(
       status: process.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-      stderr: String(decoding: e, as: UTF8.self))
+      stderr: String(decoding: e, as: UTF8.self), stdoutData: o)
   }
 
   /// A temporary file holding `bytes`, removed by the caller.
