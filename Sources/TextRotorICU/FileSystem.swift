@@ -20,8 +20,9 @@ public enum FileSystem {
   /// A file name or path read from the system (`bytes`, no NUL): the string itself when it is
   /// valid UTF-8, else with its ill-formed bytes escaped (see ``FileSystem``).
   public static func name(_ bytes: some Collection<UInt8>) -> String {
+    // Scalars of the escapes' range start with F4 (as every scalar from U+100000 does).
     if let valid = String(validating: bytes, as: UTF8.self),
-      !valid.unicodeScalars.contains(where: { $0.value >= escapeBase + 0x80 })
+      !bytes.contains(0xF4) || !valid.unicodeScalars.contains(where: { $0.value >= escapeBase + 0x80 })
     {
       return valid
     }
@@ -78,15 +79,20 @@ public enum FileSystem {
   public static func withCPath<R, E: Error>(_ path: String, _ body: (UnsafePointer<CChar>) throws(E) -> R) throws(E)
     -> R
   {
-    var raw = bytes(of: path).map { CChar(bitPattern: $0) }
-    raw.append(0)
     var result: Result<R, E>! = nil
-    raw.withUnsafeBufferPointer { buffer in
+    func call(_ p: UnsafePointer<CChar>) {
       do throws(E) {
-        result = .success(try body(buffer.baseAddress!))
+        result = .success(try body(p))
       } catch {
         result = .failure(error)
       }
+    }
+    if path.utf8.contains(0xF4) {
+      var raw = bytes(of: path).map { CChar(bitPattern: $0) }
+      raw.append(0)
+      raw.withUnsafeBufferPointer { call($0.baseAddress!) }
+    } else {
+      path.withCString(call)  // no escape: the string's own bytes, not copied
     }
     return try result.get()
   }
