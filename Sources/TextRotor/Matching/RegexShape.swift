@@ -393,7 +393,11 @@ struct RegexShapeParser {
       }
       var characters: [Unicode.Scalar] = []
       for item in inner {
-        guard positive, item.quantifier == .one, case .literal(let c) = item.kind else { return .zeroWidth }
+        // U+FFFD: look-around reads an ill-formed byte as U+FFFD, which the byte search of an
+        // anchor (its bytes EF BF BD) would not find.
+        guard positive, item.quantifier == .one, case .literal(let c) = item.kind, c != "\u{FFFD}" else {
+          return .zeroWidth
+        }
         characters.append(c)
       }
       return characters.isEmpty ? .zeroWidth : .assertedLiteral(characters, ahead: ahead)

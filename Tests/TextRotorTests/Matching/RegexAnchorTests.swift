@@ -124,6 +124,18 @@ struct RegexAnchorTests {
     #expect(anchored > 100, "seed \(seed)")
   }
 
+  @Test("a look-around holding U+FFFD reads an ill-formed byte as U+FFFD: it is no anchor, and matches there")
+  func replacementCharacterInLookAround() throws {
+    for (source, bytes) in [
+      ("a(?=\u{FFFD})", [0x61, 0xFF, 0x0A]), ("(?<=\u{FFFD})b", [0xFF, 0x62, 0x0A]),
+      ("(?<=x\u{FFFD})ab", [0x78, 0xFF, 0x61, 0x62, 0x0A]), ("(?<=\u{FFFD})", [0xFF, 0x62, 0x0A]),
+    ] as [(String, [UInt8])] {
+      let fast = try PatternMatcher(.regex(source)).matches(in: ByteStorage(bytes))
+      let plain = try PatternMatcher(.regex(source), strategy: .icu).matches(in: ByteStorage(bytes))
+      #expect(fast == plain && !fast.isEmpty, "\(source): \(fast) vs \(plain)")
+    }
+  }
+
   @Test("alternatives whose windows reach back over an earlier one keep the matches in order")
   func alternativesReachingBack() throws {
     for (source, text) in [
