@@ -61,6 +61,7 @@ struct ElementItem: TreeItem, Sendable {
     g.scalars = 1
     g.lineBreaks = 1
     g.firstIsLF = true
+    g.isVirtualGap = true
     return g
   }
 }

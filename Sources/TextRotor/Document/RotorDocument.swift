@@ -258,12 +258,32 @@ public final class RotorDocument<ID: Hashable> {
     let o = try table.utf8Offset(in: i, position.index)
     let before = table.origin.adding(table.tree.summary(before: i).text)
     var (line, local) = text.lineAndSummary(ofUTF8: o)
+    // At the start of a text starting with LF after a gap ending in CR (a file's CR line
+    // terminator, then an LF typed at the start of the next line), the position is between the
+    // CR and the LF of the document's text: on the CR's line, after it.
+    if o == 0 && i > 0 && text.utf8Count > 0 && text.byte(at: 0) == 0x0A, case let gap = table[i - 1].gap,
+      gap.lastIsCR, gap.lineBreaks == 1
+    {
+      let end = try self.position(in: table.id(at: i - 1), utf8Offset: table[i - 1].text.utf8Count)
+      let previous = try documentLocation(of: end, encoding: encoding)
+      // The gap (a `.lines` gap is the CR alone; one line break: all of it is on the CR's line).
+      let rest: Int
+      switch encoding {
+      case .utf8: rest = gap.utf8
+      case .utf16: rest = gap.utf16
+      case .utf32, .grapheme: rest = gap.scalars
+      }
+      return TextLocation(
+        line: previous.line, column: previous.column + rest, utf16Offset: before.utf16)
+    }
     // At the end of a text ending in CR whose gap to the next element starts with LF (an element
     // "a\r" followed by the virtual line feed, or by a file's LF after an edit), the position is
     // between the CR and the LF of the document's text: on the CR's line, as inside an element.
-    // (The last element's gap ends no line: a file ending in CR has no LF after it.)
+    // (After the last element, only a file's own terminator is text: a virtual gap is not, and a
+    // file ending in CR has no LF after it.)
     let beforeGapLF =
-      o > 0 && o == text.utf8Count && i + 1 < table.count && local.lastIsCR && table[i].gap.firstIsLF
+      o > 0 && o == text.utf8Count && (i + 1 < table.count || !table[i].gap.isVirtualGap) && local.lastIsCR
+      && table[i].gap.firstIsLF
     if beforeGapLF { line -= 1 }
     let start = text.lineStart(line) ?? 0
     var column = Self.column(text, from: start, to: o, encoding)

@@ -11,6 +11,10 @@ struct TextSummary: TreeSummary {
   var lastIsCR = false
   /// Whether some byte of the run is not well-formed UTF-8 (counted as U+FFFD, maximal subparts).
   var illFormed = false
+  /// Set only on ``ElementItem/virtualGap``: the line feed after an element that no file holds (a
+  /// document built from elements, a file's last line without a terminator). After the last
+  /// element it is not part of the document's text.
+  var isVirtualGap = false
 
   static var zero: TextSummary { TextSummary() }
 
