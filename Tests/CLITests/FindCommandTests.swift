@@ -648,3 +648,34 @@ struct FindNonUTF8NamesTests {
     #expect(ours.stderr.contains("./broken\u{FFFD}: No such file or directory"), "\(ours.stderr)")
   }
 }
+
+/// A set in a glob (`[!x]`, `[/]`) may match `/`, in ignore files and in -g, as in rg. (A rule
+/// without a slash is matched against the name alone; rg matches it as `**/RULE` against the path,
+/// so `*[!x]b` ignores `a/b` there: not here.)
+@Suite("CLI: find's glob sets, as rg")
+struct FindGlobSetsTests {
+  @Test(
+    "the files a set rule leaves are rg's",
+    arguments: [
+      ("d/a[!x]b", [String]()), ("d/a[/]b", []), ("/d/a[!.]b", []), ("d/[!d]*", []),
+      ("", ["-g", "d/a[!x]b"]), ("", ["-g", "!d/a[/]b"]), ("", ["-g", "*[!x]*"]),
+    ])
+  func sameAsRipgrep(rule: String, options: [String]) throws {
+    let rg = try #require(FindNonUTF8NamesTests.rg, "ripgrep (rg) is needed for this test")
+    let root = NSTemporaryDirectory() + "textrotor-sets-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    for (path, text) in [
+      ("d/a/b", "needle"), ("d/azb", "needle"), ("d/a.b", "needle"), ("e/f", "needle"), (".gitignore", rule),
+    ] {
+      try FileManager.default.createDirectory(
+        atPath: (root + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: root + "/" + path))
+    }
+    _ = try CLI.runProcess("/usr/bin/git", ["init", "-q"], in: root)
+    let ours = try CLI.runProcess(CLI.executable.path, ["find", "-l", "--sort", "path", "needle"] + options, in: root)
+    let theirs = try CLI.runProcess(rg, ["--no-config", "-l", "--sort", "path", "needle"] + options, in: root)
+    #expect(
+      ours.stdout == theirs.stdout && ours.status == theirs.status,
+      "\(rule) \(options): \(ours.stdout) vs \(theirs.stdout)")
+  }
+}

@@ -1,5 +1,6 @@
 /// A glob in gitignore's syntax, matched against a `/`-separated relative path:
-/// `*` any run of characters but `/`, `?` one character but `/`, `[a-z]`/`[!a-z]` a set, `\x`
+/// `*` any run of characters but `/`, `?` one character but `/`, `[a-z]`/`[!a-z]` a set (which
+/// may match `/`, as in ripgrep; not in git), `\x`
 /// the character x (over UTF-8 bytes, as git and ripgrep match: `?` is one byte), `**/` any directories (none included), `/**` everything inside, and `**`
 /// elsewhere the same as `*` (as git reads it).
 public struct Glob: Sendable, Hashable {
@@ -27,6 +28,8 @@ public struct Glob: Sendable, Hashable {
     case general
   }
   let shape: Shape
+  /// Whether ``matchStars(_:_:)`` decides the glob: no `**`, and no set that matches `/`.
+  let onePass: Bool
   /// The bytes every match starts with (the glob's literal head) and ends with (its literal tail):
   /// a general glob is tried only on paths that have both, so that a file of many `a/**/b` lines
   /// does not backtrack over every path.
@@ -107,6 +110,20 @@ public struct Glob: Sendable, Hashable {
     } else {
       shape = .general
     }
+    onePass = Self.canMatchInOnePass(tokens)
+  }
+
+  /// Whether ``matchStars(_:_:)`` matches `tokens` as the backtracking search does: no `**`, and
+  /// no set that may match `/` (past such a set, an earlier `*` may have to take more, in another
+  /// path component: `*[!x]*` on `a/b`).
+  static func canMatchInOnePass(_ tokens: [Token]) -> Bool {
+    !tokens.contains {
+      switch $0 {
+      case .anyDirectories, .everything: true
+      case .set: matchesOne($0, UInt8(ascii: "/"))
+      default: false
+      }
+    }
   }
 
   private static func parseSet(_ s: [UInt8], from start: Int) -> (Token, Int)? {
@@ -159,7 +176,7 @@ public struct Glob: Sendable, Hashable {
     }
     guard p.count >= head.count + tail.count && p.starts(with: head) && p.suffix(tail.count).elementsEqual(tail)
     else { return false }
-    if !tokens.contains(where: { $0 == .anyDirectories || $0 == .everything }) { return Self.matchStars(tokens, p) }
+    if onePass { return Self.matchStars(tokens, p) }
     var memo: Set<Int> = []
     return Self.match(tokens, 0, p, 0, &memo)
   }
@@ -199,12 +216,12 @@ public struct Glob: Sendable, Hashable {
   }
 
   /// Whether token `t` (not a star) matches byte `c`.
-  private static func matchesOne(_ t: Token, _ c: UInt8) -> Bool {
+  static func matchesOne(_ t: Token, _ c: UInt8) -> Bool {
     switch t {
     case .character(let x): return x == c
     case .any: return c != UInt8(ascii: "/")
     case .set(let negated, let items):
-      guard c != UInt8(ascii: "/") else { return false }
+      // A set may match `/` (`[!x]`, `[/]`), as in ripgrep's globs (git's own matching says no).
       let inSet = items.contains {
         switch $0 {
         case .single(let x): return x == c

@@ -11,6 +11,8 @@ struct FileWalkerTests {
     "*.log", "foo", "/foo", "foo/", "!x.txt", "src/*.md", "**/build", "a/**", "b/**/x.txt", "[ab]", "?.txt",
     "*.t?t", "# comment", "", "doc/", "!/build", "!foo", "*.md", "!y.md", "x.*", "/a/b", "src", "**/doc/*",
     "é.txt", "!*.txt", "*", "!a/", "build/**/*.log", "\\#x", "  ",
+    // Sets that may match a slash, as ripgrep's do.
+    "/a[!x]b", "a[/]foo", "/src[!.]*.md", "!/b[/]x.txt",
   ]
 
   static var ripgrep: String? {
