@@ -200,14 +200,21 @@ struct ParallelCountTests {
   func slices(threads: Int) throws {
     let seed = SeededRandom.seedFromEnvironment()
     var random = SeededRandom(seed: seed)
-    let pieces = ["attention", " the ", "\n", "\r\n", "é", "nation", "x", "12"]
+    // An ill-formed byte among them: a pattern holding U+FFFD checks it again on ICU.
+    let pieces =
+      ["attention", " the ", "\n", "\r\n", "é", "nation", "x", "12", "\u{FFFD}"].map { Array($0.utf8) } + [[0xFF]]
     var text: [UInt8] = []
     while text.count < 30_000 {
-      text += Array(pieces.randomElement(using: &random)!.utf8)
+      text += pieces.randomElement(using: &random)!
     }
     let bytes = ByteStorage(text)
-    for pattern in [Pattern.literal("tion"), .regex(#"\w+tion\b"#), .literal("THE", ignoreCase: true, wholeWord: true)]
-    {
+    // Literals, and regexes on each engine and path (each thread's matcher is a copy of the first).
+    for pattern in [
+      Pattern.literal("tion"), .regex(#"\w+tion\b"#), .literal("THE", ignoreCase: true, wholeWord: true),
+      .regex(#"\w+tion"#, wholeWord: true), .regex(#"(?<=at)t\w+"#), .regex(#"(t)\1"#),
+      .regex(#"\w+ION"#, ignoreCase: true),
+      .regex("x\u{FFFD}?"), .regex(#"\p{L}+"#),
+    ] {
       let matcher = try PatternMatcher(pattern)
       #expect(
         try matcher.count(in: bytes, range: nil, threads: threads, minimumSlice: 5000) == matcher.count(in: bytes),
