@@ -649,15 +649,15 @@ struct FindNonUTF8NamesTests {
   }
 }
 
-/// A set in a glob (`[!x]`, `[/]`) may match `/`, in ignore files and in -g, as in rg. (A rule
-/// without a slash is matched against the name alone; rg matches it as `**/RULE` against the path,
-/// so `*[!x]b` ignores `a/b` there: not here.)
+/// A set in a glob (`[!x]`, `[/]`) may match `/`, in ignore files and in -g, as in rg; a rule
+/// without a slash is matched as rg matches it, as `**/RULE` (`*[!x]b` ignores `d/a/b`).
 @Suite("CLI: find's glob sets, as rg")
 struct FindGlobSetsTests {
   @Test(
     "the files a set rule leaves are rg's",
     arguments: [
-      ("d/a[!x]b", [String]()), ("d/a[/]b", []), ("/d/a[!.]b", []), ("d/[!d]*", []),
+      ("d/a[!x]b", [String]()), ("d/a[/]b", []), ("/d/a[!.]b", []), ("d/[!d]*", []), ("*[!x]b", []), ("[!x]*", []),
+      ("!*[!x]b", []),
       ("", ["-g", "d/a[!x]b"]), ("", ["-g", "!d/a[/]b"]), ("", ["-g", "*[!x]*"]),
     ])
   func sameAsRipgrep(rule: String, options: [String]) throws {

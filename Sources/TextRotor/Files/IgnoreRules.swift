@@ -19,6 +19,11 @@ public struct IgnoreRules: Sendable {
     let directoryOnly: Bool
     /// Matched against the last path component only.
     let nameOnly: Bool
+    /// A rule without a slash whose glob has a set that may match `/` (`*[!x]b`): matched against
+    /// every tail of the path that starts a component, as ripgrep matches a rule without a slash
+    /// (as `**/RULE`), so `*[!x]b` takes `a/b` (`*` `a`, `[!x]` the slash). For any other rule
+    /// that is the same as matching the name alone, which is what is done.
+    let acrossDirectories: Bool
     /// What every match has, checked before the glob is tried (most rules of a `.gitignore`
     /// reject most paths by their first or last byte or their length): the fewest bytes, and the
     /// bytes a match can start and end with.
@@ -31,6 +36,8 @@ public struct IgnoreRules: Sendable {
       self.negated = negated
       self.directoryOnly = directoryOnly
       self.nameOnly = nameOnly
+      acrossDirectories =
+        nameOnly && glob.tokens.contains { if case .set = $0 { Glob.matchesOne($0, UInt8(ascii: "/")) } else { false } }
       var count = 0
       for token in glob.tokens {
         switch token {
@@ -218,7 +225,13 @@ public struct IgnoreRules: Sendable {
       if k <= best { break }
       if rule.directoryOnly && !isDirectory { continue }
       let matched: Bool
-      if rule.nameOnly {
+      if rule.acrossDirectories {
+        if pathArray == nil { pathArray = Array(bytes) }
+        let p = pathArray!
+        matched = ([0] + p.indices.filter { p[$0] == UInt8(ascii: "/") }.map { $0 + 1 }).contains {
+          rule.glob.matches(bytes: Array(p[$0...]))
+        }
+      } else if rule.nameOnly {
         guard rule.mayMatch(name) else { continue }
         if nameArray == nil { nameArray = Array(name) }
         matched = rule.glob.matches(bytes: nameArray!)

@@ -65,9 +65,18 @@ enum CLI {
     let input = Pipe()
     process.standardInput = input
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try input.fileHandleForWriting.close()
+    // Written on another thread while the output is read: a process that prints more than a pipe
+    // holds before it has read all of its input would otherwise wait on us as we wait on it.
+    let writer = DispatchGroup()
+    let writing = input.fileHandleForWriting
+    writer.enter()
+    DispatchQueue.global().async {
+      if let stdin { writing.write(stdin) }
+      try? writing.close()
+      writer.leave()
+    }
     let (outData, errData) = readToEnd(out, err)
+    writer.wait()
     process.waitUntilExit()
     return CLIResult(
       status: process.terminationStatus,
