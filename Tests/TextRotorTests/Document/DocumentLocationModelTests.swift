@@ -59,29 +59,15 @@ struct DocumentLocationModelTests {
         let position = try document.position(in: id, utf8Offset: o)
         let offset = base + o
         #expect(try document.documentOffset(of: position) == offset, "\(what): element \(k) offset \(o)")
-        // Lines as LSP counts them: LF, CR LF and CR end a line; a position between a CR and its
-        // LF is on the CR's line, after it.
-        var line = 1
-        var lineStart = 0
-        var i = 0
-        while i < offset {
-          if file[i] == 0x0A || (file[i] == 0x0D && !(i + 1 < file.count && file[i + 1] == 0x0A)) {
-            line += 1
-            lineStart = i + 1
-          }
-          i += 1
+        // Lines as LSP counts them (LF, CR LF and CR end a line; a position between a CR and its
+        // LF is on the CR's line, after it), in every encoding: the naive walk of PositionCursor's tests.
+        for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
+          let want = PositionCursorTests.model(file, offset, encoding)
+          let location = try document.documentLocation(of: position, encoding: encoding)
+          #expect(
+            location == want,
+            "\(what): element \(k) offset \(o) in \(texts) \(gaps), \(encoding): \(location), want \(want)")
         }
-        let utf16 = try document.documentLocation(of: position, encoding: .utf16)
-        let lineText = String(decoding: file[lineStart..<offset], as: UTF8.self)
-        let prefix = String(decoding: file[0..<offset], as: UTF8.self)
-        #expect(
-          utf16.line == line && utf16.column == lineText.utf16.count + 1 && utf16.utf16Offset == prefix.utf16.count,
-          "\(what): element \(k) offset \(o), UTF-16: \(utf16)")
-        let location = try document.documentLocation(of: position)
-        #expect(
-          location.line == line && location.column == offset - lineStart + 1,
-          "\(what): element \(k) offset \(o) in \(texts) \(gaps): \(location) vs line \(line) column \(offset - lineStart + 1)"
-        )
       }
       base += text.utf8.count + gaps[k].utf8.count
     }
