@@ -148,8 +148,8 @@ enum FindJSON {
   /// (``FileSystem/bytes(of:)``), as ripgrep writes it.
   private static func appendPath(_ path: String, _ out: inout [UInt8]) {
     let bytes = FileSystem.bytes(of: path)
-    if bytes.elementsEqual(path.utf8) {
-      appendData(path, &out)
+    if let text = String(validating: bytes, as: UTF8.self) {
+      appendData(text, &out)
     } else {
       append(#"{"bytes":""#, &out)
       Base64.append(bytes, to: &out)

@@ -335,6 +335,7 @@ struct FindOptions: Equatable, Sendable {
       StandardOutput.error(message)
       return 2
     }
+    texts = texts.map(PatternText.text)
     let syntax: Pattern.Syntax = regex ? .regex : .literal
     let caseless =
       !caseSensitive

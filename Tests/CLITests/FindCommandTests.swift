@@ -577,6 +577,9 @@ struct FindNonUTF8NamesTests {
       ["-l"], ["-n", "--column", "--no-heading"], ["--heading", "--column"], ["--count"], ["-c"], ["--vimgrep"],
       ["--json"], ["-l", "-0"],
       ["--files-without-match"], ["-g", "*.txt", "-l"], ["-g", "!*.log", "-l"],
+      // `?` and a set take one byte, an ill-formed one too.
+      ["-g", "d?/*", "-l"], ["-g", "z?.txt", "--files-without-match"], ["-g", "caf[!x].txt", "-l"],
+      ["-g", "?a.log", "-l"],
     ])
   func sameAsRipgrep(_ options: [String]) throws {
     let rg = try #require(Self.rg, "ripgrep (rg) is needed for this test")
@@ -589,6 +592,10 @@ struct FindNonUTF8NamesTests {
     try Self.make(root, Array("d".utf8) + [0xFF] + Array("/x".utf8) + [0xC3] + Array(".txt".utf8), "two needle\n")
     try Self.make(root, Array("ok.txt".utf8), "needle ok\n")
     try Self.make(root, Array("z".utf8) + [0xE9] + Array(".txt".utf8), "nothing here\n")
+    // Ordered by bytes as rg orders them: a lone 0x80 before é (C3 A9); a real U+10FF80 (the first
+    // scalar of the range that stands for ill-formed bytes) is text.
+    try Self.make(root, Array("é.txt".utf8), "needle é\n")
+    try Self.make(root, Array("r\u{10FF80}.txt".utf8), "needle r\n")
     let arguments = options + ["needle", "."]
     let ours = try CLI.runProcess(CLI.executable.path, ["find", "--sort", "path"] + arguments, in: root)
     let theirs = try CLI.runProcess(rg, ["--no-config", "--sort", "path", "-F"] + arguments, in: root)
@@ -622,6 +629,10 @@ struct FindNonUTF8NamesTests {
     #expect(segment.status == 0 && segment.stdout == "8\n", "\(segment.stdout) \(segment.stderr)")
     let missing = try run(CLI.executable.path, #"segment --by word --count $'nothere\xe9.txt'"#)
     #expect(missing.status == 2 && missing.stderr.contains("nothere\u{FFFD}.txt: No such file or directory"))
+    // A real U+10FF80 in a pattern is text (it is in the file), as in rg.
+    try Self.make(root, Array("u.txt".utf8), "x\u{10FF80}y\n")
+    let real = try run(CLI.executable.path, #"find --count $'\xf4\x8f\xbe\x80' u.txt"#)
+    #expect(real.status == 0 && real.stdout == "1\n", "\(real.stdout) \(real.stderr)")
     for pattern in [#"$'\xff'"#, #"-e x -e $'a\xe9b'"#] {
       let refused = try run(CLI.executable.path, "find \(pattern) ok.txt")
       let rgRefused = try run(rg, "--no-config \(pattern) ok.txt")

@@ -207,7 +207,7 @@ public struct FileWalker: Sendable {
   /// Whether `relative` (from the walk root) is excluded.
   private func isIgnored(relative: String, shown: String, name: String, isDirectory: Bool, levels: [Level]) -> Bool {
     if !overrides.isEmpty {
-      switch overrides.decision(forPath: Array((shown + relative).utf8)[...], isDirectory: isDirectory) {
+      switch overrides.decision(forPath: FileSystem.bytes(of: shown + relative)[...], isDirectory: isDirectory) {
       case .ignore?: return true
       case .include?: return false
       case nil: if hasWhitelist && !isDirectory { return true }
@@ -219,7 +219,7 @@ public struct FileWalker: Sendable {
     func typed(_ whitelisted: Bool) -> Bool {
       var whitelisted = whitelisted
       if !isDirectory && !options.types.isEmpty {
-        switch options.types.decision(forName: Array(name.utf8)[...]) {
+        switch options.types.decision(forName: FileSystem.bytes(of: name)[...]) {
         case .ignore?: return true
         case .include?: whitelisted = true
         case nil: break
@@ -234,17 +234,20 @@ public struct FileWalker: Sendable {
     var exclude: IgnoreRules.Decision? = nil
     var sawGit = false
     let inRepository = levels.contains { $0.hasGit }
-    // The path's bytes, made once for every level's rules: each level sees the part below it.
-    let bytes = Array(relative.utf8)
+    // The path's bytes, made once for every level's rules: each level sees the part below it. A
+    // name's bytes, not its string's: an ill-formed byte is one byte to `?` and sets (``FileSystem``).
+    let bytes = FileSystem.bytes(of: relative)
     // By index, in place: a level holds four rule sets of five collections each, and a copy of it
     // per level and file retained them all. Most directories have no ignore file: skipped.
     for k in levels.indices.reversed() {
       if levels[k].hasRules {
         let path: ArraySlice<UInt8>
         if levels[k].directoryPrefix.isEmpty {
-          path = levels[k].aboveRootPrefix.isEmpty ? bytes[...] : (Array(levels[k].aboveRootPrefix.utf8) + bytes)[...]
+          path =
+            levels[k].aboveRootPrefix.isEmpty
+            ? bytes[...] : (FileSystem.bytes(of: levels[k].aboveRootPrefix) + bytes)[...]
         } else {
-          path = bytes[levels[k].directoryPrefix.utf8.count...]
+          path = bytes[FileSystem.bytes(of: levels[k].directoryPrefix).count...]
         }
         if custom == nil { custom = levels[k].rgignore.decision(forPath: path, isDirectory: isDirectory) }
         if ignore == nil { ignore = levels[k].ignore.decision(forPath: path, isDirectory: isDirectory) }
@@ -281,9 +284,9 @@ public struct FileWalker: Sendable {
     levels.append(level(for: directory, prefix: prefix))
     defer { levels.removeLast() }
     let base = directory.utf8.last == UInt8(ascii: "/") ? directory : directory + "/"
-    // By their bytes (as ripgrep orders them), compared as arrays: the string views' generic
-    // comparison was a tenth of a walk's own time.
-    let sorted = entries.map { (key: Array($0.name.utf8), entry: $0) }.sorted {
+    // By their bytes (as ripgrep orders them; a name's own, ``FileSystem/bytes(of:)``), compared
+    // as arrays: the string views' generic comparison was a tenth of a walk's own time.
+    let sorted = entries.map { (key: FileSystem.bytes(of: $0.name), entry: $0) }.sorted {
       $0.key.lexicographicallyPrecedes($1.key)
     }
     for (_, entry) in sorted {

@@ -1,3 +1,5 @@
+import TextRotorICU
+
 /// A glob in gitignore's syntax, matched against a `/`-separated relative path:
 /// `*` any run of characters but `/`, `?` one character but `/`, `[a-z]`/`[!a-z]` a set (which
 /// may match `/`, as in ripgrep; not in git), `\x`
@@ -161,7 +163,7 @@ public struct Glob: Sendable, Hashable {
   }
 
   /// Whether the glob matches all of `path`.
-  public func matches(_ path: String) -> Bool { matches(bytes: Array(path.utf8)) }
+  public func matches(_ path: String) -> Bool { matches(bytes: FileSystem.bytes(of: path)) }
 
   /// Whether the glob matches all of the UTF-8 bytes `p`.
   func matches(bytes p: [UInt8]) -> Bool {

@@ -196,7 +196,7 @@ public struct IgnoreRules: Sendable {
     guard !rules.isEmpty else { return nil }
     // Bytes, not Characters: a name starting with a combining mark makes one Character of "/"
     // and the mark.
-    return decision(forPath: Array(path.utf8)[...], isDirectory: isDirectory)
+    return decision(forPath: FileSystem.bytes(of: path)[...], isDirectory: isDirectory)
   }
 
   /// ``decision(for:isDirectory:)`` for a path's UTF-8 bytes (a walk makes them once a path, for

@@ -27,14 +27,16 @@ struct PatternOptions: ParsableArguments {
   /// The pattern, or nil when `--pattern` was not given.
   var value: Pattern? {
     pattern.map {
-      Pattern($0, syntax: regex ? .regex : .literal, ignoreCase: ignoreCase, wholeWord: word, timeLimit: timeLimit)
+      Pattern(
+        PatternText.text($0), syntax: regex ? .regex : .literal, ignoreCase: ignoreCase, wholeWord: word,
+        timeLimit: timeLimit)
     }
   }
 
   /// A matcher for the pattern; prints the error and returns nil when the pattern is invalid.
   func matcher() -> PatternMatcher? {
     guard let value else { return nil }
-    if let message = PatternText.invalidUTF8([value.text]) {
+    if let message = PatternText.invalidUTF8([pattern ?? ""]) {
       StandardOutput.error(message)
       return nil
     }
@@ -49,13 +51,20 @@ struct PatternOptions: ParsableArguments {
 
 /// Patterns as they come from the command line or a pattern file.
 enum PatternText {
+  /// The text a pattern argument stands for: an argument is read as a file name is
+  /// (``FileSystem/name(_:)``), which escapes a real U+10FF80–U+10FFFF too; valid UTF-8 (see
+  /// ``invalidUTF8(_:)``) comes back as itself.
+  static func text(_ argument: String) -> String {
+    String(decoding: FileSystem.bytes(of: argument), as: UTF8.self)
+  }
+
   /// Why one of `texts` cannot be a pattern: a byte that is not UTF-8 (a command-line argument
   /// holds such bytes escaped, ``TextRotorCommand/rawArguments``), as rg says it; nil when all are
   /// text.
   static func invalidUTF8(_ texts: [String]) -> String? {
     for text in texts {
       let bytes = FileSystem.bytes(of: text)
-      guard !bytes.elementsEqual(text.utf8) else { continue }
+      guard String(validating: bytes, as: UTF8.self) == nil else { continue }
       var offset = 0
       var parser = Unicode.UTF8.ForwardParser()
       var iterator = bytes.makeIterator()
