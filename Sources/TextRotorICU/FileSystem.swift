@@ -62,7 +62,7 @@ public enum FileSystem {
       if scalar.value >= escapeBase + 0x80 {
         out.append(UInt8(scalar.value - escapeBase))
       } else {
-        out.append(contentsOf: String(scalar).utf8)
+        Unicode.UTF8.encode(scalar) { out.append($0) }
       }
     }
     return out

@@ -110,7 +110,9 @@ public struct FileWalker: Sendable {
   /// The ignore files of one directory.
   struct Level {
     /// The directory's path relative to the walk root, with a trailing "/" ("" at the root).
-    var directoryPrefix: String
+    let directoryPrefix: String
+    /// `directoryPrefix`'s bytes (``FileSystem/bytes(of:)``), counted once, not once a file.
+    let directoryPrefixCount: Int
     var rgignore = IgnoreRules()
     var ignore = IgnoreRules()
     var gitignore = IgnoreRules()
@@ -118,6 +120,11 @@ public struct FileWalker: Sendable {
     var hasGit = false
     /// A level above the walk root: paths are matched relative to it with this extra prefix.
     var aboveRootPrefix: String = ""
+    init(directoryPrefix: String) {
+      self.directoryPrefix = directoryPrefix
+      directoryPrefixCount = FileSystem.bytes(of: directoryPrefix).count
+    }
+
     /// Whether any of its rule sets has a rule.
     var hasRules: Bool { !(rgignore.isEmpty && ignore.isEmpty && gitignore.isEmpty && exclude.isEmpty) }
   }
@@ -247,7 +254,7 @@ public struct FileWalker: Sendable {
             levels[k].aboveRootPrefix.isEmpty
             ? bytes[...] : (FileSystem.bytes(of: levels[k].aboveRootPrefix) + bytes)[...]
         } else {
-          path = bytes[FileSystem.bytes(of: levels[k].directoryPrefix).count...]
+          path = bytes[levels[k].directoryPrefixCount...]
         }
         if custom == nil { custom = levels[k].rgignore.decision(forPath: path, isDirectory: isDirectory) }
         if ignore == nil { ignore = levels[k].ignore.decision(forPath: path, isDirectory: isDirectory) }

@@ -63,17 +63,8 @@ enum PatternText {
   /// text.
   static func invalidUTF8(_ texts: [String]) -> String? {
     for text in texts {
-      let bytes = FileSystem.bytes(of: text)
-      guard String(validating: bytes, as: UTF8.self) == nil else { continue }
-      var offset = 0
-      var parser = Unicode.UTF8.ForwardParser()
-      var iterator = bytes.makeIterator()
-      scan: while true {
-        switch parser.parseScalar(from: &iterator) {
-        case .valid(let encoded): offset += encoded.count
-        case .error, .emptyInput: break scan
-        }
-      }
+      let bytes = ByteStorage(FileSystem.bytes(of: text))
+      guard let offset = bytes.firstInvalidUTF8(in: 0..<bytes.count) else { continue }
       return "found invalid UTF-8 in pattern at byte offset \(offset): \(FileSystem.displayName(text))"
     }
     return nil
