@@ -147,6 +147,8 @@ enum FindJSON {
   /// A path as `{"text":"..."}`, or `{"bytes":"BASE64"}` for a file name that is not valid UTF-8
   /// (``FileSystem/bytes(of:)``), as ripgrep writes it.
   private static func appendPath(_ path: String, _ out: inout [UInt8]) {
+    // No escape (U+100000 and above start with F4): the string itself, as every message writes it.
+    guard path.utf8.contains(0xF4) else { return appendData(path, &out) }
     let bytes = FileSystem.bytes(of: path)
     if let text = String(validating: bytes, as: UTF8.self) {
       appendData(text, &out)

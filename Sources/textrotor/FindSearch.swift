@@ -214,6 +214,8 @@ struct FileScan {
   let matcher: PatternMatcher
   let format: FindFormat
   let name: String
+  /// `name`'s bytes as printed (``FileSystem/bytes(of:)``), made once, not once a line.
+  let nameBytes: [UInt8]
   var out: [UInt8] = []
   var errors: [String] = []
   var found = false
@@ -242,6 +244,7 @@ struct FileScan {
     self.matcher = matcher
     self.format = format
     self.name = name
+    nameBytes = FileSystem.bytes(of: name)
   }
 
   var isDone: Bool { stopped && afterLeft == 0 }
@@ -385,7 +388,7 @@ struct FileScan {
       if let offset = binaryOffset, found {
         let text = "binary file matches (found \"\\0\" byte around offset \(offset))\n"
         headingIfNeeded()
-        if prefixPath { out.append(contentsOf: FileSystem.bytes(of: name) + Array(": ".utf8)) }
+        if prefixPath { out.append(contentsOf: nameBytes + Array(": ".utf8)) }
         out.append(contentsOf: text.utf8)
       }
     case .json:
@@ -421,7 +424,7 @@ struct FileScan {
   }
 
   private mutating func appendPath(separator: UInt8?) {
-    field(FileSystem.bytes(of: name), color: Self.magenta)
+    field(nameBytes, color: Self.magenta)
     if format.nullAfterPath {
       out.append(0)
     } else if let separator {
