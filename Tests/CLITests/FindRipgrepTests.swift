@@ -59,6 +59,11 @@ struct FindRipgrepTests {
         ["-P", "--count-matches", #"(?<![a-z])[a-z]{3}(?![a-z])"#]
       ),
       (["--regex", #"e(?=[a-z]*$)"#, "-o"], ["-P", "-o", "-n", "--column", #"e(?=[a-z]*$)"#]),
+      // Without case: windows around the literal's ASCII case variants (look-around too).
+      (["-i", "--regex", #"(?<=THE )\w+"#, "-o"], ["-P", "-i", "-o", "-n", "--column", #"(?<=THE )\w+"#]),
+      (["-i", "--regex", #"\w+(?= OF)"#, "--count"], ["-P", "-i", "--count-matches", #"\w+(?= OF)"#]),
+      (["-i", "--regex", #"\w+TION\b"#, "-o"], ["-i", "-o", "-n", "--column", #"\w+TION\b"#]),
+      (["-i", "--regex", #"СНЕ\w*"#, "-o"], ["-i", "-o", "-n", "--column", #"СНЕ\w*"#]),
       (["--count", "e"], ["-F", "--count-matches", "e"]),
       (["-l", "Linux"], ["-F", "-l", "Linux"]),
       // rg's other everyday options.

@@ -34,17 +34,8 @@ struct LiteralSearch {
       try runBytes(bytes, range, visit)
       return
     }
-    var position = range.lowerBound
-    while position < range.upperBound {
-      guard let special = FoldingExceptions.first(in: bytes, range: position..<range.upperBound) else {
-        try runBytes(bytes, position..<range.upperBound, visit)
-        return
-      }
-      let start = LineBounds.start(of: special, in: bytes, floor: position)
-      let end = LineBounds.end(of: special, in: bytes, limit: range.upperBound)
-      if start > position, try runBytes(bytes, position..<start, visit) { return }
-      if try exceptions.searchLine(bytes, start..<end, range: range, visit) { return }
-      position = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
+    try FoldingExceptions.split(bytes, range: range) { (part, isException) throws(ICUError) -> Bool in
+      isException ? try exceptions.searchLine(bytes, part, range: range, visit) : try runBytes(bytes, part, visit)
     }
   }
 
@@ -101,6 +92,26 @@ enum FoldingExceptions {
   private static let leadPairs: [(UInt8, UInt8)] = [
     (0xC3, 0x9F), (0xC4, 0xB0), (0xC5, 0x89), (0xC5, 0xBF), (0xC7, 0xB0), (0xE1, 0xBA), (0xE2, 0x84), (0xEF, 0xAC),
   ]
+
+  /// Calls `body` with the parts of `range` in order: runs of whole lines holding no exception
+  /// character (`false`), and each line holding one, its terminator excluded (`true`), until it
+  /// returns true (the search stopped).
+  static func split(
+    _ bytes: ByteStorage, range: Range<Int>, _ body: (Range<Int>, Bool) throws(ICUError) -> Bool
+  ) throws(ICUError) {
+    var position = range.lowerBound
+    while position < range.upperBound {
+      guard let special = first(in: bytes, range: position..<range.upperBound) else {
+        _ = try body(position..<range.upperBound, false)
+        return
+      }
+      let start = LineBounds.start(of: special, in: bytes, floor: position)
+      let end = LineBounds.end(of: special, in: bytes, limit: range.upperBound)
+      if start > position, try body(position..<start, false) { return }
+      if try body(start..<end, true) { return }
+      position = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
+    }
+  }
 
   /// The offset of the first exception character in `range`, or nil.
   static func first(in bytes: ByteStorage, range: Range<Int>) -> Int? {

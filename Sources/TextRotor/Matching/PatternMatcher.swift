@@ -114,8 +114,10 @@ public final class PatternMatcher {
     case (.regex, .automatic):
       let regex = RegexEngine(
         try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
-      if !pattern.ignoreCase, let anchors = LiteralAnchor.alternatives(of: text),
-        anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) })
+      let anchors = LiteralAnchor.alternatives(of: text)
+      if let anchors,
+        anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) }),
+        !pattern.ignoreCase || Self.caselessWindowsAreSafe(text, anchors)
       {
         // One class before and one after for every alternative (their unions), so that the windows'
         // starts grow with the offsets of the literals and a window once searched is never reached
@@ -124,7 +126,11 @@ public final class PatternMatcher {
         let before = try byteClass(union(anchors.map(\.before)), options)
         let after = try byteClass(union(anchors.map(\.after)), options)
         let windows = anchors.map {
-          var window = WindowAnchor(literal: BytePattern(Array($0.literal.utf8)), before: before, after: after)
+          // Without case (ASCII literals only): ASCII letters of either case, and the lines holding
+          // a character whose full case folding is ASCII left to ICU whole (`foldingExceptions`).
+          var window = WindowAnchor(
+            literal: BytePattern(Array($0.literal.utf8), asciiCaseInsensitive: pattern.ignoreCase), before: before,
+            after: after)
           window.minimumBefore = $0.minimumBefore
           window.minimumAfter = $0.minimumAfter
           let bytes = Array($0.literal.utf8)
@@ -137,7 +143,17 @@ public final class PatternMatcher {
           return window
         }
         let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
-        engine = .regex(RegexSearch(regex, mode: .anchored(windows, set), lineLocal: lineLocal))
+        engine = .regex(
+          RegexSearch(regex, mode: .anchored(windows, set, foldingExceptions: pattern.ignoreCase), lineLocal: lineLocal)
+        )
+      } else if pattern.ignoreCase, let anchors,
+        case let needles = anchors.map({ CaseClasses.needles(for: $0.literal) }),
+        !needles.contains(where: { $0 == nil })
+      {
+        // Without case, a non-ASCII literal: only the lines holding a case variant of a few of its
+        // characters (every match holds one; ``CaseClasses``) are given to ICU.
+        engine = .regex(
+          RegexSearch(regex, mode: .prefiltered(needles.flatMap { $0! }.map { BytePattern($0) }), lineLocal: lineLocal))
       } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
         engine = .regex(
           RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))]), lineLocal: lineLocal))
@@ -265,10 +281,13 @@ public final class PatternMatcher {
       case .prefiltered(let literals):
         path = "\(name) on the lines holding one of \(literals.map { quoted($0.bytes) }.joined(separator: ", "))"
         path += literals.count > 1 ? " (searched in one pass)" : ""
-      case .anchored(let anchors, _):
+      case .anchored(let anchors, _, let foldingExceptions):
         path =
           "\(name) on windows around each occurrence of \(anchors.map { quoted($0.literal.bytes) }.joined(separator: " or "))"
+          + (foldingExceptions ? " (ASCII letters of either case)" : "")
           + ", stretched over the characters the pattern can match before and after it"
+          + (foldingExceptions
+            ? "; lines holding a character whose full case folding is ASCII (ß, ſ, K, ﬁ, ...) searched whole" : "")
       }
       if search.lineLocal {
         path += ", each line its own text (the pattern holds \\A, \\z, \\Z, \\G or look-around)"
@@ -285,6 +304,23 @@ public final class PatternMatcher {
     }
     if words != nil { path += "; -w: candidates checked for word boundaries (UAX #29)" }
     return path
+  }
+
+  /// Whether the windows of `anchors` may be found without case in regex `text`: every literal is
+  /// ASCII (its occurrences are then ASCII letters of either case, but on lines holding a folding
+  /// exception, which ICU searches whole), and the pattern spells no character whose full case
+  /// folding is several ASCII characters (`ß`, `ﬁ`, ...: ICU lets one of them match `ss` or `fi`,
+  /// which a window stretched byte by byte over the characters an atom matches would not cover).
+  /// A pattern that is ASCII but for escapes is refused too when an escape may spell one (`\u`, `\x`,
+  /// `\N`, `\U`, octal `\0`).
+  static func caselessWindowsAreSafe(_ text: String, _ anchors: [LiteralAnchor]) -> Bool {
+    guard anchors.allSatisfy({ $0.literal.utf8.allSatisfy { $0 < 0x80 } }) else { return false }
+    guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+    let scalars = Array(text.unicodeScalars)
+    for k in scalars.indices.dropLast() where scalars[k] == "\\" {
+      if "uxNU0".unicodeScalars.contains(scalars[k + 1]) { return false }
+    }
+    return true
   }
 
   /// Whether lines holding `literal` are rare enough to search for first: two bytes or more, or

@@ -17,8 +17,10 @@ final class RegexSearch {
     case prefiltered([BytePattern])
     /// Only the windows around each occurrence of a literal every match holds (one per top-level
     /// alternative, searched together with the set), stretched over the runs of characters the
-    /// pattern may consume before and after it (``LiteralAnchor``).
-    case anchored([WindowAnchor], BytePatternSet?)
+    /// pattern may consume before and after it (``LiteralAnchor``). With `foldingExceptions` (the
+    /// literals matched without case, as ASCII letters of either case), the lines holding a
+    /// character whose full case folding is ASCII (``FoldingExceptions``) are searched whole.
+    case anchored([WindowAnchor], BytePatternSet?, foldingExceptions: Bool)
     /// Every line on its own (the plain reference path; used by tests).
     case lineByLine
   }
@@ -70,7 +72,14 @@ final class RegexSearch {
     switch mode {
     case .whole: try runWhole(bytes, range: range, visit)
     case .prefiltered(let literals): try runPrefiltered(bytes, range: range, literals: literals, visit)
-    case .anchored(let anchors, let set): try runAnchored(bytes, range: range, anchors: anchors, set: set, visit)
+    case .anchored(let anchors, let set, foldingExceptions: false):
+      try runAnchored(bytes, range: range, anchors: anchors, set: set, visit)
+    case .anchored(let anchors, let set, foldingExceptions: true):
+      try FoldingExceptions.split(bytes, range: range) { (part, isException) throws(ICUError) -> Bool in
+        isException
+          ? try searchLine(bytes, part, range: range, visit)
+          : try runAnchored(bytes, range: part, anchors: anchors, set: set, visit)
+      }
     case .lineByLine:
       for line in LineScanner(bytes, range: range) {
         if try searchLine(bytes, line.content, range: range, visit) { return }
@@ -223,9 +232,11 @@ final class RegexSearch {
   /// every start ICU would try outside the windows fails: the matches (and the first one from any
   /// offset) are those of the whole line. Every occurrence of every literal is visited, overlapping
   /// ones too (a literal with a border, `aa` in `aaa`; two alternatives' literals at one offset).
+  /// Returns true when the visitor stopped.
+  @discardableResult
   private func runAnchored(
     _ bytes: ByteStorage, range: Range<Int>, anchors: [WindowAnchor], set: BytePatternSet?, _ visit: MatchVisitor
-  ) throws(ICUError) {
+  ) throws(ICUError) -> Bool {
     let single = anchors.count == 1 ? anchors[0] : nil
     let step = single.map { $0.overlapFree ? $0.literal.count : 1 } ?? 1
     var window: Range<Int>? = nil
@@ -281,8 +292,8 @@ final class RegexSearch {
         window = Swift.min(w.lowerBound, i.lowerBound)..<Swift.max(w.upperBound, i.upperBound)
         continue
       }
-      if let w = window, try searchLine(bytes, w, range: range, visit) { return }
-      guard hit != nil else { return }
+      if let w = window, try searchLine(bytes, w, range: range, visit) { return true }
+      guard hit != nil else { return false }
       window = interval
     }
   }

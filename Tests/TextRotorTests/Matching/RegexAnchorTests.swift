@@ -115,13 +115,76 @@ struct RegexAnchorTests {
         .joined()
       let pattern = Pattern.regex(source, wholeWord: Bool.random(using: &random))
       let fast = try PatternMatcher(pattern)
-      if case .regex(let search) = fast.engine, case .anchored(let anchors, _) = search.mode, anchors.count > 1 {
+      if case .regex(let search) = fast.engine, case .anchored(let anchors, _, _) = search.mode, anchors.count > 1 {
         anchored += 1
       }
       let plain = try matches(pattern, text, strategy: .icu)
       #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(pattern) on \(text.debugDescription), seed \(seed)")
     }
     #expect(anchored > 100, "seed \(seed)")
+  }
+
+  /// Texts for `-i`: case variants of the literals, and characters whose full case folding is
+  /// ASCII (`ß` = `ss`, `ſ` = `s`, `K` = `k`, `ﬁ` = `fi`, `İ` = `i̇`), which ICU matches without case.
+  static let caselessPieces =
+    pieces + [
+      "TION", "Tion", "AB", "aB", "THE", "The", " THE ", "ING", "FOO", "fOo", "A.B", "SS", "ss", "ſ", "ſt", "ﬅ", "İ",
+      "ẞ", "FI", "fi", "É", "\u{212A}B", "K", "k", "Ss",
+    ]
+
+  @Test("random patterns without case on random texts: the anchored path equals ICU line by line")
+  func randomCaselessPatterns() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    var anchored = 0
+    let literals = Self.literals + ["ss", "st", "fi", "k", "ik"]
+    let prefixes = Self.prefixes + [#"\p{Ll}+"#, "[a-z]{2}", "[S]", "s", "[^x]"]
+    for _ in 0..<400 {
+      let source =
+        prefixes.randomElement(using: &random)! + prefixes.randomElement(using: &random)!
+        + literals.randomElement(using: &random)!.map { ".+*?()[]{}\\|^$".contains($0) ? "\\\($0)" : "\($0)" }
+        .joined() + Self.suffixes.randomElement(using: &random)!
+      let text = (0..<Int.random(in: 0..<60, using: &random)).map { _ in
+        Self.caselessPieces.randomElement(using: &random)!
+      }.joined()
+      let pattern = Pattern.regex(source, ignoreCase: true, wholeWord: Bool.random(using: &random))
+      let fast = try PatternMatcher(pattern)
+      if case .regex(let search) = fast.engine, case .anchored(_, _, foldingExceptions: true) = search.mode {
+        anchored += 1
+      }
+      let plain = try matches(pattern, text, strategy: .icu)
+      #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(pattern) on \(text.debugDescription), seed \(seed)")
+    }
+    #expect(anchored > 150, "seed \(seed)")
+  }
+
+  @Test(
+    "without case, a pattern spelling a character that folds to several ASCII ones is not searched in windows",
+    arguments: [#"ß?foo"#, #"ﬁ*tion"#, #"\u00DF?foo"#, #"\x{DF}?foo"#, #"[\N{LATIN SMALL LETTER SHARP S}]?foo"#])
+  func caselessWindowsRefused(source: String) throws {
+    let fast = try PatternMatcher(.regex(source, ignoreCase: true))
+    if case .regex(let search) = fast.engine, case .anchored = search.mode {
+      Issue.record("\(source) searched in windows")
+    }
+    // ICU lets ß match "SS" without case: the match starts before the literal's window.
+    let text = "xSSfoo SStion ﬁtion fitions\n"
+    #expect(try fast.matches(in: ByteStorage(text)) == matches(.regex(source, ignoreCase: true), text, strategy: .icu))
+  }
+
+  @Test("without case, an ASCII literal's windows: case variants found, exception lines searched whole, as ICU")
+  func caselessWindows() throws {
+    let text = "The THE the tHe\nthe ſtate of the ꜱ\nKILO \u{212A}ilo kilo\nnothing here\n"
+    for source in [#"(?<=the )\w+"#, #"\w+(?= of)"#, #"\w*ilo\b"#, #"st\w+"#] {
+      let pattern = Pattern.regex(source, ignoreCase: true)
+      let fast = try PatternMatcher(pattern)
+      guard case .regex(let search) = fast.engine, case .anchored(_, _, foldingExceptions: true) = search.mode else {
+        Issue.record("\(source) not searched in windows")
+        continue
+      }
+      let plain = try matches(pattern, text, strategy: .icu)
+      #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(source)")
+      #expect(!plain.isEmpty, "\(source)")
+    }
   }
 
   @Test("a look-around holding U+FFFD reads an ill-formed byte as U+FFFD: it is no anchor, and matches there")
