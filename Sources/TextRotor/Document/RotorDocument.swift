@@ -163,6 +163,8 @@ public final class RotorDocument<ID: Hashable> {
   }
 
   /// The position at UTF-8 offset `offset` of element `id`'s text. O(log n).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func position(in id: ID, utf8Offset offset: Int) throws(DocumentError) -> TextPosition<ID> {
     try Self.check(offset, in: table[try table.require(id)].text)
     return TextPosition(element: id, index: StringIndexABI.index(utf8Offset: offset))
@@ -170,6 +172,8 @@ public final class RotorDocument<ID: Hashable> {
 
   /// The position at UTF-16 offset `offset` of element `id`'s text (rounded down to a scalar
   /// boundary when it falls between the halves of a surrogate pair). O(log n).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func position(in id: ID, utf16Offset offset: Int) throws(DocumentError) -> TextPosition<ID> {
     let text = table[try table.require(id)].text
     guard offset >= 0 && offset <= text.utf16Count else { throw .offsetOutOfRange(offset, length: text.utf16Count) }
@@ -180,12 +184,14 @@ public final class RotorDocument<ID: Hashable> {
   /// The position at LSP (line, character) of element `id`'s text: `line` 0-based, `character`
   /// counted in `encoding` from the line's start and clamped to the line's end, as LSP 3.17 says.
   /// O(log n) (grapheme counts: O(line)).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func position(in id: ID, line: Int, character: Int, encoding: PositionEncoding = .utf16)
     throws(DocumentError) -> TextPosition<ID>
   {
     let text = table[try table.require(id)].text
     guard line >= 0, let start = text.lineStart(line) else { throw .lineOutOfRange(line, lines: text.lineCount) }
-    let end = text.lineEnd(ofLineAt: start)
+    let end = text.firstLineTerminator(from: start) ?? text.utf8Count
     return TextPosition(
       element: id,
       index: StringIndexABI.index(utf8Offset: Self.offset(in: text, line: start..<end, character, encoding)))
@@ -198,10 +204,8 @@ public final class RotorDocument<ID: Hashable> {
     switch encoding {
     case .utf8: return text.scalarBoundary(atOrBefore: Swift.min(line.lowerBound + c, line.upperBound))
     case .utf16, .utf32:
-      let unit: ByteStorage.Unit = encoding == .utf16 ? .utf16 : .scalars
-      let before =
-        unit == .utf16 ? text.utf16Offset(ofUTF8: line.lowerBound) : text.scalarOffset(ofUTF8: line.lowerBound)
-      return Swift.min(text.utf8Offset(advancing: before + c, unit), line.upperBound)
+      return text.utf8Offset(
+        advancing: c, encoding == .utf16 ? .utf16 : .scalars, from: line.lowerBound, limit: line.upperBound)
     case .grapheme:
       let s = text.string(line)
       let index = s.index(s.startIndex, offsetBy: c, limitedBy: s.endIndex) ?? s.endIndex
@@ -217,17 +221,23 @@ public final class RotorDocument<ID: Hashable> {
   }
 
   /// The UTF-8 offset of `position` in its element's text. O(log n).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func utf8Offset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
     try table.utf8Offset(in: try table.require(position.element), position.index)
   }
 
   /// The UTF-16 offset of `position` in its element's text. O(log n).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func utf16Offset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
     let i = try table.require(position.element)
     return table[i].text.utf16Offset(ofUTF8: try table.utf8Offset(in: i, position.index))
   }
 
   /// The document offset of `position` (a file offset for a document read from a file).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func documentOffset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
     try table.documentOffset(position)
   }
@@ -235,21 +245,30 @@ public final class RotorDocument<ID: Hashable> {
   /// The line and column of `position` in its element's text (1-based; lines ended by LF, CRLF
   /// or CR; the column counted in `encoding`), and its UTF-16 offset in the element. O(log n)
   /// (grapheme columns: O(line)).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func location(of position: TextPosition<ID>, encoding: PositionEncoding = .utf8) throws(DocumentError)
     -> TextLocation
   {
     let i = try table.require(position.element)
     let text = table[i].text
     let o = try table.utf8Offset(in: i, position.index)
-    let (line, sums) = text.lineAndSummary(ofUTF8: o)
-    let start = text.lineStart(line) ?? 0
-    return TextLocation(
-      line: line + 1, column: Self.column(text, from: start, to: o, encoding) + 1, utf16Offset: sums.utf16)
+    let (line, start, sums, counts) = text.lineStartAndSummary(ofUTF8: o)
+    let column: Int
+    switch encoding {
+    case .utf8: column = o - start
+    case .utf16: column = counts.utf16
+    case .utf32: column = counts.scalars
+    case .grapheme: column = text.string(start..<o).count
+    }
+    return TextLocation(line: line + 1, column: column + 1, utf16Offset: sums.utf16)
   }
 
   /// The line and column of `position` in the whole document (for a document read from a file:
   /// the file's lines and columns, whatever the elements, a byte order mark counted in the first
   /// line's columns as in the CLI's), and its UTF-16 offset from the document's start.
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func documentLocation(of position: TextPosition<ID>, encoding: PositionEncoding = .utf8)
     throws(DocumentError) -> TextLocation
   {

@@ -261,6 +261,55 @@ struct TextRope: Sendable {
     return (s.lineBreaks, s)
   }
 
+  /// The 0-based line holding `offset`, where that line starts, the summary of the bytes before
+  /// `offset` and the counts of the line's bytes before it (the column): one descent to `offset`'s
+  /// chunk and a scan back in it for the line's start (a line that starts in an earlier chunk is
+  /// found by ``lineStart(_:)``), where ``lineAndSummary(ofUTF8:)``, ``lineStart(_:)`` and
+  /// ``counts(in:)`` made four descents.
+  func lineStartAndSummary(ofUTF8 offset: Int) -> (line: Int, start: Int, summary: TextSummary, column: TextSummary) {
+    precondition(offset >= 0 && offset <= utf8Count, "offset \(offset) outside 0...\(utf8Count)")
+    guard offset < utf8Count else {
+      let (line, sums) = lineAndSummary(ofUTF8: offset)
+      let start = lineStart(line) ?? 0
+      return (line, start, sums, counts(in: start..<offset))
+    }
+    let (_, before, c) = chunkItem(holding: offset)
+    let local = offset - before.utf8
+    let sums = local == 0 ? before : before.adding(TextSummary(prefixOf: c, local))
+    let lower = c.range.lowerBound
+    // Between a CR and its LF: on the CR's line (the CR is not the line's end yet).
+    let betweenCRLF = sums.lastIsCR && c.storage[lower + local] == 0x0A
+    let line = sums.lineBreaks - (betweenCRLF ? 1 : 0)
+    let hi = lower + local - (betweenCRLF ? 1 : 0)
+    let lf = c.storage.lastIndex(of: 0x0A, in: lower..<Swift.max(lower, hi))
+    let cr = c.storage.lastIndex(of: 0x0D, in: (lf.map { $0 + 1 } ?? lower)..<Swift.max(lower, hi))
+    guard let q = cr ?? lf else {
+      let start = lineStart(line) ?? 0
+      return (line, start, sums, counts(in: start..<offset))
+    }
+    let start = before.utf8 + q + 1 - lower
+    let column =
+      local == q + 1 - lower
+      ? TextSummary() : TextSummary(c.storage, (q + 1)..<(lower + local), knownWellFormed: !c.summary.illFormed)
+    return (line, start, sums, column)
+  }
+
+  /// The UTF-8 offset after `units` UTF-16 units (or scalars) from `start` (a scalar boundary),
+  /// stopping at `limit`: rounded down to a scalar boundary as ``utf8Offset(advancing:_:)``.
+  /// Walked in `start`'s chunk when the count ends there (a column in a line), else by the prefix
+  /// sums.
+  func utf8Offset(advancing units: Int, _ unit: ByteStorage.Unit, from start: Int, limit: Int) -> Int {
+    guard units > 0, start < limit else { return start }
+    let (_, before, c) = chunkItem(holding: start)
+    let from = c.range.lowerBound + start - before.utf8
+    let end = Swift.min(c.range.upperBound, c.range.lowerBound + limit - before.utf8)
+    let (reached, passed) = c.storage.advance(units, unit, from: from, limit: end)
+    if passed == units || end < c.range.upperBound { return before.utf8 + reached - c.range.lowerBound }
+    // The count goes on past the chunk: by the prefix sums.
+    let measure: (TextSummary) -> Int = unit == .utf16 ? { $0.utf16 } : { $0.scalars }
+    return Swift.min(utf8Offset(advancing: measure(summary(upTo: start)) + units, unit), limit)
+  }
+
   /// The UTF-8, UTF-16 and scalar counts of `range` (which starts at a scalar boundary): counted
   /// directly when it is short (a column), else the difference of two prefix sums.
   func counts(in range: Range<Int>) -> TextSummary {

@@ -48,6 +48,62 @@ struct DocumentLocationModelTests {
     }
   }
 
+  @Test("one element: location(of:) and position(in:line:character:) are the plain count's, lines in any chunk")
+  func elementLocations() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    // Lines of many sizes: a line may start in an earlier text chunk (2 KB) than a position on it.
+    let pieces =
+      PositionCursorTests.pieces + [String(repeating: "word ", count: 500), String(repeating: "é", count: 1500)]
+    for round in 0..<40 {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...80, using: &random) { text += pieces.randomElement(using: &random)! }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      var bytes = Array(text.utf8)
+      // Edits split chunks (typed text is a chunk of its own), so positions fall next to their edges.
+      for _ in 0..<Int.random(in: 0...6, using: &random) {
+        var at = Int.random(in: 0...bytes.count, using: &random)
+        while at < bytes.count && bytes[at] & 0xC0 == 0x80 { at += 1 }
+        let insert = ["\n", "\r", "x", "é\r\n"].randomElement(using: &random)!
+        try document.replace(utf8Range: at..<at, in: 0, with: insert)
+        bytes.insert(contentsOf: Array(insert.utf8), at: at)
+      }
+      let what = "round \(round), seed \(seed)"
+      var offsets = (0..<60).map { _ in Int.random(in: 0...bytes.count, using: &random) }
+      offsets += [0, bytes.count]
+      for o in offsets where o == bytes.count || bytes[o] & 0xC0 != 0x80 {
+        let position = try document.position(in: 0, utf8Offset: o)
+        for encoding in [PositionEncoding.utf8, .utf16, .utf32, .grapheme] {
+          let want = PositionCursorTests.model(bytes, o, encoding)
+          let got = try document.location(of: position, encoding: encoding)
+          #expect(got == want, "\(what): offset \(o), \(encoding): \(got), want \(want)")
+          guard encoding != .grapheme else { continue }
+          // Back from (line, character): the same offset, but between a CR and its LF (no
+          // character of the line is there: LSP's position is the line's end).
+          let back = try document.position(in: 0, line: want.line - 1, character: want.column - 1, encoding: encoding)
+          let betweenCRLF = o > 0 && o < bytes.count && bytes[o - 1] == 0x0D && bytes[o] == 0x0A
+          if !betweenCRLF {
+            #expect(try document.utf8Offset(of: back) == o, "\(what): offset \(o) from \(want), \(encoding)")
+          }
+        }
+      }
+      // A character past a line's end is the line's end (its terminator excluded).
+      var lineStart = 0
+      var line = 0
+      while lineStart <= bytes.count {
+        var end = lineStart
+        while end < bytes.count && bytes[end] != 0x0A && bytes[end] != 0x0D { end += 1 }
+        for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
+          let p = try document.position(in: 0, line: line, character: 1 << 40, encoding: encoding)
+          #expect(try document.utf8Offset(of: p) == end, "\(what): line \(line), \(encoding)")
+        }
+        guard end < bytes.count else { break }
+        lineStart = end + (bytes[end] == 0x0D && end + 1 < bytes.count && bytes[end + 1] == 0x0A ? 2 : 1)
+        line += 1
+      }
+    }
+  }
+
   /// Every position of every element against the file's text (`texts` joined by `gaps`).
   func check(_ document: RotorDocument<Int>, _ texts: [String], _ gaps: [String], _ what: String) throws {
     let file = Array(zip(texts, gaps).map { $0 + $1 }.joined().utf8)
