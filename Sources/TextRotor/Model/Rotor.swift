@@ -201,6 +201,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   // MARK: Navigation by position
 
   /// The index of the first entry (in document order) whose start is after `position`. O(log n).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func indexOfEntry(after position: TextPosition<ID>) -> Int? {
     guard let table else { return listIndex(after: position) }
     guard let offset = try? table.documentOffset(position) else { return nil }
@@ -208,6 +210,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   }
 
   /// The index of the last entry whose start is before `position`. O(log n).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func indexOfEntry(before position: TextPosition<ID>) -> Int? {
     guard let table else { return listIndex(before: position) }
     guard let offset = try? table.documentOffset(position) else { return nil }
@@ -215,17 +219,23 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   }
 
   /// The first entry (in document order) whose start is after `position`: "next".
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func entry(after position: TextPosition<ID>) -> RotorEntry<ID>? {
     indexOfEntry(after: position).map { self[$0] }
   }
 
   /// The last entry whose start is before `position`: "previous".
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func entry(before position: TextPosition<ID>) -> RotorEntry<ID>? {
     indexOfEntry(before: position).map { self[$0] }
   }
 
   /// Indices of the entries overlapping the text from `start` to `end` (a viewport; see
   /// ``indices(overlappingDocumentRange:)``).
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func indices(from start: TextPosition<ID>, to end: TextPosition<ID>) -> [Int] {
     guard let table else { return listIndices(from: start, to: end) }
     guard let a = try? table.documentOffset(start), let b = try? table.documentOffset(end) else { return [] }
@@ -296,6 +306,8 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   public func indices(containing position: TextPosition<ID>) -> [Int] { indices(from: position, to: position) }
 
   /// The entries at a caret: those with `start <= position < end`, and empty entries at it.
+  @_specialize(exported:true,where ID == Int)
+  @_specialize(exported:true,where ID == String)
   public func entries(containing position: TextPosition<ID>) -> [RotorEntry<ID>] {
     indices(containing: position).map { self[$0] }
   }
