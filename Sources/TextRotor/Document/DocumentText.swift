@@ -207,10 +207,17 @@ struct DocumentText<ID: Hashable> {
     return text.scalarBoundary(atOrBefore: offset)
   }
 
-  /// The document offset of `position`.
-  func documentOffset(_ position: TextPosition<ID>) throws(DocumentError) -> Int {
+  /// The document offset of `position`. Unless `roundingToScalar` (navigation to the first entry
+  /// after a position: entries start on scalar boundaries, so the first one after an offset inside
+  /// a UTF-8 sequence is the first one after that scalar's start), an offset inside a UTF-8
+  /// sequence is kept as it is, without reading the text (a descent of its rope).
+  func documentOffset(_ position: TextPosition<ID>, roundingToScalar: Bool = true) throws(DocumentError) -> Int {
     let i = try require(position.element)
-    return start(of: i) + (try utf8Offset(in: i, position.index))
+    guard !roundingToScalar else { return start(of: i) + (try utf8Offset(in: i, position.index)) }
+    guard let (offset, _) = StringIndexABI.utf8Offset(of: position.index) else { throw .foreignIndex }
+    let length = tree[i].text.utf8Count
+    guard offset <= length else { throw .offsetOutOfRange(offset, length: length) }
+    return start(of: i) + offset
   }
 
   /// The position at document offset `offset`, clamped into the element it falls in or after.

@@ -205,7 +205,7 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   @_specialize(exported:true,where ID == String)
   public func indexOfEntry(after position: TextPosition<ID>) -> Int? {
     guard let table else { return listIndex(after: position) }
-    guard let offset = try? table.documentOffset(position) else { return nil }
+    guard let offset = try? table.documentOffset(position, roundingToScalar: false) else { return nil }
     return indexOfEntry(afterDocumentOffset: offset)
   }
 

@@ -7,6 +7,36 @@ import Testing
 /// wrong answers: each test failed before its fix.
 @Suite("Document: arguments at the edges")
 struct ArgumentEdgeTests {
+  /// A client's `utf8` index inside a character: next and previous are those of the scalar's start
+  /// (where Swift rounds the index), from every byte, on system, pattern and custom rotors.
+  @Test("next and previous from an index inside a UTF-8 sequence: as from the scalar's start")
+  func navigationInsideScalar() throws {
+    let texts = ["日本 word é😀x", "ab\r\nçd 🇩🇪 e", "", "z"]
+    let document = try RotorDocument(elements: texts.enumerated().map { TextElement(id: $0.offset, text: $0.element) })
+    document.addRotor("custom") { RotorEntry("j", id: 0, textRange: nil) }
+    var rotors = try [SystemRotor.characters, .words, .linebreaks].map { try document.rotor($0) }
+    rotors.append(try document.rotor(matching: .regex(#"\w"#)))
+    rotors.append(document.rotor(named: "custom")!)
+    for (id, text) in texts.enumerated() {
+      for o in 0...text.utf8.count {
+        let index = text.utf8.index(text.utf8.startIndex, offsetBy: o)
+        var s = o
+        while s > 0 && s < text.utf8.count && Array(text.utf8)[s] & 0xC0 == 0x80 { s -= 1 }
+        let inside = TextPosition(element: id, index: index)
+        let start = try document.position(in: id, utf8Offset: s)
+        for rotor in rotors {
+          #expect(rotor.indexOfEntry(after: inside) == rotor.indexOfEntry(after: start), "\(rotor.name) \(id):\(o)")
+          #expect(rotor.indexOfEntry(before: inside) == rotor.indexOfEntry(before: start), "\(rotor.name) \(id):\(o)")
+          // As the SPEC says: the first entry whose start is after the scalar's start.
+          let want = rotor.indices.first {
+            rotor.location(at: $0)!.documentRange.lowerBound > (try! document.documentOffset(of: start))
+          }
+          #expect(rotor.indexOfEntry(after: inside) == want, "\(rotor.name) \(id):\(o)")
+        }
+      }
+    }
+  }
+
   /// A pattern that matches empty text at the element's end (`$`, `b*`) kept the old match there
   /// after an edit whose re-matched lines ran to that end, and found it again: one more duplicate
   /// per edit, reported as added.
