@@ -214,8 +214,14 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   @_specialize(exported:true,where ID == String)
   public func indexOfEntry(before position: TextPosition<ID>) -> Int? {
     guard let table else { return listIndex(before: position) }
-    guard let offset = try? table.documentOffset(position) else { return nil }
-    return indexOfEntry(beforeDocumentOffset: offset)
+    guard let offset = try? table.documentOffset(position, roundingToScalar: false) else { return nil }
+    let i = indexOfEntry(beforeDocumentOffset: offset)
+    // Only an entry starting less than a scalar's length before the offset may start inside the
+    // scalar the offset is in (or at its start, which is not before the rounded position): only then
+    // is the text read to round the offset as Swift rounds an index.
+    guard let i, let start = documentRange(at: i)?.lowerBound, offset - start < 4 else { return i }
+    guard let rounded = try? table.documentOffset(position) else { return nil }
+    return rounded == offset ? i : indexOfEntry(beforeDocumentOffset: rounded)
   }
 
   /// The first entry (in document order) whose start is after `position`: "next".
