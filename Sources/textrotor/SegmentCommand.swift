@@ -175,7 +175,7 @@ extension SegmentOptions {
       func warn(_ bad: Int?) {
         if beforeElements == nil, let bad { Inputs.warnInvalidUTF8(at: bad, in: bytes, name: name) }
       }
-      let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
+      let bar = ProgressBar.make(label: "\(FileSystem.displayName(name)): \(rotor)", bytes: bytes.count)
       segmenter.progress = bar?.callback
       segmenter.pieceSize = Self.pieceSize(bytes: bytes.count, threads: threads)
       if rotor == .lines && elements == .lines {
@@ -194,7 +194,7 @@ extension SegmentOptions {
         bar?.finish()
         warn(counted.firstInvalidUTF8)
         let n = wordsOnly ? counted.words : counted.entries
-        StandardOutput.shared.write(several ? "\(name):\(n)\n" : "\(n)\n")
+        Inputs.writeCount(n, of: name, several: several)
         return n > 0 ? .found : .nothingFound
       }
       let (store, invalid) = try segmenter.segment(
@@ -251,7 +251,7 @@ extension SegmentOptions {
           [kind], in: bytes, elements: elementRanges, format: text.format(of: name), segmenter: segmenter,
           labels: !output.count)[kind] ?? []
       if output.count {
-        StandardOutput.shared.write(several ? "\(name):\(found.count)\n" : "\(found.count)\n")
+        Inputs.writeCount(found.count, of: name, several: several)
       } else {
         var printer = EntryPrinter(
           rotor: kind.rawValue, name: name, bytes: bytes, elements: elementRanges, encoding: output.positionEncoding,
@@ -268,7 +268,7 @@ extension SegmentOptions {
     output: SegmentOptions, several: Bool
   ) -> Inputs.Outcome {
     if output.count {
-      StandardOutput.shared.write(several ? "\(name):\(entries.count)\n" : "\(entries.count)\n")
+      Inputs.writeCount(entries.count, of: name, several: several)
     } else {
       var printer = EntryPrinter(
         rotor: rotor.rawValue, name: name, bytes: bytes, elements: elements, encoding: output.positionEncoding,
@@ -354,7 +354,7 @@ extension SegmentOptions {
       if !output.count { StandardOutput.shared.flush() }
     }
     _ = printer
-    if output.count { StandardOutput.shared.write(several ? "\(name):\(count)\n" : "\(count)\n") }
+    if output.count { Inputs.writeCount(count, of: name, several: several) }
     return count > 0 ? .found : .nothingFound
   }
 

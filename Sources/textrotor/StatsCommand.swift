@@ -85,7 +85,7 @@ struct StatsCommand: ExitStatusCommand {
       var held: [SegmentStore] = []  // kept until the peak is read
       for rotor in rotors {
         let started = Clock.now
-        let bar = ProgressBar.make(label: "\(name): \(rotor)", bytes: bytes.count)
+        let bar = ProgressBar.make(label: "\(FileSystem.displayName(name)): \(rotor)", bytes: bytes.count)
         segmenter.progress = bar?.callback
         let store = try segmenter.segment(bytes, elements: elementRanges, rotor: rotor)
         bar?.finish()
@@ -119,7 +119,7 @@ struct StatsCommand: ExitStatusCommand {
       if json {
         var line: [UInt8] = []
         JSONObject.write(into: &line) { o in
-          o.field("path", name)
+          o.field("path", FileSystem.displayName(name))
           o.field("bytes", bytes.count)
           o.field("elements", elementRanges.count)
           o.object("rotors") { r in
@@ -136,7 +136,9 @@ struct StatsCommand: ExitStatusCommand {
         line.append(0x0A)
         StandardOutput.shared.write(bytes: line)
       } else {
-        var out = "\(name): \(bytes.count) bytes, \(elementRanges.count) element(s)\n"
+        // The name's own bytes (one that is not UTF-8 as it is), then the table.
+        StandardOutput.shared.write(bytes: FileSystem.bytes(of: name))
+        var out = ": \(bytes.count) bytes, \(elementRanges.count) element(s)\n"
         out += "  rotor           entries     seconds   index bytes   bytes/entry\n"
         for (rotor, count, seconds, memory) in rows {
           let perEntry = count > 0 && memory != nil ? Clock.format(Double(memory!) / Double(count)) : "-"

@@ -644,6 +644,29 @@ struct FindNonUTF8NamesTests {
     #expect(next.status == 2 && next.stderr.contains("found invalid UTF-8 in pattern"), "\(next.stderr)")
   }
 
+  @Test("segment, next and stats print such a name byte for byte, and with U+FFFD in JSON")
+  func otherCommands() throws {
+    let root = NSTemporaryDirectory() + "textrotor-names-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try Self.make(root, Array("caf".utf8) + [0xE9] + Array(".txt".utf8), "a word\n")
+    try Self.make(root, Array("ok.txt".utf8), "ok\n")
+    func run(_ arguments: String) throws -> CLIResult {
+      try CLI.runProcess("/bin/bash", ["-c", "exec \"$0\" " + arguments, CLI.executable.path], in: root)
+    }
+    let name = Array("caf".utf8) + [0xE9] + Array(".txt".utf8)
+    let counts = try run(#"segment --by word --count $'caf\xe9.txt' ok.txt"#)
+    #expect(counts.status == 0 && counts.stdoutData == Data(name + Array(":4\nok.txt:2\n".utf8)), "\(counts.stdout)")
+    let entries = try run(#"segment --by word --words-only $'caf\xe9.txt' ok.txt"#)
+    #expect(entries.stdoutData == Data(name + Array(":1:1:a\n".utf8) + name + Array(":1:3:word\nok.txt:1:1:ok\n".utf8)))
+    let stats = try run(#"stats $'caf\xe9.txt'"#)
+    #expect(stats.status == 0 && stats.stdoutData.starts(with: name + Array(": 7 bytes".utf8)), "\(stats.stdout)")
+    let json = try run(#"next --rotor words --at 0 --json $'caf\xe9.txt'"#)
+    #expect(json.status == 0 && json.stdout.contains("\"path\":\"caf\u{FFFD}.txt\""), "\(json.stdout)")
+    let statsJSON = try run(#"stats --json $'caf\xe9.txt'"#)
+    #expect(statsJSON.stdout.hasPrefix("{\"path\":\"caf\u{FFFD}.txt\""), "\(statsJSON.stdout)")
+  }
+
   @Test("an error names such a file with U+FFFD for its ill-formed bytes; the other files are searched")
   func errors() throws {
     let root = NSTemporaryDirectory() + "textrotor-names-\(UUID().uuidString)"

@@ -3,7 +3,10 @@ import TextRotor
 /// Prints entries in document order: the SPEC's JSON Lines object, or `PATH:LINE:COLUMN:LABEL`.
 struct EntryPrinter {
   let rotor: String
+  /// The file's name as JSON gives it (a name that is not UTF-8 with U+FFFD) and as a line
+  /// prints it (its bytes, as ripgrep prints it).
   let name: String
+  private let nameBytes: [UInt8]
   let bytes: ByteStorage
   let elements: [Range<Int>]
   let json: Bool
@@ -26,7 +29,8 @@ struct EntryPrinter {
     json: Bool, showPath: Bool, threads: Int = 1
   ) {
     self.rotor = rotor
-    self.name = name
+    self.name = FileSystem.displayName(name)
+    self.nameBytes = FileSystem.bytes(of: name)
     self.bytes = bytes
     self.elements = elements
     self.json = json
@@ -74,8 +78,11 @@ struct EntryPrinter {
     } else {
       // No UTF-16 offset shown: lines counted without decoding the text in between.
       let location = cursor.lineAndColumn(of: range.lowerBound)
-      var text = showPath ? "\(name):" : ""
-      text += "\(location.line + base.line):\(location.column):"
+      if showPath {
+        line.append(contentsOf: nameBytes)
+        line.append(UInt8(ascii: ":"))
+      }
+      var text = "\(location.line + base.line):\(location.column):"
       text += DisplayText.oneLine(label)
       text += "\n"
       line.append(contentsOf: text.utf8)

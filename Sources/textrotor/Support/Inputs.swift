@@ -21,6 +21,16 @@ struct Inputs {
     self.threads = threads
   }
 
+  /// Writes a count, after the file's name (its bytes, as ripgrep prints a name that is not UTF-8)
+  /// when there are several files.
+  static func writeCount(_ n: Int, of name: String, several: Bool) {
+    if several {
+      StandardOutput.shared.write(bytes: FileSystem.bytes(of: name))
+      StandardOutput.shared.write(":")
+    }
+    StandardOutput.shared.write("\(n)\n")
+  }
+
   /// The name a path is shown as: standard input is `<stdin>`, as ripgrep shows it.
   static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
@@ -36,8 +46,9 @@ struct Inputs {
     var found = false
     var failed = false
     for path in paths {
-      // Printed as text: a name's bytes that are not UTF-8 as U+FFFD.
-      let name = FileSystem.displayName(Self.displayName(path))
+      // A name that is not UTF-8 keeps its bytes (``FileSystem/name(_:)``): printed as they are
+      // (``writeCount(_:of:several:)``, ``EntryPrinter``), as U+FFFD in JSON and messages.
+      let name = Self.displayName(path)
       do {
         if let streamed, let stream = try BlockReader.open(path: path) {
           if try streamed(name, stream) == .found { found = true }
@@ -57,7 +68,7 @@ struct Inputs {
         failed = true
       } catch {
         StandardOutput.shared.flush()
-        StandardOutput.error("\(name): \(error)")
+        StandardOutput.error("\(FileSystem.displayName(name)): \(error)")
         failed = true
       }
     }
@@ -79,6 +90,7 @@ struct Inputs {
   /// "invalid UTF-8 at byte N (0xXX)", or, at byte 0 of UTF-16 text (its byte order mark), that
   /// the text is UTF-16, which only `find` reads (offsets here are the file's UTF-8 bytes).
   static func invalidUTF8Warning(at bad: Int, byte: UInt8, name: String, secondByte: UInt8? = nil) -> String {
+    let name = FileSystem.displayName(name)
     if bad == 0, let second = secondByte, UTF16Transcoder.byteOrder([byte, second]) != nil {
       return
         "\(name): UTF-16 text (byte order mark \(byte == 0xFF ? "FF FE" : "FE FF")), read here as UTF-8: every "
