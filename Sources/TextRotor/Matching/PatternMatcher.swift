@@ -115,9 +115,22 @@ public final class PatternMatcher {
       let regex = RegexEngine(
         try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
       let anchors = LiteralAnchor.alternatives(of: text)
-      if let anchors,
-        anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) }),
-        !pattern.ignoreCase || Self.caselessWindowsAreSafe(text, anchors)
+      // Without case, ASCII literals are found as ASCII letters of either case (`asciiCaseless`);
+      // a non-ASCII one as the case variants of a few of its characters, the rest of it read as
+      // characters the pattern consumes around them (``LiteralAnchor/caselessVariants()``).
+      let asciiCaseless = pattern.ignoreCase && anchors.map { Self.caselessWindowsAreSafe(text, $0) } ?? false
+      let windowed: [LiteralAnchor]? =
+        !pattern.ignoreCase || asciiCaseless
+        ? anchors
+        : anchors.flatMap { anchors in
+          guard Self.caselessVariantsAreSafe(text) else { return nil }
+          let variants = anchors.map { $0.caselessVariants() }
+          guard !variants.contains(where: { $0 == nil }) else { return nil }
+          let all = variants.flatMap { $0! }
+          return all.count <= 8 ? all : nil
+        }
+      if let anchors = windowed,
+        anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) })
       {
         // One class before and one after for every alternative (their unions), so that the windows'
         // starts grow with the offsets of the literals and a window once searched is never reached
@@ -129,7 +142,7 @@ public final class PatternMatcher {
           // Without case (ASCII literals only): ASCII letters of either case, and the lines holding
           // a character whose full case folding is ASCII left to ICU whole (`foldingExceptions`).
           var window = WindowAnchor(
-            literal: BytePattern(Array($0.literal.utf8), asciiCaseInsensitive: pattern.ignoreCase), before: before,
+            literal: BytePattern(Array($0.literal.utf8), asciiCaseInsensitive: asciiCaseless), before: before,
             after: after)
           window.minimumBefore = $0.minimumBefore
           window.minimumAfter = $0.minimumAfter
@@ -144,7 +157,7 @@ public final class PatternMatcher {
         }
         let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
         engine = .regex(
-          RegexSearch(regex, mode: .anchored(windows, set, foldingExceptions: pattern.ignoreCase), lineLocal: lineLocal)
+          RegexSearch(regex, mode: .anchored(windows, set, foldingExceptions: asciiCaseless), lineLocal: lineLocal)
         )
       } else if pattern.ignoreCase, let anchors,
         case let needles = anchors.map({ CaseClasses.needles(for: $0.literal) }),
@@ -317,6 +330,20 @@ public final class PatternMatcher {
     guard anchors.allSatisfy({ $0.literal.utf8.allSatisfy { $0 < 0x80 } }) else { return false }
     guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
     let scalars = Array(text.unicodeScalars)
+    for k in scalars.indices.dropLast() where scalars[k] == "\\" {
+      if "uxNU0".unicodeScalars.contains(scalars[k + 1]) { return false }
+    }
+    return true
+  }
+
+  /// Whether regex `text` may be searched without case in the windows of its literals' case
+  /// variants (``LiteralAnchor/caselessVariants()``): it spells no character whose full case
+  /// folding is several characters (ICU lets `ß` match `ss`: a window stretched byte by byte over
+  /// what the pattern's characters match would not cover two ASCII letters matched by one), and no
+  /// escape that may spell one.
+  static func caselessVariantsAreSafe(_ text: String) -> Bool {
+    let scalars = Array(text.unicodeScalars)
+    if scalars.contains(where: { CaseClasses.foldedToSeveral.contains($0.value) }) { return false }
     for k in scalars.indices.dropLast() where scalars[k] == "\\" {
       if "uxNU0".unicodeScalars.contains(scalars[k + 1]) { return false }
     }

@@ -28,6 +28,30 @@ struct LiteralAnchor: Equatable {
   var noWordBefore = false
   var noWordAfter = false
 
+  /// This anchor for a search without case, one per case variant of a few characters of the
+  /// literal (``CaseClasses/needleWindow(for:)``: every match of the literal without case holds
+  /// one): each variant is the literal, and the literal's characters before and after it are
+  /// read as characters the pattern consumes there. Nil when the literal has no such characters.
+  func caselessVariants() -> [LiteralAnchor]? {
+    guard let (window, needles) = CaseClasses.needleWindow(for: literal) else { return nil }
+    let scalars = Array(literal.unicodeScalars)
+    func atom(_ s: Unicode.Scalar) -> String { "\\x{" + String(s.value, radix: 16) + "}" }
+    let head = scalars[..<window.lowerBound].map(atom)
+    let tail = scalars[window.upperBound...].map(atom)
+    return needles.map { needle in
+      var a = self
+      a.literal = String(decoding: needle, as: UTF8.self)
+      a.before = before.map { $0 + head }
+      a.after = after.map { tail + $0 }
+      a.minimumBefore += head.count
+      a.minimumAfter += tail.count
+      // A `\b` or `(?<!\w)` stands next to the literal, which is no longer next to the variant.
+      if !head.isEmpty { (a.boundaryBefore, a.noWordBefore) = (false, false) }
+      if !tail.isEmpty { (a.boundaryAfter, a.noWordAfter) = (false, false) }
+      return a
+    }
+  }
+
   /// The anchor of each top-level alternative of `pattern` (one for a pattern without `|`), or nil
   /// when one of them has none or there are more than 8.
   static func alternatives(of pattern: String) -> [LiteralAnchor]? {
