@@ -92,6 +92,12 @@ extern "C" int32_t cicu_re2_find_batch(const cicu_re2 *re, cicu_re2_search *s, i
 
 extern "C" int32_t cicu_uset_ranges(const uint16_t *pattern, int32_t length, uint32_t *ranges, int32_t capacity,
                                     int32_t *status) {
+  return cicu_uset_ranges_caseless(pattern, length, 0, 0, ranges, capacity, status);
+}
+
+extern "C" int32_t cicu_uset_ranges_caseless(const uint16_t *pattern, int32_t length, int32_t caseless,
+                                             int32_t complement, uint32_t *ranges, int32_t capacity,
+                                             int32_t *status) {
   UErrorCode s = U_ZERO_ERROR;
   USet *set = uset_openPattern((const UChar *)pattern, length, &s);
   if (U_FAILURE(s)) {
@@ -99,6 +105,9 @@ extern "C" int32_t cicu_uset_ranges(const uint16_t *pattern, int32_t length, uin
     if (set) uset_close(set);
     return -1;
   }
+  if (caseless) uset_closeOver(set, USET_CASE_INSENSITIVE);
+  uset_removeAllStrings(set);
+  if (complement) uset_complement(set);
   int32_t count = uset_getRangeCount(set);
   for (int32_t k = 0; k < count && k < capacity; k++) {
     UChar32 start = 0, end = 0;

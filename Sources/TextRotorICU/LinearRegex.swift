@@ -126,14 +126,20 @@ public final class LinearRegex: @unchecked Sendable {
 /// ICU's UnicodeSet patterns read as code point ranges.
 public enum UnicodeSetRanges {
   /// The ranges of the UnicodeSet `pattern` (`[\p{Nd}a-z]`), in order; throws when ICU rejects it.
-  public static func of(_ pattern: String) throws(ICUError) -> [ClosedRange<UInt32>] {
+  ///
+  /// `caseless`: closed over case as ICU's regex closes a set without case (full case folding;
+  /// the set's strings dropped), then complemented when `complement`.
+  public static func of(_ pattern: String, caseless: Bool = false, complement: Bool = false) throws(ICUError)
+    -> [ClosedRange<UInt32>]
+  {
     let units = Array(pattern.utf16)
     var capacity: Int32 = 64
     while true {
       var ranges = [UInt32](repeating: 0, count: Int(capacity) * 2)
       var status: Int32 = 0
       let n = ranges.withUnsafeMutableBufferPointer { r in
-        cicu_uset_ranges(units, Int32(units.count), r.baseAddress, capacity, &status)
+        cicu_uset_ranges_caseless(
+          units, Int32(units.count), caseless ? 1 : 0, complement ? 1 : 0, r.baseAddress, capacity, &status)
       }
       if n < 0 { throw ICUError(status, "reading the set \(pattern)") }
       if n <= capacity { return (0..<Int(n)).map { ranges[2 * $0]...ranges[2 * $0 + 1] } }

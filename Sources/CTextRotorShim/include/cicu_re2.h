@@ -51,6 +51,13 @@ int32_t cicu_re2_find_batch(const cicu_re2 *re, cicu_re2_search *search, int64_t
 int32_t cicu_uset_ranges(const uint16_t *pattern, int32_t length, uint32_t *ranges, int32_t capacity,
                          int32_t *status);
 
+/// The same, closed over case as ICU's regex closes a set without case (`caseless`: full case
+/// folding, `uset_closeOver(USET_CASE_INSENSITIVE)`), its strings dropped (a regex set matches code
+/// points), then complemented when `complement` (ICU's regex negates a set after closing it:
+/// `[^k]` without case matches neither k, K nor the Kelvin sign).
+int32_t cicu_uset_ranges_caseless(const uint16_t *pattern, int32_t length, int32_t caseless, int32_t complement,
+                                  uint32_t *ranges, int32_t capacity, int32_t *status);
+
 #ifdef __cplusplus
 }
 #endif

@@ -263,6 +263,35 @@ enum CaseClasses {
     0xFB13, 0xFB14, 0xFB15, 0xFB16, 0xFB17,
   ]
 
+  /// The first two bytes of every scalar of ``foldedToSeveral`` (U+00DF … U+FB17), in two groups
+  /// of at most 8 for the vectorised pair search.
+  private static let severalLeads: [[(UInt8, UInt8)]] = [
+    [(0xC3, 0x9F), (0xC4, 0xB0), (0xC5, 0x89), (0xC7, 0xB0), (0xCE, 0x90), (0xCE, 0xB0), (0xD6, 0x87), (0xEF, 0xAC)],
+    [(0xE1, 0xBA), (0xE1, 0xBD), (0xE1, 0xBE), (0xE1, 0xBF)],
+  ]
+
+  /// The offset of the first scalar of ``foldedToSeveral`` in `range` (well-formed UTF-8), or nil.
+  static func firstFoldedToSeveral(in bytes: ByteStorage, range: Range<Int>) -> Int? {
+    var first: Int? = nil
+    for leads in severalLeads {
+      var position = range.lowerBound
+      while let lead = bytes.firstIndex(ofAnyNonASCIIPair: leads, in: position..<(first ?? range.upperBound)) {
+        var value = UInt32(bytes[lead] & 0x1F) << 6 | UInt32(bytes[lead + 1] & 0x3F)
+        if bytes[lead] >= 0xE0 {
+          guard lead + 2 < range.upperBound else { break }
+          value =
+            UInt32(bytes[lead] & 0x0F) << 12 | UInt32(bytes[lead + 1] & 0x3F) << 6 | UInt32(bytes[lead + 2] & 0x3F)
+        }
+        if foldedToSeveral.contains(value) {
+          first = lead
+          break
+        }
+        position = lead + 1
+      }
+    }
+    return first
+  }
+
   /// Scalar → the members of its class (itself first when it is the folded form).
   static let classOf: [UInt32: [UInt32]] = {
     var result: [UInt32: [UInt32]] = [:]

@@ -20,7 +20,15 @@ import TextRotorICU
 ///   `\x0B \x0C \x85 \u2028 \u2029` and CR, RE2's only around LF, so a region holding one of those
 ///   is searched by ICU (``RegexEngine``).
 ///
-/// Refused: `-i` (ICU folds case fully), backreferences, look-around, atomic groups, possessive
+/// Without case (`-i`): every character and class becomes the explicit set ICU's regex matches
+/// (closed over case by full folding, `uset_closeOver`, then complemented for `[^…]`, `\P{…}`,
+/// `\W`, `\D`, `\S`), and RE2 runs case-sensitively on those sets, so its simple folding is never
+/// used. ICU's full folding differs from a set of code points only at the characters whose
+/// folding is several characters (`ß` = `ss`, `ﬁ` = `fi`; ``CaseClasses/foldedToSeveral``): a
+/// pattern that spells one is refused, a negated set inside a set is refused (where ICU closes it
+/// is not proven), and text holding one is searched by ICU (``RegexEngine``).
+///
+/// Refused: backreferences, look-around, atomic groups, possessive
 /// quantifiers, `\b \B \A \z \Z \G \X \R \h \v \N{…} \Q…\E \cX`, octal escapes, inline flags,
 /// named groups, set operations (`&&`, `--`, nested sets), and a literal LF or CR.
 ///
@@ -37,6 +45,9 @@ struct RE2Translation: Equatable {
   var pattern: String
   /// Whether it holds `^` or `$`.
   var hasLineAnchors: Bool
+  /// Whether it is the pattern without case (its regions must hold no character whose full case
+  /// folding is several characters).
+  var caseless = false
 
   /// Why a pattern stays on ICU.
   struct Refusal: Error, Equatable, CustomStringConvertible {
@@ -45,12 +56,12 @@ struct RE2Translation: Equatable {
   }
 
   static func of(_ icuPattern: String, ignoreCase: Bool) -> Result<RE2Translation, Refusal> {
-    if ignoreCase { return .failure(Refusal(reason: "-i (ICU folds case fully, RE2 simply)")) }
     var parser = Parser(Array(icuPattern.unicodeScalars))
+    parser.caseless = ignoreCase
     do throws(Refusal) {
       let (text, _, _) = try parser.alternation()
       if parser.i < parser.s.count { throw Refusal(reason: "an unbalanced ')'") }
-      return .success(RE2Translation(pattern: text, hasLineAnchors: parser.anchors))
+      return .success(RE2Translation(pattern: text, hasLineAnchors: parser.anchors, caseless: ignoreCase))
     } catch {
       return .failure(error)
     }
@@ -106,6 +117,8 @@ struct RE2Translation: Equatable {
     let s: [Unicode.Scalar]
     var i = 0
     var anchors = false
+    /// Without case: characters and classes become ICU's case-closed sets.
+    var caseless = false
     /// The RE2 class of each UnicodeSet pattern already read, and its estimated program size
     /// (`\w|\w|…` reads ICU's set once).
     var classes: [String: (text: String, cost: Int)] = [:]
@@ -283,6 +296,7 @@ struct RE2Translation: Equatable {
           return (text, false, true, Size(program: cost, chain: 1))
         case .character(let code):
           guard code != 0x0A && code != 0x0D else { throw refuse("a literal line terminator") }
+          if caseless { return try caselessCharacter(code) }
           return (RE2Translation.hex(code), false, true, Size(program: 4, chain: 1))
         }
       case "*", "+", "?", "{": throw refuse("a quantifier with nothing to repeat")
@@ -290,14 +304,30 @@ struct RE2Translation: Equatable {
       default:
         i += 1
         guard c.value != 0x0A && c.value != 0x0D else { throw refuse("a literal line terminator") }
+        if caseless { return try caselessCharacter(c.value) }
         return (RE2Translation.hex(c.value), false, true, Size(program: String(c).utf8.count, chain: 1))
+      }
+    }
+
+    /// Without case: the character `code` as the set of ICU's matches of it (its case variants).
+    mutating func caselessCharacter(_ code: UInt32) throws(Refusal) -> (String, Bool, Bool, Size) {
+      try refuseSeveral(code)
+      let (text, cost) = try re2Class("[" + RE2Translation.hex(code) + "]")
+      return (text, false, true, Size(program: cost, chain: 1))
+    }
+
+    /// Without case, a character whose full folding is several characters (`ß`): ICU matches it
+    /// as those characters (`ss`), which no set of code points does.
+    func refuseSeveral(_ code: UInt32) throws(Refusal) {
+      if caseless && CaseClasses.foldedToSeveral.contains(code) {
+        throw refuse("-i with a character whose case folding is several characters (ß = ss, ﬁ = fi)")
       }
     }
 
     /// The RE2 class of the UnicodeSet `pattern` and its estimated program size, read once.
     mutating func re2Class(_ pattern: String) throws(Refusal) -> (String, Int) {
       if let known = classes[pattern] { return known }
-      let ranges = try setRanges(pattern)
+      let ranges = caseless ? try caselessRanges(pattern) : try setRanges(pattern)
       let result = (RE2Translation.re2Class(ranges), 2 * ranges.count + 1)
       classes[pattern] = result
       return result
@@ -435,6 +465,7 @@ struct RE2Translation: Equatable {
           low = c.value
           i += 1
         }
+        try refuseSeveral(low)
         // A range?
         if peek == "-" {
           guard i + 1 < s.count, s[i + 1] != "]" else { throw refuse("a '-' at the end of a class") }
@@ -451,12 +482,35 @@ struct RE2Translation: Equatable {
             i += 1
           }
           guard high >= low else { throw refuse("a reversed range") }
+          try refuseSeveral(high)
           out += RE2Translation.hex(low) + "-" + RE2Translation.hex(high)
         } else {
           out += RE2Translation.hex(low)
         }
       }
       return out + "]"
+    }
+
+    /// Without case: the set of `pattern` as ICU's regex matches it, closed over case before its
+    /// own negation (`[^…]`, `[\P{…}]`) is applied.
+    func caselessRanges(_ pattern: String) throws(Refusal) -> [ClosedRange<UInt32>] {
+      var positive = pattern
+      var complement = false
+      if pattern.hasPrefix("[^") {
+        positive = "[" + pattern.dropFirst(2)
+        complement = true
+      } else if pattern.hasPrefix("[\\P{"), pattern.hasSuffix("}]"), !pattern.dropFirst().contains("[") {
+        positive = "[\\p{" + pattern.dropFirst(4)
+        complement = true
+      }
+      if positive.dropFirst().contains("[^") || positive.contains("\\P") || positive.contains("[:^") {
+        throw refuse("-i with a negated set inside a set")
+      }
+      do {
+        return try UnicodeSetRanges.of(positive, caseless: true, complement: complement)
+      } catch {
+        throw refuse("a set ICU's UnicodeSet does not read as the regex does (\(pattern))")
+      }
     }
 
     func setRanges(_ pattern: String) throws(Refusal) -> [ClosedRange<UInt32>] {

@@ -72,7 +72,8 @@ final class RegexEngine {
   }
 
   func setRegion(_ range: Range<Int>) throws(ICUError) {
-    if let linear, let bytes, let translation, Self.linearAgrees(range, in: bytes, anchors: translation.hasLineAnchors)
+    if let linear, let bytes, let translation,
+      Self.linearAgrees(range, in: bytes, anchors: translation.hasLineAnchors, caseless: translation.caseless)
     {
       // `^`/`$` look at the bytes around the region: up to a line terminator next to it, the
       // region's edge is the text's edge for RE2 (ICU's `^` matches after a CR, RE2's does not).
@@ -107,8 +108,10 @@ final class RegexEngine {
   }
 
   /// Whether RE2 reads `range` as ICU does (see the type's comment).
-  static func linearAgrees(_ range: Range<Int>, in bytes: ByteStorage, anchors: Bool) -> Bool {
+  static func linearAgrees(_ range: Range<Int>, in bytes: ByteStorage, anchors: Bool, caseless: Bool = false) -> Bool {
     if bytes.firstInvalidUTF8(in: range) != nil { return false }
+    // Without case, ICU matches `ß` as `ss`: RE2's sets do not.
+    if caseless && CaseClasses.firstFoldedToSeveral(in: bytes, range: range) != nil { return false }
     guard anchors else { return true }
     let n = bytes.count
     // Between the CR and LF of a CRLF, ICU's `$` does not match (RE2's would, before the LF).

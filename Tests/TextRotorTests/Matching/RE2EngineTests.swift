@@ -53,11 +53,56 @@ struct RE2EngineTests {
     }
   }
 
-  @Test("-i stays on ICU (full case folding)")
+  @Test("-i goes to RE2 as ICU's case-closed sets; a pattern spelling ß or ﬁ, or a negated set in a set, stays on ICU")
   func ignoreCase() throws {
-    #expect(try !onRE2(.regex("ab+c", ignoreCase: true)))
+    #expect(try onRE2(.regex("ab+c", ignoreCase: true)))
     #expect(try onRE2(.regex("ab+c")))
-    #expect(try PatternMatcher(.regex("ab+c")).searchPath.contains("RE2 regex"))
+    #expect(try PatternMatcher(.regex("ab+c", ignoreCase: true)).searchPath.contains("RE2 regex"))
+    for refused in ["straße", "[ﬁx]+", #"\x{df}"#, "[a-ß]", #"[a\W]"#, #"[x\P{L}]"#, "[[:^alpha:]x]"] {
+      #expect(try !onRE2(.regex(refused, ignoreCase: true)), "\(refused)")
+      let bytes = ByteStorage("STRASSE straße ﬁx FIX fix a-b\n")
+      let p = Pattern.regex(refused, ignoreCase: true)
+      #expect(try PatternMatcher(p).matches(in: bytes) == PatternMatcher(p, strategy: .icu).matches(in: bytes))
+    }
+    // Text holding ß, ﬁ or another character whose folding is several characters: ICU's (it
+    // matches `ss` in `ß`); the other regions RE2's.
+    for (pattern, text) in [("s+", "a ß b SS c"), ("fi", "ﬁ FI"), ("[a-z]+", "xﬀy ſK"), ("i", "İ i")] {
+      let p = Pattern.regex(pattern, ignoreCase: true)
+      #expect(try onRE2(p))
+      let bytes = ByteStorage(text + "\n" + text.uppercased() + "\nplain\n")
+      #expect(
+        try PatternMatcher(p).matches(in: bytes) == PatternMatcher(p, strategy: .icu).matches(in: bytes), "\(pattern)")
+    }
+  }
+
+  /// Every code point but surrogates, LF, CR and those whose full case folding is several
+  /// characters (whose regions RE2 leaves to ICU), on one line.
+  static let allCodePointsFoldingToOne: ByteStorage = {
+    var s = String.UnicodeScalarView()
+    for v in UInt32(0)...0x10FFFF
+    where v != 0x0A && v != 0x0D && !(0xD800...0xDFFF).contains(v) && !CaseClasses.foldedToSeveral.contains(v) {
+      s.append(Unicode.Scalar(v)!)
+    }
+    return ByteStorage(String(s))
+  }()
+
+  @Test(
+    "without case, each character and class matches exactly the code points ICU's does",
+    arguments: [
+      "k", "s", "σ", "Ω", "i", "ǆ", "é", "[k]", "[^k]", "[a-z]", "[^a-z]", #"\p{Lu}"#, #"\P{Ll}"#, #"\P{Lu}"#,
+      "[^a-z\\d]", #"\w"#, #"\W"#, ".", "[[:lower:]]", "[^[:upper:]]", #"\p{Greek}"#, "[é-ü]", "[^é-ü]", "[α-ω]",
+      #"\x{212A}"#, "[ſ]",
+    ])
+  func caselessClassesEqualICU(atom: String) throws {
+    let p = Pattern.regex(atom, ignoreCase: true)
+    #expect(try onRE2(p), "\(RE2Translation.of(atom, ignoreCase: true))")
+    let bytes = Self.allCodePointsFoldingToOne
+    let fast = try PatternMatcher(p).matches(in: bytes)
+    let plain = try PatternMatcher(p, strategy: .icu).matches(in: bytes)
+    #expect(fast.count == plain.count, "\(atom): \(fast.count) RE2 matches, \(plain.count) ICU")
+    if let k = zip(fast, plain).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+      Issue.record("\(atom): first difference at match \(k): RE2 \(fast[k]), ICU \(plain[k])")
+    }
   }
 
   /// Every code point but surrogates, LF and CR, on one line.
@@ -144,15 +189,17 @@ struct RE2EngineTests {
     return out
   }
 
-  @Test("random patterns: RE2's path finds what ICU's line-by-line path finds, on every corpus")
-  func randomPatterns() throws {
+  @Test(
+    "random patterns: RE2's path finds what ICU's line-by-line path finds, on every corpus",
+    arguments: [false, true])
+  func randomPatterns(ignoreCase: Bool) throws {
     let seed = SeededRandom.seedFromEnvironment()
     var r = SeededRandom(seed: seed)
     var linear = 0
     let rounds = TestScale.count(120)
     for _ in 0..<rounds {
       let text = Self.randomPattern(&r)
-      var pattern = Pattern.regex(text, wholeWord: Int.random(in: 0..<5, using: &r) == 0)
+      var pattern = Pattern.regex(text, ignoreCase: ignoreCase, wholeWord: Int.random(in: 0..<5, using: &r) == 0)
       pattern.timeLimit = 20
       let isLinear = try onRE2(pattern)
       if isLinear { linear += 1 }
