@@ -112,8 +112,17 @@ public final class PatternMatcher {
     case (.literal, .icu):
       engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
     case (.regex, .automatic):
-      let regex = RegexEngine(
-        try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
+      let icu = try compile(text, options)
+      let translation = RE2Translation.of(text, ignoreCase: pattern.ignoreCase)
+      func withRE2() -> RegexEngine { RegexEngine(icu, translation: translation) }
+      // Without case, windows and prefiltered lines are ICU's: RE2's case-closed sets (`\w`
+      // closed over case is thousands of ranges) take longer to compile, on every thread, than
+      // ICU takes on the windows.
+      func caselessOnICU() -> RegexEngine {
+        RegexEngine(
+          icu,
+          translation: .failure(.init(reason: "a literal searched without case (ICU on the windows around it)")))
+      }
       let anchors = LiteralAnchor.alternatives(of: text)
       // Without case, ASCII literals are found as ASCII letters of either case (`asciiCaseless`);
       // a non-ASCII one as the case variants of a few of its characters, the rest of it read as
@@ -157,7 +166,10 @@ public final class PatternMatcher {
         }
         let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
         engine = .regex(
-          RegexSearch(regex, mode: .anchored(windows, set, foldingExceptions: asciiCaseless), lineLocal: lineLocal)
+          RegexSearch(
+            pattern.ignoreCase ? caselessOnICU() : withRE2(),
+            mode: .anchored(windows, set, foldingExceptions: asciiCaseless),
+            lineLocal: lineLocal)
         )
       } else if pattern.ignoreCase, let anchors,
         case let needles = anchors.map({ CaseClasses.needles(for: $0.literal) }),
@@ -166,12 +178,13 @@ public final class PatternMatcher {
         // Without case, a non-ASCII literal: only the lines holding a case variant of a few of its
         // characters (every match holds one; ``CaseClasses``) are given to ICU.
         engine = .regex(
-          RegexSearch(regex, mode: .prefiltered(needles.flatMap { $0! }.map { BytePattern($0) }), lineLocal: lineLocal))
+          RegexSearch(
+            caselessOnICU(), mode: .prefiltered(needles.flatMap { $0! }.map { BytePattern($0) }), lineLocal: lineLocal))
       } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
         engine = .regex(
-          RegexSearch(regex, mode: .prefiltered([BytePattern(Array(literal.utf8))]), lineLocal: lineLocal))
+          RegexSearch(withRE2(), mode: .prefiltered([BytePattern(Array(literal.utf8))]), lineLocal: lineLocal))
       } else {
-        engine = .regex(RegexSearch(regex, mode: lineLocal ? .lineByLine : .whole, lineLocal: lineLocal))
+        engine = .regex(RegexSearch(withRE2(), mode: lineLocal ? .lineByLine : .whole, lineLocal: lineLocal))
       }
     case (.regex, .icu):
       engine = .regex(RegexSearch(try compile(text, options), mode: .lineByLine))
@@ -309,6 +322,8 @@ public final class PatternMatcher {
         path +=
           "; RE2: linear time, no time limit (its translation means the same as ICU's pattern;"
           + " ICU only for text holding ill-formed UTF-8"
+          + (search.regex.translation?.caseless == true
+            ? ", or, without case, a character whose folding is several (ß, ﬁ, ...), which ICU matches as those" : "")
           + (search.regex.translation?.hasLineAnchors == true
             ? ", or, for ^/$, CR inside or VT, FF, NEL, LS, PS near it)" : ")")
       } else if let why = search.regex.refusal {

@@ -157,10 +157,34 @@ final class RegexSearch {
         let lineEnd = LineBounds.end(of: chunkStart + chunkSize, in: bytes, limit: range.upperBound)
         chunkEnd = LineBounds.nextStart(after: lineEnd, in: bytes, limit: range.upperBound)
       }
-      if try runChunk(bytes, chunkStart..<chunkEnd, range: range, visit) { return }
+      if try runChunkSplittingSeveral(bytes, chunkStart..<chunkEnd, range: range, visit) { return }
       if chunkEnd >= range.upperBound { return }
       chunkStart = chunkEnd
     }
+  }
+
+  /// ``runChunk(_:_:range:_:)``, but for a pattern on RE2 without case, the lines holding a
+  /// character whose folding is several characters (which RE2 leaves to ICU) are searched on their
+  /// own, so that one `ß` leaves its line to ICU, not its megabyte. Returns true when the visitor
+  /// stopped.
+  private func runChunkSplittingSeveral(
+    _ bytes: ByteStorage, _ chunk: Range<Int>, range: Range<Int>, _ visit: MatchVisitor
+  ) throws(ICUError) -> Bool {
+    guard regex.linear != nil, regex.translation?.caseless == true else {
+      return try runChunk(bytes, chunk, range: range, visit)
+    }
+    var position = chunk.lowerBound
+    while position < chunk.upperBound {
+      guard let f = CaseClasses.firstFoldedToSeveral(in: bytes, range: position..<chunk.upperBound) else { break }
+      let start = LineBounds.start(of: f, in: bytes, floor: position)
+      let end = LineBounds.nextStart(
+        after: LineBounds.end(of: f, in: bytes, limit: chunk.upperBound), in: bytes, limit: chunk.upperBound)
+      if start > position, try runChunk(bytes, position..<start, range: range, visit) { return true }
+      if try runChunk(bytes, start..<end, range: range, visit) { return true }
+      position = end
+    }
+    return position < chunk.upperBound || position == chunk.lowerBound
+      ? try runChunk(bytes, position..<chunk.upperBound, range: range, visit) : false
   }
 
   /// Searches `chunk` (whole lines). Returns true when the visitor stopped.
