@@ -16,7 +16,6 @@
 //               10,000), or its removal
 //   growth FILE   RSS after each of REPS rounds of 10,000 one-character inserts and deletes at random
 //               places (KINDS=words,pattern,...: only those held)
-//   convtail FILE   wall time of a chain of five conversions at REPS random places: percentiles
 //   tail FILE   thread CPU time per edit: percentiles and the slowest edits with what they changed
 // It prints the mean CPU time per repetition (noisy on a shared machine: use callgrind's counts).
 import Foundation
@@ -54,7 +53,7 @@ func open(_ path: String) -> RotorDocument<Int> {
 }
 
 let withoutFile: Set = ["lookup", "insert", "remove", "move", "anchor", "unanchor"]
-let withFile: Set = ["convtail", "growth", "tail", "edit", "pos", "utf16", "fromutf16", "loc", "nav", "view"]
+let withFile: Set = ["growth", "tail", "edit", "pos", "utf16", "fromutf16", "loc", "nav", "view"]
 guard CommandLine.arguments.count >= 3 else { fail("an operation and a repetition count are needed") }
 let what = CommandLine.arguments[1]
 guard withoutFile.contains(what) || withFile.contains(what) else { fail("unknown operation '\(what)'") }
@@ -169,33 +168,6 @@ case "growth":
     }
     print("round \(round): RSS \(rss()) MB")
   }
-
-case "convtail":
-  // Wall time of EngineFigures' conversion chain (UTF-8 → index → UTF-16 → index → (line, UTF-16
-  // character) → index → UTF-8) at REPS random places, per conversion: p50, p90, p99.
-  let path = CommandLine.arguments[3]
-  let document = open(path)
-  let length = try document.utf8Count(of: 0)
-  var times: [UInt64] = []
-  var t = timespec()
-  func wall() -> UInt64 {
-    clock_gettime(CLOCK_MONOTONIC, &t); return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
-  }
-  for _ in 0..<reps {
-    var o = rnd(length); while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
-    let a = wall()
-    let p = try document.position(in: 0, utf8Offset: o)
-    let u = try document.utf16Offset(of: p)
-    let q = try document.position(in: 0, utf16Offset: u)
-    let l = try document.location(of: q, encoding: .utf16)
-    let r = try document.position(in: 0, line: l.line - 1, character: l.column - 1, encoding: .utf16)
-    sink &+= try document.utf8Offset(of: r)
-    times.append((wall() - a) / 5)
-  }
-  times.sort()
-  print(
-    "conversion p50", Double(times[times.count / 2]) / 1000, "p90", Double(times[times.count * 9 / 10]) / 1000,
-    "p99", Double(times[times.count * 99 / 100]) / 1000, "µs")
 
 case "tail":
   // Per-edit thread CPU time at random offsets; prints the slowest edits and what they changed.
