@@ -65,8 +65,22 @@ enum PatternText {
     for text in texts {
       let bytes = ByteStorage(FileSystem.bytes(of: text))
       guard let offset = bytes.firstInvalidUTF8(in: 0..<bytes.count) else { continue }
-      return "found invalid UTF-8 in pattern at byte offset \(offset): \(FileSystem.displayName(text))"
+      return "found invalid UTF-8 in pattern at byte offset \(offset): \(escaped(bytes)) (a pattern is UTF-8 text; "
+        + "an ill-formed byte in a file matches nothing)"
     }
     return nil
+  }
+
+  /// `bytes` as text, each byte that is not part of well-formed UTF-8 as `\xHH`, as rg shows it.
+  static func escaped(_ bytes: ByteStorage) -> String {
+    var out = ""
+    var position = 0
+    while position < bytes.count {
+      let bad = bytes.firstInvalidUTF8(in: position..<bytes.count) ?? bytes.count
+      out += bytes.string(position..<bad)
+      if bad < bytes.count { out += "\\x" + String(bytes[bad], radix: 16, uppercase: true) }
+      position = bad + 1
+    }
+    return out
   }
 }
