@@ -174,8 +174,7 @@ final class RegexSearch {
       return try runChunk(bytes, chunk, range: range, visit)
     }
     var position = chunk.lowerBound
-    while position < chunk.upperBound {
-      guard let f = CaseClasses.firstFoldedToSeveral(in: bytes, range: position..<chunk.upperBound) else { break }
+    while let f = CaseClasses.firstFoldedToSeveral(in: bytes, range: position..<chunk.upperBound) {
       let start = LineBounds.start(of: f, in: bytes, floor: position)
       let end = LineBounds.nextStart(
         after: LineBounds.end(of: f, in: bytes, limit: chunk.upperBound), in: bytes, limit: chunk.upperBound)
@@ -183,8 +182,9 @@ final class RegexSearch {
       if try runChunk(bytes, start..<end, range: range, visit) { return true }
       position = end
     }
-    return position < chunk.upperBound || position == chunk.lowerBound
-      ? try runChunk(bytes, position..<chunk.upperBound, range: range, visit) : false
+    // The rest (the whole chunk when it holds none, an empty one included).
+    guard position < chunk.upperBound || position == chunk.lowerBound else { return false }
+    return try runChunk(bytes, position..<chunk.upperBound, range: range, visit)
   }
 
   /// Searches `chunk` (whole lines). Returns true when the visitor stopped.
