@@ -119,12 +119,24 @@ struct DocumentText<ID: Hashable> {
   var origin: TextSummary
   /// The id table's version this text matches (see ``IDTable/version``).
   var keysVersion = 0
+  /// The last line (from its start to the CR ending it) of each separator that ends in CR and
+  /// starts no later than that line: the origin's (key -1) and each gap of several line breaks
+  /// (the slot of the element before it). Where an LF is typed at the start of the next element,
+  /// the CR and that LF are one line break of the document, so a position between them is on the
+  /// CR's line, whose start only the separator's bytes tell. Gaps are never edited: set once.
+  let separatorLastLines: [Int: TextSummary]
 
   static var keySpacing: Int64 { 1 << 24 }
 
-  init(elements: [(ID, TextRope, TextSummary)], origin: TextSummary = TextSummary()) throws(DocumentError) {
+  /// `separatorLastLines`: by element index (-1: the origin), see the property.
+  init(
+    elements: [(ID, TextRope, TextSummary)], origin: TextSummary = TextSummary(),
+    separatorLastLines: [Int: TextSummary] = [:]
+  ) throws(DocumentError) {
     keys = IDTable()
     self.origin = origin
+    // Slots are handed out in order: element i's slot is i.
+    self.separatorLastLines = separatorLastLines
     var items: [ElementItem] = []
     items.reserveCapacity(elements.count)
     for (i, (id, text, gap)) in elements.enumerated() {
@@ -179,6 +191,16 @@ struct DocumentText<ID: Hashable> {
   func require(_ id: ID) throws(DocumentError) -> Int {
     guard let i = index(of: id) else { throw .unknownElement("\(id)") }
     return i
+  }
+
+  /// The last line of the separator before element `i` (the origin for the first) when it ends
+  /// in CR and that line starts inside it, else nil. See ``separatorLastLines``.
+  func separatorLastLine(before i: Int) -> TextSummary? {
+    if separatorLastLines.isEmpty { return nil }
+    if i == 0 { return separatorLastLines[-1] }
+    // A moved element keeps its slot but not its file gap (it gets the virtual one).
+    let before = tree[i - 1]
+    return before.gap.lastIsCR && before.gap.lineBreaks > 1 ? separatorLastLines[before.slot] : nil
   }
 
   /// Document offset where element `i` starts.

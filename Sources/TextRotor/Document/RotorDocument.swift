@@ -280,6 +280,16 @@ public final class RotorDocument<ID: Hashable> {
     // At the start of a text starting with LF after a gap ending in CR (a file's CR line
     // terminator, then an LF typed at the start of the next line), the position is between the
     // CR and the LF of the document's text: on the CR's line, after it.
+    // A separator of several lines (or the origin) ending in CR: that CR's line starts in it.
+    if o == 0 && text.utf8Count > 0 && text.byte(at: 0) == 0x0A, let last = table.separatorLastLine(before: i) {
+      let column: Int
+      switch encoding {
+      case .utf8: column = last.utf8
+      case .utf16: column = last.utf16
+      case .utf32, .grapheme: column = last.scalars
+      }
+      return TextLocation(line: before.lineBreaks, column: column + 1, utf16Offset: before.utf16)
+    }
     if o == 0 && i > 0 && text.utf8Count > 0 && text.byte(at: 0) == 0x0A, case let gap = table[i - 1].gap,
       gap.lastIsCR, gap.lineBreaks == 1
     {
@@ -633,13 +643,23 @@ extension RotorDocument where ID == Int {
     }
     var elements: [(Int, TextRope, TextSummary)] = []
     elements.reserveCapacity(ranges.count)
+    // The last lines of separators ending in CR (see DocumentText.separatorLastLines).
+    var lastLines: [Int: TextSummary] = [:]
+    func lastLine(_ r: Range<Int>) -> TextSummary {
+      var start = r.upperBound - 1
+      while start > r.lowerBound && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
+      return TextSummary(bytes, start..<r.upperBound)
+    }
     for (i, r) in ranges.enumerated() {
       let next = i + 1 < ranges.count ? ranges[i + 1].lowerBound : bytes.count
       let gap = next > r.upperBound ? TextSummary(bytes, r.upperBound..<next) : ElementItem.virtualGap
+      if gap.lastIsCR && gap.lineBreaks > 1 { lastLines[i] = lastLine(r.upperBound..<next) }
       elements.append((i, TextRope(bytes, r), gap))
     }
     let first = ranges.first?.lowerBound ?? bytes.count
-    let table = try! DocumentText(elements: elements, origin: TextSummary(bytes, 0..<first))
+    let origin = TextSummary(bytes, 0..<first)
+    if origin.lastIsCR { lastLines[-1] = lastLine(0..<first) }
+    let table = try! DocumentText(elements: elements, origin: origin, separatorLastLines: lastLines)
     self.init(table: table, source: table.count > 0 ? (bytes, ranges) : nil, segmenter: segmenter)
   }
 }

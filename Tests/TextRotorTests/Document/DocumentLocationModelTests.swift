@@ -48,6 +48,76 @@ struct DocumentLocationModelTests {
     }
   }
 
+  @Test("paragraph elements: gaps of several blank lines ending in LF, CR or CR LF, then edits at their edges")
+  func paragraphEdits() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    let path = "/tmp/textrotor-location-paragraphs-\(getpid()).txt"
+    defer { unlink(path) }
+    let terminators = ["\n", "\r", "\r\n"]
+    for round in 0..<60 {
+      var texts: [String] = []
+      var gaps: [String] = []
+      for _ in 0..<Int.random(in: 1...5, using: &random) {
+        // A paragraph: one or two non-blank lines.
+        var text = ["a", "bc", "é", "x y"].randomElement(using: &random)!
+        if Bool.random(using: &random) {
+          text += terminators.randomElement(using: &random)! + ["d", "ef"].randomElement(using: &random)!
+        }
+        texts.append(text)
+        // Its last line's terminator, then blank lines (spaces or nothing) with theirs; an empty
+        // line after a CR is not generated (it would read as the LF of a CR LF).
+        var gap = terminators.randomElement(using: &random)!
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+          var blank = ["", " ", "\t "].randomElement(using: &random)!
+          let terminator = terminators.randomElement(using: &random)!
+          if blank.isEmpty && gap.hasSuffix("\r") && terminator.hasPrefix("\n") { blank = " " }
+          gap += blank + terminator
+        }
+        gaps.append(gap)
+      }
+      // The last paragraph: its terminator alone, or none.
+      gaps[gaps.count - 1] = ["", "\n", "\r\n"].randomElement(using: &random)!
+      // Blank lines before the first paragraph (the document's origin).
+      let origin = ["", "\n", "\r", " \r", "\n\t\r", "\u{FEFF}\r", "\u{FEFF}"].randomElement(using: &random)!
+      try writeFile(path, origin + zip(texts, gaps).map { $0 + $1 }.joined())
+      let document = try RotorDocument<Int>(contentsOf: path, elements: .paragraphs)
+      #expect(document.elements.map(\.text) == texts, "round \(round), seed \(seed)")
+      guard document.elements.map(\.text) == texts else { continue }
+      try check(document, texts, gaps, "round \(round), seed \(seed)", origin: origin)
+      // nil: a virtual gap (one line feed, but none after the last element).
+      var separators: [String?] = gaps.map { $0.isEmpty ? nil : $0 }
+      func fileGaps() -> [String] {
+        separators.enumerated().map { k, gap in gap ?? (k + 1 < separators.count ? "\n" : "") }
+      }
+      for _ in 0..<6 {
+        // Sometimes an element moves (it leaves its gap behind and gets a virtual one).
+        if texts.count > 1 && Int.random(in: 0..<4, using: &random) == 0 {
+          let from = Int.random(in: 0..<texts.count, using: &random)
+          let to = Int.random(in: 0..<texts.count, using: &random)
+          _ = try document.move(document.elementID(at: from)!, to: to)
+          texts.insert(texts.remove(at: from), at: to)
+          separators.remove(at: from)
+          separators.insert(nil, at: to)
+          #expect(document.elements.map(\.text) == texts, "round \(round), seed \(seed)")
+          try check(document, texts, fileGaps(), "round \(round), seed \(seed), moved", origin: origin)
+        }
+        // Line breaks typed at an element's start or end (next to its gaps) or inside it.
+        let k = Int.random(in: 0..<texts.count, using: &random)
+        let n = texts[k].utf8.count
+        let at = [0, n, Int.random(in: 0...n, using: &random)].randomElement(using: &random)!
+        guard String.Index(texts[k].utf8.index(texts[k].utf8.startIndex, offsetBy: at), within: texts[k]) != nil
+        else { continue }
+        let insert = ["\n", "\r", "\r\n", "z"].randomElement(using: &random)!
+        try document.replace(utf8Range: at..<at, in: document.elementID(at: k)!, with: insert)
+        var bytes = Array(texts[k].utf8)
+        bytes.insert(contentsOf: Array(insert.utf8), at: at)
+        texts[k] = String(decoding: bytes, as: UTF8.self)
+        try check(document, texts, fileGaps(), "round \(round), seed \(seed)", origin: origin)
+      }
+    }
+  }
+
   @Test("one element: location(of:) and position(in:line:character:) are the plain count's, lines in any chunk")
   func elementLocations() throws {
     let seed = SeededRandom.seedFromEnvironment()
@@ -104,10 +174,12 @@ struct DocumentLocationModelTests {
     }
   }
 
-  /// Every position of every element against the file's text (`texts` joined by `gaps`).
-  func check(_ document: RotorDocument<Int>, _ texts: [String], _ gaps: [String], _ what: String) throws {
-    let file = Array(zip(texts, gaps).map { $0 + $1 }.joined().utf8)
-    var base = 0
+  /// Every position of every element against the file's text (`origin`, then `texts` joined by `gaps`).
+  func check(
+    _ document: RotorDocument<Int>, _ texts: [String], _ gaps: [String], _ what: String, origin: String = ""
+  ) throws {
+    let file = Array((origin + zip(texts, gaps).map { $0 + $1 }.joined()).utf8)
+    var base = origin.utf8.count
     for (k, text) in texts.enumerated() {
       let id = document.elementID(at: k)!
       for o in 0...text.utf8.count {
