@@ -2,7 +2,7 @@
 //
 //   cd Benchmarks && swift run -c release EngineFigures [--sizes 1,10,100,1000] [--elements 10000,1000000]
 //                                                      [--multilingual] [--no-single-line]
-//                                                      [--per-rotor SIZE_MB]
+//                                                      [--per-rotor SIZE_MB] [--edits N] [--element-ops N]
 //
 // Documents are made from the generated English corpus (Corpora/generate; $TEXTROTOR_CORPORA to
 // point elsewhere), repeated or cut to each size and written to /tmp, then opened as ONE element
@@ -10,7 +10,11 @@
 // at pseudo-random places (fixed seeds). Prints a Markdown table. `--multilingual` measures the same
 // on the generated multilingual corpus as it is (20 MB of many scripts: Thai and Chinese words
 // come from ICU's dictionaries, which the fast paths leave to ICU). `--per-rotor SIZE_MB`: the p50 of an
-// edit with one rotor held at a time.
+// edit with one rotor held at a time. `--edits N` and `--element-ops N` set how many edits (per
+// size; default 300 at 1 GB, 1,000 below) and element inserts, removes and moves (default 2,000)
+// are timed: an index cut at more places (each edit and element operation leaves its pieces cut
+// where it was) has deeper trees, so a longer run shows the drift, which each row notes as the p50
+// of the first and last tenth. Rows also note the operations that took a page fault.
 import Glibc
 import TextRotor
 
@@ -31,14 +35,48 @@ func cpuNow() -> UInt64 {
   return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }
 
-/// Wall and thread-CPU times of `body`.
+/// Page faults this thread has taken (minor and major): a first touch of memory the kernel has to
+/// map (and zero) is paid inside the operation that touches it.
+func faultsNow() -> Int {
+  var u = rusage()
+  getrusage(__rusage_who_t(1), &u)  // RUSAGE_THREAD (a macro Swift does not import)
+  return u.ru_minflt + u.ru_majflt
+}
+
+/// Wall and thread-CPU times of `body`, and the page faults it took (appended to `faultLog`, one
+/// per call, so that a row can tell its operations that faulted from those that did not).
 @inline(__always) func timed(_ wall: inout [UInt64], _ cpu: inout [UInt64], _ body: () throws -> Void) rethrows {
+  let f = faultsNow()
   let c = cpuNow()
   let a = now()
   try body()
   let b = now()
   cpu.append(cpuNow() - c)
   wall.append(b - a)
+  faultLog.append(faultsNow() - f)
+}
+nonisolated(unsafe) var faultLog: [Int] = []
+
+/// For the last `times.count` calls of `timed` (those `times` holds, when its calls were not
+/// interleaved with others): how many took a page fault, and the p50 / p99 of those that did not.
+func faultNote(_ times: [UInt64], stride: Int = 1, phase: Int = 0, what: String = "") -> String {
+  let log = faultLog.suffix(times.count * stride).enumerated().filter { $0.offset % stride == phase }.map(\.element)
+  guard log.count == times.count else { return "" }
+  let faulted = log.filter { $0 > 0 }.count
+  let clean = zip(times, log).filter { $0.1 == 0 }.map(\.0)
+  let rest = clean.isEmpty ? "" : ", the others \(percentiles(clean))"
+  return "; \(what)page faults in \(f(Double(faulted) * 100 / Double(times.count), 1)) % of them\(rest)"
+}
+
+/// The p50 of the first and of the last tenth of `times` (in the order measured): an index whose
+/// operations grow slower as edits accumulate (pieces cut at more places) shows it here.
+func drift(_ times: [UInt64]) -> String {
+  let tenth = times.count / 10
+  guard tenth >= 20 else { return "" }
+  func p50(_ s: ArraySlice<UInt64>) -> String {
+    percentiles(Array(s)).split(separator: " / ").first.map(String.init) ?? ""
+  }
+  return "; p50 of the first / last tenth \(p50(times.prefix(tenth))) / \(p50(times.suffix(tenth)))"
 }
 
 /// The bytes of the entries' labels (each label read), in a nonisolated function: a closure in
@@ -98,7 +136,7 @@ func emit(_ line: String) {
 
 let usage = """
   usage: EngineFigures [--sizes MB,...] [--elements N,...] [--multilingual] [--no-single-line]
-                       [--per-rotor SIZE_MB] [--element-rotors SET,...]
+                       [--per-rotor SIZE_MB] [--element-rotors SET,...] [--edits N] [--element-ops N]
   (--element-rotors: the system rotors held in the element figures, one run per set: `six` (the
   default), `none`, or rotor names joined by `+`, e.g. `none,words,words+sentences+lines,six`)
   """
@@ -121,6 +159,10 @@ var arguments = CommandLine.arguments.dropFirst()
 var sizes = [1, 10, 100, 1000]
 var elementCounts = [10_000, 100_000, 1_000_000]
 var singleLine = true
+/// One-character edits per document size (default 300 at 1 GB, 1,000 below), and inserts,
+/// removes and moves per element count.
+var editCount: Int? = nil
+var elementOps = 2000
 var multilingual = false
 var perRotor: Int? = nil
 var elementRotorSets: [[SystemRotor]] = [systemSix]
@@ -129,6 +171,8 @@ while let a = arguments.popFirst() {
   case "--sizes": sizes = integers(arguments.popFirst(), of: a)
   case "--elements": elementCounts = integers(arguments.popFirst(), of: a)
   case "--no-single-line": singleLine = false
+  case "--edits": editCount = integers(arguments.popFirst(), of: a).first
+  case "--element-ops": elementOps = integers(arguments.popFirst(), of: a).first ?? elementOps
   case "--multilingual": multilingual = true
   case "--per-rotor": perRotor = integers(arguments.popFirst(), of: a).first
   case "--element-rotors":
@@ -245,7 +289,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
       }
     }
     emit(
-      "| typing at a caret (24 characters typed, then deleted by backspace), 6 system rotors + pattern rotor | \(label) | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu)) |"
+      "| typing at a caret (24 characters typed, then deleted by backspace), 6 system rotors + pattern rotor | \(label) | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
     )
   }
   for (withSnapshots, withProse) in [(false, false), (true, false), (false, true)] {
@@ -265,7 +309,7 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
       try timed(&times, &cpu) { try document.replace(utf8Range: o..<(o + 1), in: 0, with: "") }
     }
     emit(
-      "| one-character insert/delete, 6 system rotors + pattern rotor held\(withSnapshots ? ", snapshots of every rotor held" : "")\(withProse ? ", and prose sentences" : "") | \(label) | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu)) |"
+      "| one-character insert/delete, 6 system rotors + pattern rotor held\(withSnapshots ? ", snapshots of every rotor held" : "")\(withProse ? ", and prose sentences" : "") | \(label) | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times))\(drift(times)) |"
     )
   }
   // Conversions.
@@ -347,7 +391,8 @@ func editFigures(path: String, label: String, edits: Int, sizeMB: Int) throws {
 for mb in sizes {
   let path = makeFile(megabytes: mb)
   try editFigures(
-    path: path, label: mb >= 1000 ? "\(mb / 1000) GB" : "\(mb) MB", edits: mb >= 1000 ? 300 : 1000, sizeMB: mb)
+    path: path, label: mb >= 1000 ? "\(mb / 1000) GB" : "\(mb) MB", edits: editCount ?? (mb >= 1000 ? 300 : 1000),
+    sizeMB: mb)
   unlink(path)
 }
 
@@ -392,7 +437,7 @@ if singleLine {
       try timed(&times, &cpu) { try document.replace(utf8Range: o..<(o + 1), in: 0, with: "") }
     }
     emit(
-      "| one-character insert/delete, 100 MB document that is ONE line (\(what)), 6 system rotors | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu)) |"
+      "| one-character insert/delete, 100 MB document that is ONE line (\(what)), 6 system rotors | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
     )
     unlink(path)
   }
@@ -417,7 +462,7 @@ for n in elementCounts {
     var cpu: ([UInt64], [UInt64], [UInt64]) = ([], [], [])
     var lookup: [UInt64] = []
     var next = n
-    for _ in 0..<2000 {
+    for _ in 0..<elementOps {
       var a = now()
       try timed(&insert, &cpu.0) {
         try document.insert(
@@ -435,7 +480,7 @@ for n in elementCounts {
       lookup.append(now() - a)
     }
     emit(
-      "| insert / remove / move one element (\(heldName(held)), a custom rotor) | \(n) elements | \(percentiles(insert)) / \(percentiles(remove)) / \(percentiles(move)) | thread CPU time \(percentiles(cpu.0)) / \(percentiles(cpu.1)) / \(percentiles(cpu.2)); id lookup \(percentiles(lookup)) |"
+      "| insert / remove / move one element (\(heldName(held)), a custom rotor) | \(n) elements | \(percentiles(insert)) / \(percentiles(remove)) / \(percentiles(move)) | thread CPU time \(percentiles(cpu.0)) / \(percentiles(cpu.1)) / \(percentiles(cpu.2)); id lookup \(percentiles(lookup))\(faultNote(insert, stride: 3, phase: 0, what: "insert: "))\(faultNote(move, stride: 3, phase: 2, what: "move: ")); move\(drift(move)) |"
     )
   }
 }
