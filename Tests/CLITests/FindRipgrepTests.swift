@@ -108,7 +108,8 @@ struct FindRipgrepTests {
       ("src/a.swift", "let target = 1\nno\ntarget target\n"), ("src/deep/b.swift", "x\ntarget\n"),
       ("src/deep/skip.log", "target\n"), ("build/out.txt", "target\n"), (".hidden/h.txt", "target\n"),
       (".dot.txt", "target\n"), ("docs/readme.md", "the target is here\n"), ("docs/keep.log", "target again\n"),
-      (".gitignore", "build/\n*.log\n!docs/keep.log\n"), ("docs/.ignore", "nothing-here\n"), ("top.txt", "target\n"),
+      (".gitignore", "build/\n*.log\n!docs/keep.log\nsrc/deep//\n"), ("docs/.ignore", "nothing-here\n"),
+      ("top.txt", "target\n"),
     ]
     for (path, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + path)) }
     try Data(Array("target\n".utf8) + [0, 1, 2] + Array("target\n".utf8)).write(
@@ -137,6 +138,12 @@ struct FindRipgrepTests {
     let headed = try CLI.run(["find", "--heading", "-g", "*.swift", "target", root])
     let rgHeaded = try Self.rg(["-F", "--heading", "-n", "--column", "-g", "*.swift", "target", root])
     #expect(headed.stdout == rgHeaded)
+    // Globs that select nothing (`/` is a glob of a slash alone) still select: nothing is searched.
+    for glob in ["/", "//", "nothing-is-named-this"] {
+      let none = try CLI.run(["find", "-l", "-g", glob, "target", root])
+      #expect(none.stdout == (try Self.rg(["-F", "-l", "-g", glob, "target", root])), "-g \(glob)")
+      #expect(none.stdout.isEmpty && none.status == 1, "-g \(glob): \(none.stdout)")
+    }
   }
 
   /// JSON output without the times (which differ run to run) and bytes printed (which count the path).

@@ -213,7 +213,9 @@ public struct FileWalker: Sendable {
 
   /// Whether `relative` (from the walk root) is excluded.
   private func isIgnored(relative: String, shown: String, name: String, isDirectory: Bool, levels: [Level]) -> Bool {
-    if !overrides.isEmpty {
+    // A whitelist whose globs all matched nothing (`-g /`: a glob of a slash alone) still
+    // whitelists: no file is searched, as in rg.
+    if !overrides.isEmpty || hasWhitelist {
       switch overrides.decision(forPath: FileSystem.bytes(of: shown + relative)[...], isDirectory: isDirectory) {
       case .ignore?: return true
       case .include?: return false

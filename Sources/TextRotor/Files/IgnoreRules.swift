@@ -158,7 +158,10 @@ public struct IgnoreRules: Sendable {
     if line.last == "/" {
       // `\/` at the end is an escaped slash, still a directory marker in git's reading.
       directoryOnly = true
-      while line.last == "/" { line.removeLast() }
+      line.removeLast()
+      // Only one is a directory marker: the rest is a glob ending in `/`, which no path does
+      // (rg's reading: `build//` ignores nothing).
+      if line.last == "/" { return }
     }
     guard !line.isEmpty else { return }
     var anchored = false

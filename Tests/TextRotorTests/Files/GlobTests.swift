@@ -34,6 +34,8 @@ struct GlobTests {
       \\!bang
       trailing\\ 
       spaces   \r
+      out//
+      !build//
       """)
     #expect(rules.decision(for: "x.log", isDirectory: false) == .ignore)
     #expect(rules.decision(for: "a/b/x.log", isDirectory: false) == .ignore)
@@ -50,6 +52,11 @@ struct GlobTests {
     #expect(rules.decision(for: "trailing ", isDirectory: false) == .ignore)
     #expect(rules.decision(for: "spaces", isDirectory: false) == .ignore)
     #expect(rules.decision(for: "# a comment", isDirectory: false) == nil)
+    // One trailing slash marks a directory; after it the glob ends in `/`, which no path does
+    // (rg: `out//` ignores nothing, `!build//` re-includes nothing).
+    #expect(rules.decision(for: "out", isDirectory: true) == nil)
+    #expect(rules.decision(for: "a/out", isDirectory: true) == nil)
+    #expect(rules.decision(for: "build", isDirectory: true) == .ignore)
   }
 
   /// Globs without `**` are matched in one pass (`Glob.matchStars`): random globs and paths
