@@ -70,13 +70,13 @@ func faultNote(_ times: [UInt64], stride: Int = 1, phase: Int = 0, what: String 
 
 /// The p50 of the first and of the last tenth of `times` (in the order measured): an index whose
 /// operations grow slower as edits accumulate (pieces cut at more places) shows it here.
-func drift(_ times: [UInt64]) -> String {
+func drift(_ times: [UInt64], what: String = "") -> String {
   let tenth = times.count / 10
   guard tenth >= 20 else { return "" }
   func p50(_ s: ArraySlice<UInt64>) -> String {
     percentiles(Array(s)).split(separator: " / ").first.map(String.init) ?? ""
   }
-  return "; p50 of the first / last tenth \(p50(times.prefix(tenth))) / \(p50(times.suffix(tenth)))"
+  return "; \(what)p50 of the first / last tenth \(p50(times.prefix(tenth))) / \(p50(times.suffix(tenth)))"
 }
 
 /// The bytes of the entries' labels (each label read), in a nonisolated function: a closure in
@@ -480,7 +480,7 @@ for n in elementCounts {
       lookup.append(now() - a)
     }
     emit(
-      "| insert / remove / move one element (\(heldName(held)), a custom rotor) | \(n) elements | \(percentiles(insert)) / \(percentiles(remove)) / \(percentiles(move)) | thread CPU time \(percentiles(cpu.0)) / \(percentiles(cpu.1)) / \(percentiles(cpu.2)); id lookup \(percentiles(lookup))\(faultNote(insert, stride: 3, phase: 0, what: "insert: "))\(faultNote(move, stride: 3, phase: 2, what: "move: ")); move\(drift(move)) |"
+      "| insert / remove / move one element (\(heldName(held)), a custom rotor) | \(n) elements | \(percentiles(insert)) / \(percentiles(remove)) / \(percentiles(move)) | thread CPU time \(percentiles(cpu.0)) / \(percentiles(cpu.1)) / \(percentiles(cpu.2)); id lookup \(percentiles(lookup))\(faultNote(insert, stride: 3, phase: 0, what: "insert: "))\(faultNote(move, stride: 3, phase: 2, what: "move: "))\(drift(move, what: "move: ")) |"
     )
   }
 }
