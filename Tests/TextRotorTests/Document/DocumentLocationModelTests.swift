@@ -199,5 +199,63 @@ struct DocumentLocationModelTests {
       }
       base += text.utf8.count + gaps[k].utf8.count
     }
+    try checkLines(document, texts, gaps, what, origin: origin)
+  }
+
+  /// `position(atDocumentLine:character:encoding:)` for every line of the file and a few
+  /// characters, against the plain reading: the line's start in the file, the character counted
+  /// from there and clamped to the line's end, then that file offset in its element (a separator's
+  /// offset: the next element's start, or the last one's end).
+  func checkLines(
+    _ document: RotorDocument<Int>, _ texts: [String], _ gaps: [String], _ what: String, origin: String
+  ) throws {
+    let file = Array((origin + zip(texts, gaps).map { $0 + $1 }.joined()).utf8)
+    var starts: [Int] = []
+    var at = origin.utf8.count
+    for (text, gap) in zip(texts, gaps) {
+      starts.append(at)
+      at += text.utf8.count + gap.utf8.count
+    }
+    var lineStarts = [0]
+    for i in file.indices where file[i] == 0x0A || (file[i] == 0x0D && !(i + 1 < file.count && file[i + 1] == 0x0A)) {
+      lineStarts.append(i + 1)
+    }
+    for (line, start) in lineStarts.enumerated() {
+      var end = start
+      while end < file.count && file[end] != 0x0A && file[end] != 0x0D { end += 1 }
+      let scalars = Array(String(decoding: file[start..<end], as: UTF8.self).unicodeScalars)
+      for character in [0, 1, 2, 5, 1000] {
+        for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
+          // The file offset `character` units into the line (rounded down to a scalar's start).
+          var target = start
+          var units = 0
+          for scalar in scalars {
+            let size =
+              encoding == .utf8 ? scalar.utf8.count : encoding == .utf16 ? scalar.utf16.count : 1
+            if units + size > character { break }
+            units += size
+            target += scalar.utf8.count
+          }
+          var want = (texts.count - 1, texts[texts.count - 1].utf8.count)
+          if let k = starts.indices.first(where: { starts[$0] <= target && target <= starts[$0] + texts[$0].utf8.count }
+          ) {
+            want = (k, target - starts[k])
+          } else if let k = starts.firstIndex(where: { $0 > target }) {
+            want = (k, 0)
+          }
+          let got = try document.position(atDocumentLine: line, character: character, encoding: encoding)
+          let gotElement = document.index(of: got.element)!
+          let gotOffset = try document.utf8Offset(of: got)
+          #expect(
+            gotElement == want.0 && gotOffset == want.1,
+            "\(what): line \(line) character \(character) \(encoding) in \(origin.debugDescription) \(texts) \(gaps): (\(gotElement), \(gotOffset)), want \(want)"
+          )
+        }
+      }
+    }
+    #expect(throws: DocumentError.self) {
+      try document.position(atDocumentLine: lineStarts.count, character: 0)
+    }
+    #expect(throws: DocumentError.self) { try document.position(atDocumentLine: -1, character: 0) }
   }
 }
