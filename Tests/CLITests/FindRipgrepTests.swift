@@ -139,10 +139,13 @@ struct FindRipgrepTests {
     let rgHeaded = try Self.rg(["-F", "--heading", "-n", "--column", "-g", "*.swift", "target", root])
     #expect(headed.stdout == rgHeaded)
     // Globs that select nothing (`/` is a glob of a slash alone) still select: nothing is searched.
-    for glob in ["/", "//", "nothing-is-named-this"] {
-      let none = try CLI.run(["find", "-l", "-g", glob, "target", root])
-      #expect(none.stdout == (try Self.rg(["-F", "-l", "-g", glob, "target", root])), "-g \(glob)")
-      #expect(none.stdout.isEmpty && none.status == 1, "-g \(glob): \(none.stdout)")
+    // An empty glob, one of spaces, and a `#` comment select nothing and whitelist nothing; `!`
+    // alone excludes everything.
+    for glob in ["/", "//", "nothing-is-named-this", "", " ", "#x", "#", "!", "! ", "\\#x", "src/deep//"] {
+      let mine = try CLI.run(["find", "-l", "-g", glob, "target", root])
+      let expected = try Self.rg(["-F", "-l", "-g", glob, "target", root])
+      #expect(mine.stdout == expected, "-g '\(glob)'")
+      #expect(mine.status == (expected.isEmpty ? 1 : 0), "-g '\(glob)': \(mine.stdout)")
     }
   }
 

@@ -171,8 +171,11 @@ while let a = arguments.popFirst() {
   case "--sizes": sizes = integers(arguments.popFirst(), of: a)
   case "--elements": elementCounts = integers(arguments.popFirst(), of: a)
   case "--no-single-line": singleLine = false
-  case "--edits": editCount = integers(arguments.popFirst(), of: a).first
-  case "--element-ops": elementOps = integers(arguments.popFirst(), of: a).first ?? elementOps
+  case "--edits", "--element-ops":
+    guard let n = integers(arguments.popFirst(), of: a).first, n >= 1 else {
+      usageError("\(a) takes a count of at least 1")
+    }
+    if a == "--edits" { editCount = n } else { elementOps = n }
   case "--multilingual": multilingual = true
   case "--per-rotor": perRotor = integers(arguments.popFirst(), of: a).first
   case "--element-rotors":

@@ -125,18 +125,23 @@ struct DocumentText<ID: Hashable> {
   /// the CR and that LF are one line break of the document, so a position between them is on the
   /// CR's line, whose start only the separator's bytes tell. Gaps are never edited: set once.
   let separatorLastLines: [Int: TextSummary]
+  /// What follows the last line break of each separator that does not end in one (same keys): a
+  /// byte order mark that is the whole origin, or the spaces after a file's last blank line, in
+  /// front of an element moved or inserted after them. They are on the element's first line.
+  let separatorTails: [Int: TextSummary]
 
   static var keySpacing: Int64 { 1 << 24 }
 
-  /// `separatorLastLines`: by element index (-1: the origin), see the property.
+  /// `separatorLastLines`, `separatorTails`: by element index (-1: the origin), see the properties.
   init(
     elements: [(ID, TextRope, TextSummary)], origin: TextSummary = TextSummary(),
-    separatorLastLines: [Int: TextSummary] = [:]
+    separatorLastLines: [Int: TextSummary] = [:], separatorTails: [Int: TextSummary] = [:]
   ) throws(DocumentError) {
     keys = IDTable()
     self.origin = origin
     // Slots are handed out in order: element i's slot is i.
     self.separatorLastLines = separatorLastLines
+    self.separatorTails = separatorTails
     var items: [ElementItem] = []
     items.reserveCapacity(elements.count)
     for (i, (id, text, gap)) in elements.enumerated() {
@@ -201,6 +206,23 @@ struct DocumentText<ID: Hashable> {
     // A moved element keeps its slot but not its file gap (it gets the virtual one).
     let before = tree[i - 1]
     return before.gap.lastIsCR && before.gap.lineBreaks > 1 ? separatorLastLines[before.slot] : nil
+  }
+
+  /// The bytes after the last line break of the separator before element `i` (the origin for the
+  /// first), when it does not end in one, else nil. See ``separatorTails``.
+  func separatorTail(before i: Int) -> TextSummary? {
+    if separatorTails.isEmpty { return nil }
+    if i == 0 { return separatorTails[-1] }
+    let before = tree[i - 1]
+    return before.gap.isVirtualGap ? nil : separatorTails[before.slot]
+  }
+
+  /// Whether the byte at element `i`'s start is an LF: its text's first byte, or (an empty element)
+  /// its gap's, unless that gap is the virtual line feed after the last element, which is no text.
+  func startsWithLF(_ i: Int) -> Bool {
+    let item = tree[i]
+    if item.text.utf8Count > 0 { return item.text.byte(at: 0) == 0x0A }
+    return item.gap.firstIsLF && !(i + 1 == count && item.gap.isVirtualGap)
   }
 
   /// Document offset where element `i` starts.

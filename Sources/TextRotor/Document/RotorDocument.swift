@@ -281,7 +281,8 @@ public final class RotorDocument<ID: Hashable> {
     // terminator, then an LF typed at the start of the next line), the position is between the
     // CR and the LF of the document's text: on the CR's line, after it.
     // A separator of several lines (or the origin) ending in CR: that CR's line starts in it.
-    if o == 0 && text.utf8Count > 0 && text.byte(at: 0) == 0x0A, let last = table.separatorLastLine(before: i) {
+    let atLF = o == 0 && table.startsWithLF(i)
+    if atLF, let last = table.separatorLastLine(before: i) {
       let column: Int
       switch encoding {
       case .utf8: column = last.utf8
@@ -290,9 +291,7 @@ public final class RotorDocument<ID: Hashable> {
       }
       return TextLocation(line: before.lineBreaks, column: column + 1, utf16Offset: before.utf16)
     }
-    if o == 0 && i > 0 && text.utf8Count > 0 && text.byte(at: 0) == 0x0A, case let gap = table[i - 1].gap,
-      gap.lastIsCR, gap.lineBreaks == 1
-    {
+    if atLF && i > 0, case let gap = table[i - 1].gap, gap.lastIsCR, gap.lineBreaks == 1 {
       let end = try self.position(in: table.id(at: i - 1), utf8Offset: table[i - 1].text.utf8Count)
       let previous = try documentLocation(of: end, encoding: encoding)
       // The gap (a `.lines` gap is the CR alone; one line break: all of it is on the CR's line).
@@ -316,15 +315,15 @@ public final class RotorDocument<ID: Hashable> {
     if beforeGapLF { line -= 1 }
     let start = text.lineStart(line) ?? 0
     var column = Self.column(text, from: start, to: o, encoding)
-    // The first element's first line starts at the file's start when nothing before the element
-    // ends a line: a byte order mark, which is in no element but is in the file's first line.
-    let origin = table.origin
-    if i == 0 && line == 0 && origin.lineBreaks == 0 && origin.utf8 > 0 {
+    // The element's first line starts in the separator before it when that separator does not
+    // end in a line break: a byte order mark (the whole origin), or the spaces after a file's last
+    // blank line in front of an element moved after them. Their bytes are in the line's columns
+    // (a byte order mark and each space are one grapheme each).
+    if line == 0, let tail = table.separatorTail(before: i) {
       switch encoding {
-      case .utf8: column += origin.utf8
-      case .utf16: column += origin.utf16
-      case .utf32: column += origin.scalars
-      case .grapheme: column += 1
+      case .utf8: column += tail.utf8
+      case .utf16: column += tail.utf16
+      case .utf32, .grapheme: column += tail.scalars
       }
     }
     let lineBreaks =
@@ -355,29 +354,33 @@ public final class RotorDocument<ID: Hashable> {
       : origin.adding(table.tree.summary.text)
     let lines = all.lineBreaks + 1
     guard line >= 0 && line < lines else { throw .lineOutOfRange(line, lines: lines) }
-    // Where the line starts: at `s` in element `e`'s text, or (nil) in a separator before `e`.
+    // Where the line starts: at `s` in element `e`'s text, or (nil) in a separator before `e`;
+    // `tail`: the line's bytes in the separator before `e` when it starts there and goes on into
+    // the element (a byte order mark, spaces after a file's last blank line).
     var e = 0
     var s: Int? = 0
-    var character = character
+    var tail: TextSummary? = nil
+    /// The line start after a CR that ends the separator before element `e`: after the LF that
+    /// follows it (the element's first byte, or its gap's when it is empty), if one does.
+    func afterCR(_ e: Int) -> (Int, Int?) {
+      guard table.startsWithLF(e) else { return (e, 0) }
+      if table[e].text.utf8Count > 0 { return (e, 1) }
+      // An empty element: the LF is its gap's first byte. A gap of that LF alone (and the spaces
+      // after it) ends where the next element's first line goes on; a longer one holds the line.
+      let gap = table[e].gap
+      return gap.lineBreaks == 1 && e + 1 < n ? (e + 1, 0) : (e + 1, nil)
+    }
     if line == 0 {
-      if origin.lineBreaks > 0 {
-        s = nil
-      } else if origin.utf8 > 0 {
-        // A byte order mark: in no element, but in the first line's characters.
-        switch encoding {
-        case .utf8: character -= origin.utf8
-        case .utf16: character -= origin.utf16
-        case .utf32: character -= origin.scalars
-        case .grapheme: character -= 1
-        }
-      }
+      if origin.lineBreaks > 0 { s = nil } else { tail = table.separatorTail(before: 0) }
     } else if line <= origin.lineBreaks {
       // The line break ends in the origin: at its end (or after an LF the first element starts
       // with, a CR's other half), or inside it.
       if line < origin.lineBreaks {
         s = nil
-      } else if origin.lastIsCR && table[0].text.utf8Count > 0 && table[0].text.byte(at: 0) == 0x0A {
-        s = 1
+      } else if origin.lastIsCR {
+        (e, s) = afterCR(0)
+      } else {
+        tail = table.separatorTail(before: 0)
       }
     } else {
       let (j, spans) = table.tree.seek { origin.adding($0.text).lineBreaks >= line }
@@ -395,19 +398,29 @@ public final class RotorDocument<ID: Hashable> {
         let start = text.lineStart(k)!
         if start == text.utf8Count && t.lastIsCR && item.gap.firstIsLF && !(last && item.gap.isVirtualGap) {
           // The break is a CR whose LF starts the gap: the line starts after that LF.
-          (e, s) = item.gap.utf8 == 1 && !last ? (j + 1, 0) : (j + 1, nil)
+          (e, s) = item.gap.lineBreaks == 1 && !last ? (j + 1, 0) : (j + 1, nil)
         } else {
           (e, s) = (j, start)
         }
-      } else if !last && origin.adding(spans.text).adding(item.summary.text).lineBreaks == line {
-        // The gap's last line break: the next element's first line starts there (or after the
-        // LF it starts with, when the gap ends in CR).
-        let next = table[j + 1].text
-        e = j + 1
-        s = item.gap.lastIsCR && next.utf8Count > 0 && next.byte(at: 0) == 0x0A ? 1 : 0
+      } else if !last && prefix.adding(item.summary.text).lineBreaks == line {
+        // The gap's last line break: the next element's first line starts there (after the LF
+        // the element starts with, when the gap ends in CR), or in the spaces after it.
+        if item.gap.lastIsCR { (e, s) = afterCR(j + 1) } else { e = j + 1 }
       } else {
         (e, s) = (j + 1, nil)
       }
+    }
+    if s == 0, tail == nil { tail = table.separatorTail(before: e) }
+    var character = character
+    if let tail {
+      // The separator's part of the line (each of its characters is one grapheme).
+      let units: Int
+      switch encoding {
+      case .utf8: units = tail.utf8
+      case .utf16: units = tail.utf16
+      case .utf32, .grapheme: units = tail.scalars
+      }
+      character = Swift.max(character, 0) - units
     }
     guard let s else {
       // In a separator: the next element's start, or the last one's end.
@@ -732,23 +745,36 @@ extension RotorDocument where ID == Int {
     }
     var elements: [(Int, TextRope, TextSummary)] = []
     elements.reserveCapacity(ranges.count)
-    // The last lines of separators ending in CR (see DocumentText.separatorLastLines).
+    // The last lines of separators ending in CR, and what follows the last line break of those
+    // that end in none (see DocumentText.separatorLastLines and separatorTails).
     var lastLines: [Int: TextSummary] = [:]
+    var tails: [Int: TextSummary] = [:]
+    func isBreak(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
     func lastLine(_ r: Range<Int>) -> TextSummary {
       var start = r.upperBound - 1
-      while start > r.lowerBound && bytes[start - 1] != 0x0A && bytes[start - 1] != 0x0D { start -= 1 }
+      while start > r.lowerBound && !isBreak(bytes[start - 1]) { start -= 1 }
       return TextSummary(bytes, start..<r.upperBound)
+    }
+    func record(_ r: Range<Int>, _ summary: TextSummary, as key: Int) {
+      guard !r.isEmpty else { return }
+      if summary.lastIsCR && (summary.lineBreaks > 1 || key == -1) { lastLines[key] = lastLine(r) }
+      if !isBreak(bytes[r.upperBound - 1]) {
+        var start = r.upperBound
+        while start > r.lowerBound && !isBreak(bytes[start - 1]) { start -= 1 }
+        tails[key] = TextSummary(bytes, start..<r.upperBound)
+      }
     }
     for (i, r) in ranges.enumerated() {
       let next = i + 1 < ranges.count ? ranges[i + 1].lowerBound : bytes.count
       let gap = next > r.upperBound ? TextSummary(bytes, r.upperBound..<next) : ElementItem.virtualGap
-      if gap.lastIsCR && gap.lineBreaks > 1 { lastLines[i] = lastLine(r.upperBound..<next) }
+      if next > r.upperBound { record(r.upperBound..<next, gap, as: i) }
       elements.append((i, TextRope(bytes, r), gap))
     }
     let first = ranges.first?.lowerBound ?? bytes.count
     let origin = TextSummary(bytes, 0..<first)
-    if origin.lastIsCR { lastLines[-1] = lastLine(0..<first) }
-    let table = try! DocumentText(elements: elements, origin: origin, separatorLastLines: lastLines)
+    record(0..<first, origin, as: -1)
+    let table = try! DocumentText(
+      elements: elements, origin: origin, separatorLastLines: lastLines, separatorTails: tails)
     self.init(table: table, source: table.count > 0 ? (bytes, ranges) : nil, segmenter: segmenter)
   }
 }

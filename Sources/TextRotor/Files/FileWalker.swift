@@ -56,8 +56,14 @@ public struct FileWalker: Sendable {
           // The rest is a glob, not a comment or a negation of a gitignore line: `!#*#` excludes
           // `#notes#`, `!!x` excludes `!x`.
           let escaped = rest.utf8.first == UInt8(ascii: "#") || rest.utf8.first == UInt8(ascii: "!")
-          overrides.add(line: escaped ? "\\" + rest : rest)
+          // `-g !` (nothing after the `!` but spaces) is rg's empty glob, which excludes everything.
+          let blank = rest.utf8.allSatisfy { $0 == UInt8(ascii: " ") }
+          overrides.add(line: blank ? "*" : escaped ? "\\" + rest : rest)
         } else {
+          // As rg reads a -g glob: a gitignore line, so `#...` is a comment and a glob of spaces
+          // is empty: neither selects nor whitelists anything (`-g ''` searches everything). A
+          // glob that matches nothing (`/`, `a//`) still whitelists: nothing is searched.
+          if glob.utf8.first == UInt8(ascii: "#") || glob.utf8.allSatisfy({ $0 == UInt8(ascii: " ") }) { continue }
           whitelist = true
           overrides.add(line: "!" + glob)
         }

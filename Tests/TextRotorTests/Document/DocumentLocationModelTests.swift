@@ -38,6 +38,13 @@ struct DocumentLocationModelTests {
         let at = [0, n, Int.random(in: 0...n, using: &random)].randomElement(using: &random)!
         guard String.Index(texts[k].utf8.index(texts[k].utf8.startIndex, offsetBy: at), within: texts[k]) != nil
         else { continue }
+        if Int.random(in: 0..<5, using: &random) == 0 {
+          // The whole line deleted: an empty element, between a CR and an LF perhaps.
+          try document.replace(utf8Range: 0..<n, in: document.elementID(at: k)!, with: "")
+          texts[k] = ""
+          try check(document, texts, gaps, "round \(round), seed \(seed), emptied")
+          continue
+        }
         let insert = ["\n", "\r", "\r\n", "z"].randomElement(using: &random)!
         try document.replace(utf8Range: at..<at, in: document.elementID(at: k)!, with: insert)
         var bytes = Array(texts[k].utf8)
@@ -76,8 +83,9 @@ struct DocumentLocationModelTests {
         }
         gaps.append(gap)
       }
-      // The last paragraph: its terminator alone, or none.
-      gaps[gaps.count - 1] = ["", "\n", "\r\n"].randomElement(using: &random)!
+      // The last paragraph: its terminator alone, or none, or blank lines after it, the last one
+      // of spaces without a terminator.
+      gaps[gaps.count - 1] = ["", "\n", "\r\n", "\n  ", "\r\n\n "].randomElement(using: &random)!
       // Blank lines before the first paragraph (the document's origin).
       let origin = ["", "\n", "\r", " \r", "\n\t\r", "\u{FEFF}\r", "\u{FEFF}"].randomElement(using: &random)!
       try writeFile(path, origin + zip(texts, gaps).map { $0 + $1 }.joined())
@@ -90,7 +98,20 @@ struct DocumentLocationModelTests {
       func fileGaps() -> [String] {
         separators.enumerated().map { k, gap in gap ?? (k + 1 < separators.count ? "\n" : "") }
       }
-      for _ in 0..<6 {
+      for step in 0..<6 {
+        // Sometimes a new element comes in (with a virtual gap), or one is emptied.
+        if Int.random(in: 0..<6, using: &random) == 0 {
+          let at = Int.random(in: 0...texts.count, using: &random)
+          _ = try document.insert(TextElement(id: 1000 + round * 10 + step, text: "new"), at: at)
+          texts.insert("new", at: at)
+          separators.insert(nil, at: at)
+          try check(document, texts, fileGaps(), "round \(round), seed \(seed), inserted", origin: origin)
+        } else if Int.random(in: 0..<6, using: &random) == 0 {
+          let k = Int.random(in: 0..<texts.count, using: &random)
+          try document.replace(utf8Range: 0..<texts[k].utf8.count, in: document.elementID(at: k)!, with: "")
+          texts[k] = ""
+          try check(document, texts, fileGaps(), "round \(round), seed \(seed), emptied", origin: origin)
+        }
         // Sometimes an element moves (it leaves its gap behind and gets a virtual one).
         if texts.count > 1 && Int.random(in: 0..<4, using: &random) == 0 {
           let from = Int.random(in: 0..<texts.count, using: &random)
@@ -116,6 +137,38 @@ struct DocumentLocationModelTests {
         try check(document, texts, fileGaps(), "round \(round), seed \(seed)", origin: origin)
       }
     }
+  }
+
+  @Test(
+    "files whose separators end in spaces, or all blank, then elements put after them; empty elements between a CR and an LF"
+  )
+  func separatorEdges() throws {
+    let path = "/tmp/textrotor-location-edges-\(getpid()).txt"
+    defer { unlink(path) }
+    // A file of blank lines only (no paragraph: all of it is the origin), then an element inserted.
+    for file in ["\n  ", "\u{FEFF}  ", "  \r\n \n", "\u{FEFF}", "\r\r", " \r"] {
+      try writeFile(path, file)
+      let document = try RotorDocument<Int>(contentsOf: path, elements: .paragraphs)
+      #expect(document.elementCount == 0)
+      _ = try document.insert(TextElement(id: 7, text: "xy"), at: 0)
+      try check(document, ["xy"], [""], "all blank \(file.debugDescription)", origin: file)
+      _ = try document.replace(utf8Range: 0..<0, in: 7, with: "\n")
+      try check(document, ["\nxy"], [""], "all blank \(file.debugDescription), LF typed", origin: file)
+    }
+    // The last paragraph's blank lines end in spaces; the first paragraph moved after them.
+    try writeFile(path, "a\n\nb\n  ")
+    var document = try RotorDocument<Int>(contentsOf: path, elements: .paragraphs)
+    _ = try document.move(0, to: 1)
+    try check(document, ["b", "a"], ["\n  ", ""], "moved after spaces")
+    // A line emptied between a CR and an LF: its position is between them.
+    try writeFile(path, "a\rb\nc")
+    document = try RotorDocument<Int>(contentsOf: path, elements: .lines)
+    try document.replace(utf8Range: 0..<1, in: 1, with: "")
+    try check(document, ["a", "", "c"], ["\r", "\n", ""], "emptied line")
+    try writeFile(path, "a\r\rb\n\nc")
+    document = try RotorDocument<Int>(contentsOf: path, elements: .paragraphs)
+    try document.replace(utf8Range: 0..<1, in: 1, with: "")
+    try check(document, ["a", "", "c"], ["\r\r", "\n\n", ""], "emptied paragraph")
   }
 
   @Test("one element: location(of:) and position(in:line:character:) are the plain count's, lines in any chunk")
@@ -189,7 +242,7 @@ struct DocumentLocationModelTests {
         #expect(try document.documentOffset(of: position) == offset, "\(what): element \(k) offset \(o)")
         // Lines as LSP counts them (LF, CR LF and CR end a line; a position between a CR and its
         // LF is on the CR's line, after it), in every encoding: the naive walk of PositionCursor's tests.
-        for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
+        for encoding in [PositionEncoding.utf8, .utf16, .utf32, .grapheme] {
           let want = PositionCursorTests.model(file, offset, encoding)
           let location = try document.documentLocation(of: position, encoding: encoding)
           #expect(
@@ -223,18 +276,23 @@ struct DocumentLocationModelTests {
     for (line, start) in lineStarts.enumerated() {
       var end = start
       while end < file.count && file[end] != 0x0A && file[end] != 0x0D { end += 1 }
-      let scalars = Array(String(decoding: file[start..<end], as: UTF8.self).unicodeScalars)
-      for character in [0, 1, 2, 5, 1000] {
-        for encoding in [PositionEncoding.utf8, .utf16, .utf32] {
-          // The file offset `character` units into the line (rounded down to a scalar's start).
+      let lineText = String(decoding: file[start..<end], as: UTF8.self)
+      for character in [0, 1, 2, 3, 5, 1000, Int.min, Int.max] {
+        for encoding in [PositionEncoding.utf8, .utf16, .utf32, .grapheme] {
+          // The file offset `character` units into the line (rounded down to a scalar's start, or
+          // a grapheme's).
+          let pieces: [(bytes: Int, units: Int)] =
+            encoding == .grapheme
+            ? lineText.map { ($0.utf8.count, 1) }
+            : lineText.unicodeScalars.map {
+              ($0.utf8.count, encoding == .utf8 ? $0.utf8.count : encoding == .utf16 ? $0.utf16.count : 1)
+            }
           var target = start
           var units = 0
-          for scalar in scalars {
-            let size =
-              encoding == .utf8 ? scalar.utf8.count : encoding == .utf16 ? scalar.utf16.count : 1
-            if units + size > character { break }
-            units += size
-            target += scalar.utf8.count
+          for piece in pieces {
+            if units + piece.units > character { break }
+            units += piece.units
+            target += piece.bytes
           }
           var want = (texts.count - 1, texts[texts.count - 1].utf8.count)
           if let k = starts.indices.first(where: { starts[$0] <= target && target <= starts[$0] + texts[$0].utf8.count }
