@@ -12,7 +12,9 @@ struct cicu_re2 {
   re2::RE2 *re;
 };
 
-extern "C" cicu_re2 *cicu_re2_compile(const char *pattern, size_t length, char *error, size_t errorCapacity) {
+extern "C" cicu_re2 *cicu_re2_compile(const char *pattern, size_t length, int maxProgram, char *error,
+                                      size_t errorCapacity) {
+  if (maxProgram <= 0) maxProgram = CICU_RE2_MAX_PROGRAM;
   re2::RE2::Options options;
   options.set_encoding(re2::RE2::Options::EncodingUTF8);
   options.set_posix_syntax(false);
@@ -33,10 +35,10 @@ extern "C" cicu_re2 *cicu_re2_compile(const char *pattern, size_t length, char *
   }
   // A big program is slow on RE2 (its DFA's states grow with it, and past its memory budget RE2
   // falls back to its NFA, at some 1 MB/s or less: \w{200}), where ICU is quick: refuse it.
-  if (re->ProgramSize() > CICU_RE2_MAX_PROGRAM) {
+  if (re->ProgramSize() > maxProgram) {
     if (errorCapacity > 0)
       snprintf(error, errorCapacity, "its RE2 program has %d instructions, over the %d RE2 is fast with",
-               re->ProgramSize(), CICU_RE2_MAX_PROGRAM);
+               re->ProgramSize(), maxProgram);
     delete re;
     return nullptr;
   }

@@ -11,6 +11,7 @@ import CTextRotorShim
 /// Not thread-safe: use one per thread (``copy()``).
 public final class LinearRegex: @unchecked Sendable {
   public let pattern: String
+  private let maxProgram: Int?
   private let handle: OpaquePointer
   private var owner: ByteStorage?
   private var search = cicu_re2_search()
@@ -29,13 +30,18 @@ public final class LinearRegex: @unchecked Sendable {
     try? self.init(compiling: pattern)
   }
 
-  /// Compiles `pattern` (RE2 syntax); throws RE2's reason when it does not.
-  public init(compiling pattern: String) throws(CompileError) {
+  /// Compiles `pattern` (RE2 syntax); throws RE2's reason when it does not. `maxProgram`: the
+  /// largest program taken (`CICU_RE2_MAX_PROGRAM` when nil), for patterns whose big program
+  /// stays fast (an alternation of literals: its DFA is their trie).
+  public init(compiling pattern: String, maxProgram: Int? = nil) throws(CompileError) {
     var error = [CChar](repeating: 0, count: 256)
     let bytes = Array(pattern.utf8)
+    let limit = Int32(clamping: maxProgram ?? 0)
     let compiled = bytes.withUnsafeBufferPointer { b in
       b.withMemoryRebound(to: CChar.self) { c in
-        error.withUnsafeMutableBufferPointer { e in cicu_re2_compile(c.baseAddress, c.count, e.baseAddress, e.count) }
+        error.withUnsafeMutableBufferPointer { e in
+          cicu_re2_compile(c.baseAddress, c.count, limit, e.baseAddress, e.count)
+        }
       }
     }
     guard let compiled else {
@@ -46,13 +52,14 @@ public final class LinearRegex: @unchecked Sendable {
     }
     handle = compiled
     self.pattern = pattern
+    self.maxProgram = maxProgram
     search.done = 1
   }
 
   deinit { cicu_re2_free(handle) }
 
   /// A new matcher for the same pattern, without text.
-  public func copy() -> LinearRegex? { LinearRegex(pattern) }
+  public func copy() -> LinearRegex? { try? LinearRegex(compiling: pattern, maxProgram: maxProgram) }
 
   /// Points the matcher at all of `bytes`.
   public func setText(_ bytes: ByteStorage) {

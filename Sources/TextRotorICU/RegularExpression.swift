@@ -102,7 +102,7 @@ public final class RegularExpression: @unchecked Sendable {
 
   /// "invalid regular expression at line 1, column 4 (after `a(b`)".
   private static func describe(_ error: cicu_parse_error, in pattern: String) -> String {
-    var message = "invalid regular expression '\(pattern)'"
+    var message = "invalid regular expression '\(Self.shown(pattern))'"
     if error.offset >= 0 {
       let column = Int(error.offset) + 1
       message += error.line > 1 ? " at line \(error.line), column \(column)" : " at column \(column)"
@@ -236,16 +236,26 @@ public final class RegularExpression: @unchecked Sendable {
   private func check(_ status: Int32) throws(ICUError) {
     if cicu_isFailure(status) == 0 { return }
     if status == CICU_REGEX_TIME_OUT {
-      throw ICUError(status, "the regular expression '\(pattern)' ran past its time limit (catastrophic backtracking?)")
+      throw ICUError(
+        status, "the regular expression '\(Self.shown(pattern))' ran past its time limit (catastrophic backtracking?)")
     }
     if status == CICU_REGEX_STACK_OVERFLOW {
-      throw ICUError(status, "the regular expression '\(pattern)' ran past its backtracking stack limit")
+      throw ICUError(status, "the regular expression '\(Self.shown(pattern))' ran past its backtracking stack limit")
     }
-    throw ICUError(status, "matching the regular expression '\(pattern)'")
+    throw ICUError(status, "matching the regular expression '\(Self.shown(pattern))'")
   }
 
   /// `text` with every ASCII character that is not a letter or digit escaped, so that the pattern
   /// matches `text` literally.
+  /// `pattern` as a message shows it: whole up to 200 characters, else its start and its length
+  /// (thousands of `-f` patterns joined are one pattern of megabytes).
+  public static func shown(_ pattern: String) -> String {
+    guard pattern.unicodeScalars.count > 200 else { return pattern }
+    var start = ""
+    start.unicodeScalars.append(contentsOf: pattern.unicodeScalars.prefix(160))
+    return "\(start)… (\(pattern.utf8.count) bytes)"
+  }
+
   public static func escapedLiteral(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {

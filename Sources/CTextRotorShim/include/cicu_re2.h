@@ -21,8 +21,8 @@ typedef struct cicu_re2 cicu_re2;
 
 /// Compiles `pattern` (RE2 syntax, UTF-8). NULL when RE2 rejects it (the reason, NUL-terminated,
 /// in `error` when `errorCapacity` > 0), the program is past RE2's memory budget (64 MB), or it
-/// has over `CICU_RE2_MAX_PROGRAM` instructions.
-cicu_re2 *cicu_re2_compile(const char *pattern, size_t length, char *error, size_t errorCapacity);
+/// has over `maxProgram` instructions (`CICU_RE2_MAX_PROGRAM` when 0).
+cicu_re2 *cicu_re2_compile(const char *pattern, size_t length, int maxProgram, char *error, size_t errorCapacity);
 void cicu_re2_free(cicu_re2 *re);
 
 /// The state of one search over `text[context_start ..< context_end]` (the text RE2 sees: `^`/`$`

@@ -1,3 +1,5 @@
+import TextRotorICU
+
 /// What a pattern rotor (`matches`) searches for: a literal string or an ICU regular expression.
 ///
 /// - Matches are the leftmost, non-overlapping occurrences, in text order, as UTF-8 byte ranges.
@@ -55,7 +57,7 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
     if syntax == .regex { flags.append("regex") }
     if ignoreCase { flags.append("ignore-case") }
     if wholeWord { flags.append("word") }
-    let shown = Self.escapingControls(text)
+    let shown = Self.escapingControls(RegularExpression.shown(text))
     return flags.isEmpty ? "'\(shown)'" : "'\(shown)' (\(flags.joined(separator: ", ")))"
   }
 

@@ -58,6 +58,12 @@ struct RE2Translation: Equatable {
   static func of(_ icuPattern: String, ignoreCase: Bool) -> Result<RE2Translation, Refusal> {
     var parser = Parser(Array(icuPattern.unicodeScalars))
     parser.caseless = ignoreCase
+    // Literals joined by `|` (`-f` with many words): their program and text grow with the words,
+    // but RE2's DFA for them is their trie (see `RegexEngine.isLiteralAlternation`).
+    if RegexEngine.isLiteralAlternation(icuPattern) {
+      parser.maximumLength = RE2Translation.maximumLiteralLength
+      parser.maximumProgram = RE2Translation.maximumLiteralProgram
+    }
     do throws(Refusal) {
       let (text, _, _) = try parser.alternation()
       if parser.i < parser.s.count { throw Refusal(reason: "an unbalanced ')'") }
@@ -69,6 +75,10 @@ struct RE2Translation: Equatable {
 
   /// The longest translation given to RE2, in bytes.
   static let maximumLength = 1 << 20
+  /// The same for an alternation of literals, and its largest program (estimated here; the
+  /// shim's exact bound for it is `RegexEngine`'s): 100,000 words of 7 letters are 0.8 MB.
+  static let maximumLiteralLength = 32 << 20
+  static let maximumLiteralProgram = 1 << 22
   /// The largest RE2 program the translation lets RE2 compile, estimated (about 2 instructions a
   /// range of a class, 1 a literal byte, counted repetitions multiplied out). A few times the
   /// shim's exact bound, `CICU_RE2_MAX_PROGRAM`: this one only keeps RE2 from compiling (in time
@@ -122,6 +132,9 @@ struct RE2Translation: Equatable {
     /// The RE2 class of each UnicodeSet pattern already read, and its estimated program size
     /// (`\w|\w|…` reads ICU's set once).
     var classes: [String: (text: String, cost: Int)] = [:]
+    /// The limits ``check(_:_:)`` applies (larger for an alternation of literals).
+    var maximumLength = RE2Translation.maximumLength
+    var maximumProgram = RE2Translation.maximumEstimatedProgram
 
     init(_ s: [Unicode.Scalar]) { self.s = s }
 
@@ -162,12 +175,12 @@ struct RE2Translation: Equatable {
     /// ``RE2Translation/maximumEstimatedProgram`` or ``RE2Translation/maximumChain``, as soon as
     /// it gets there.
     func check(_ text: String, _ size: Size) throws(Refusal) {
-      if text.utf8.count > RE2Translation.maximumLength {
-        throw refuse("an RE2 translation over \(RE2Translation.maximumLength >> 20) MB (its classes written out)")
+      if text.utf8.count > maximumLength {
+        throw refuse("an RE2 translation over \(maximumLength >> 20) MB (its classes written out)")
       }
-      if size.program > RE2Translation.maximumEstimatedProgram {
+      if size.program > maximumProgram {
         throw refuse(
-          "an RE2 program of over \(RE2Translation.maximumEstimatedProgram) instructions (estimated;"
+          "an RE2 program of over \(maximumProgram) instructions (estimated;"
             + " counted repetitions are copies)")
       }
       if size.chain > RE2Translation.maximumChain {

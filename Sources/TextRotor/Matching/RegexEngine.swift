@@ -26,7 +26,8 @@ final class RegexEngine {
     switch translation {
     case .success(let t)?:
       do {
-        linear = try LinearRegex(compiling: t.pattern)
+        linear = try LinearRegex(
+          compiling: t.pattern, maxProgram: Self.isLiteralAlternation(icu.pattern) ? 1 << 22 : nil)
         self.translation = t
         refusal = nil
       } catch {
@@ -46,6 +47,35 @@ final class RegexEngine {
   }
 
   var pattern: String { icu.pattern }
+
+  /// Whether `pattern` (ICU syntax) is literals joined by `|`, as `Pattern.anyOf` makes of many
+  /// literal patterns (`-f` with thousands of words): letters, digits, other scalars and escaped
+  /// ASCII punctuation, nothing else. RE2's program for it grows with the words, but its DFA is
+  /// their trie, so the program size that keeps other patterns off RE2 does not apply.
+  static func isLiteralAlternation(_ pattern: String) -> Bool {
+    var escaped = false
+    var alternatives = 1
+    for b in pattern.utf8 {
+      if escaped {
+        // An escape of punctuation is that character; `\w`, `\d`, `\Q`... are not literals.
+        guard b < 0x80, !(b >= 0x30 && b <= 0x39), !(b | 0x20 >= 0x61 && b | 0x20 <= 0x7A) else { return false }
+        escaped = false
+        continue
+      }
+      switch b {
+      case UInt8(ascii: "\\"): escaped = true
+      case UInt8(ascii: "|"): alternatives += 1
+      case UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"),
+        UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+        UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: " "):
+        // `#` and spaces only mean something with (?x); an alternation of plain literals never
+        // needs them unescaped (the literal escaper escapes every ASCII punctuation and space).
+        return false
+      default: break
+      }
+    }
+    return !escaped && alternatives > 1
+  }
 
   /// The text is `bytes` from `start` on (see ``RegularExpression/setText(_:from:)``).
   func setText(_ bytes: ByteStorage, from start: Int = 0) throws(ICUError) {

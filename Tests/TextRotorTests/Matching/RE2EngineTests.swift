@@ -53,6 +53,17 @@ struct RE2EngineTests {
       #expect(try onRE2(p), "\(p)")
       #expect(try PatternMatcher(p).matches(in: bytes) == PatternMatcher(p, strategy: .icu).matches(in: bytes))
     }
+    // Literals joined by `|` (what anyOf makes of literals) take RE2 past the program size that
+    // keeps other patterns on ICU; nothing else does.
+    #expect(RegexEngine.isLiteralAlternation(Pattern.anyOf(["a b.c", "x+y", "(a", "é|"], syntax: .literal).text))
+    #expect(!RegexEngine.isLiteralAlternation("abc"), "one literal is not an alternation")
+    for other in ["ab\\w|c", "a.b|c", "(?:a)|c", "a+|c", "a|b\\", "[a]|b", "^a|b", "a b|c", "a\\d|b", "a\\Qb|c"] {
+      #expect(!RegexEngine.isLiteralAlternation(other), "\(other)")
+    }
+    let many = Pattern.anyOf((0..<12_000).map { "w\($0)x\($0 * 7)" }, syntax: .literal)
+    #expect(try onRE2(many), "12,000 literals: on RE2")
+    let text = ByteStorage("w17x119 w18x1 w11999x83993\n")
+    #expect(try PatternMatcher(many).matches(in: text) == [0..<7, 14..<26])
   }
 
   @Test("-i goes to RE2 as ICU's case-closed sets; a pattern spelling ß or ﬁ, or a negated set in a set, stays on ICU")
