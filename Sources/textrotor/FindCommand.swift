@@ -173,7 +173,7 @@ struct FindCommand: ExitStatusCommand {
   @Flag(name: .long, help: "With --count, also print files without a match.")
   var includeZero = false
 
-  @Option(name: [.customShort("j"), .long], help: "Files searched at once (default: the number of cores).")
+  @Option(name: [.customShort("j"), .long], help: "Files searched at once (default, or 0: the number of cores).")
   var threads: Int?
 
   @Flag(name: .long, help: "Print how the pattern is searched (the engine and its prefilter) on standard error.")

@@ -81,7 +81,8 @@ struct FindOptions: Equatable, Sendable {
     for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context), ("-m", maxCount)] {
       if let value, value < 0 { return "\(name) must not be negative." }
     }
-    if let threads, threads < 1 { return "-j must be at least 1." }
+    // As rg: 0 picks the number of cores.
+    if let threads, threads < 0 { return "-j must be 0 (one thread a core) or more." }
     if ignoreCase && smartCase { return "-i and -S cannot be used together." }
     if unrestricted > 3 { return "-u may be given at most 3 times (-uuu)." }
     return nil
@@ -374,7 +375,7 @@ struct FindOptions: Equatable, Sendable {
     let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
     var format = makeFormat(
       showPath: withFilename || (!noFilename && (roots.count > 1 || directories.contains(true))))
-    let threads = max(self.threads ?? Segmenter.availableCores, 1)
+    let threads = max(self.threads.flatMap { $0 == 0 ? nil : $0 } ?? Segmenter.availableCores, 1)
     if roots.count == 1 && !directories.contains(true) { format.countThreads = threads }
     let run = FindRun(pattern: pattern, format: format)
     if roots.count == 1 && !directories[0] {
@@ -415,7 +416,8 @@ struct FindOptions: Equatable, Sendable {
           + "left out every file under the current directory (--hidden, --no-ignore or -u search more)")
       return 2
     }
-    if failed { return 2 }
+    // As rg: with -q a match wins over an error (exit 0 once something is found).
+    if failed && !(quiet && found) { return 2 }
     return found ? 0 : 1
   }
 

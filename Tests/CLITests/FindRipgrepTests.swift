@@ -294,6 +294,22 @@ struct FindRipgrepTests {
     }
   }
 
+  @Test("exit codes as rg's: with -q a match wins over a missing file; -j 0 is one thread a core")
+  func quietAndThreads() throws {
+    let text = try CLI.temporaryFile(Array("hello\nworld\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: text) }
+    for args in [
+      ["-q", "hello", "/nonexistent/a", text], ["-q", "zzz", "/nonexistent/a", text],
+      ["-q", "hello", "/nonexistent/a"],
+      ["-l", "hello", "/nonexistent/a", text], ["-j", "0", "-l", "hello", text, text],
+    ] {
+      let mine = try CLI.run(["find"] + args)
+      let theirs = try CLI.runProcess("/usr/bin/rg", ["--no-config", "-F"] + args, in: NSTemporaryDirectory())
+      #expect(mine.status == theirs.status, "\(args): \(mine.status) against rg's \(theirs.status)")
+      #expect(mine.stdout == theirs.stdout, "\(args)")
+    }
+  }
+
   @Test("rg's option spellings: -C2, -m1, -iw, -efoo, --count-matches, -- before a pattern starting with -")
   func spellings() throws {
     let file = try CLI.temporaryFile(Array("a\nfoo\nb\n-x Foo\n".utf8))
