@@ -275,11 +275,25 @@ struct FileScan {
       if n > 0 { found = true }
       return
     }
+    if [.quiet, .filesWithMatches, .filesWithoutMatch].contains(mode) {
+      // The first match decides (not the end of its line, which may be megabytes on).
+      try matcher.forEachMatch(in: bytes, range: range) { _ in
+        self.found = true
+        self.matchedLines += 1
+        self.matchCount += 1
+        return false
+      }
+      if found { stopped = true }
+      return
+    }
     var cursor = PositionCursor(bytes, encoding: format.encoding)
-    try matcher.forEachMatchedLine(in: bytes, range: range) { line in
+    // Every match of a line is kept only where each is printed (or highlighted): elsewhere the
+    // first (a line's column) and the count.
+    let everyMatch = [.onlyMatching, .vimgrep, .json].contains(mode) || (mode == .lines && format.color)
+    try matcher.forEachMatchedLine(in: bytes, range: range, keeping: everyMatch ? .max : 1) { line, count in
       self.found = true
       self.matchedLines += 1
-      self.matchCount += line.matches.count
+      self.matchCount += count
       switch mode {
       case .quiet, .filesWithMatches, .filesWithoutMatch:
         self.stopped = true
@@ -353,7 +367,7 @@ struct FileScan {
       return true
     }
     var going = true
-    try matcher.forEachMatchedLine(in: bytes, range: range) { line in
+    try matcher.forEachMatchedLine(in: bytes, range: range, keeping: 1) { line, _ in
       going = gap(upTo: line.content.lowerBound)
       position = line.next
       return going

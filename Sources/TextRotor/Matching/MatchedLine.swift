@@ -20,25 +20,38 @@ extension PatternMatcher {
   public func forEachMatchedLine(
     in bytes: ByteStorage, range: Range<Int>? = nil, _ body: (MatchedLine) -> Bool
   ) throws(ICUError) {
+    try forEachMatchedLine(in: bytes, range: range, keeping: .max) { line, _ in body(line) }
+  }
+
+  /// ``forEachMatchedLine(in:range:_:)`` keeping at most `keeping` matches of each line (its first
+  /// ones) in `matches`; `body` also gets how many the line holds in all. What only counts lines
+  /// or matches (`-c`, `-l`, `-q`, `--count -m`) keeps one: a 50 MB line of 50,000,000 matches then
+  /// costs no memory for them (it cost 16 bytes each).
+  public func forEachMatchedLine(
+    in bytes: ByteStorage, range: Range<Int>? = nil, keeping: Int, _ body: (MatchedLine, Int) -> Bool
+  ) throws(ICUError) {
     let range = range ?? 0..<bytes.count
     // The line being gathered. Its matches are appended in place (never to a copy), so a line with
     // n matches costs O(n), not O(n²).
     var current: MatchedLine? = nil
+    var count = 0
     var floor = range.lowerBound
     var stopped = false
     try forEachMatch(in: bytes, range: range) { m in
       if current != nil, m.lowerBound <= current!.content.upperBound {
-        current!.matches.append(m)
+        if count < keeping { current!.matches.append(m) }
+        count += 1
         return true
       }
       if let line = current {
         current = nil
-        if !body(line) {
+        if !body(line, count) {
           stopped = true
           return false
         }
         floor = line.next
       }
+      count = 1
       // Not past the end of a mapped file that shrank while it was read.
       let limit = Swift.max(m.upperBound, Swift.min(range.upperBound, bytes.availableCount))
       let start = LineBounds.start(of: m.lowerBound, in: bytes, floor: floor)
@@ -47,6 +60,6 @@ extension PatternMatcher {
       current = MatchedLine(content: start..<end, next: next, matches: [m])
       return true
     }
-    if !stopped, let line = current { _ = body(line) }
+    if !stopped, let line = current { _ = body(line, count) }
   }
 }

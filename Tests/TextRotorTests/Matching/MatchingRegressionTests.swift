@@ -106,6 +106,30 @@ struct MatchingRegressionTests {
     #expect(lines.last?.content == 100_000..<100_005)
   }
 
+  /// What only counts (`-c`, `--count -m`) keeps a line's first match and its count, not every
+  /// match: a 50 MB line of one-letter matches held 800 MB of ranges.
+  @Test("forEachMatchedLine(keeping:): the first matches of each line and how many it holds")
+  func keepingFewMatches() throws {
+    let text = "ab ab ab\nno\n" + String(repeating: "ab", count: 1000) + "\nab"
+    let bytes = ByteStorage(text)
+    for pattern in [Pattern.literal("ab"), .regex("a\\w")] {
+      let matcher = try PatternMatcher(pattern)
+      var all: [MatchedLine] = []
+      try matcher.forEachMatchedLine(in: bytes) {
+        all.append($0); return true
+      }
+      for keeping in [1, 2, 5] {
+        var some: [(MatchedLine, Int)] = []
+        try matcher.forEachMatchedLine(in: bytes, keeping: keeping) {
+          some.append(($0, $1)); return true
+        }
+        #expect(some.map(\.1) == all.map(\.matches.count), "\(pattern), keeping \(keeping)")
+        #expect(some.map(\.0.content) == all.map(\.content) && some.map(\.0.next) == all.map(\.next))
+        #expect(some.map(\.0.matches) == all.map { Array($0.matches.prefix(keeping)) }, "\(pattern)")
+      }
+    }
+  }
+
   /// Found by FuzzFind: ICU reads an ill-formed byte as U+FFFD, so a pattern holding U+FFFD matched
   /// ill-formed bytes through ICU (`-i`, regexes) but not through the byte search.
   @Test("U+FFFD in a pattern matches only a real U+FFFD, never ill-formed bytes, in every engine")
