@@ -294,6 +294,30 @@ struct FindRipgrepTests {
     }
   }
 
+  @Test("an ill-formed byte matches nothing, whatever the regex (., [^a], \\W, \\S, \\p{Any}), as in rg")
+  func illFormedBytesMatchNothing() throws {
+    let bytes: [UInt8] =
+      Array("a".utf8) + [0xFF] + Array("b x".utf8) + [0xC3] + Array("y\nz".utf8) + [0xE2, 0x82]
+      + Array("é\n\u{FFFD}ok\n".utf8)
+    let text = try CLI.temporaryFile(bytes)
+    defer { try? FileManager.default.removeItem(atPath: text) }
+    for pattern in [".", "a.b", "[^a]", "\\W", "a\\Wb", "\\S+", "\\p{Any}", "x.y", ".é", "z..", "(?s).", "[^\\n]+"] {
+      let mine = try CLI.run(["find", "-a", "-o", "--regex", pattern, text])
+      let expected = try Self.rg(["-a", "-o", "-n", "--column", pattern, text])
+      #expect(mine.stdout == expected, "\(pattern)")
+    }
+    // Past a few thousand matches the whole slab is checked once instead of each match.
+    let many = try CLI.temporaryFile(
+      Array(String(repeating: "axb ayb\n", count: 5000).utf8) + Array("a".utf8) + [0xFF] + Array("b azb\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: many) }
+    for args in [["--count"], ["-o"]] {
+      let mine = try CLI.run(["find", "-a", "--regex"] + args + ["a.b", many])
+      let expected = try Self.rg(
+        ["-a", "-n", "--column"] + (args == ["--count"] ? ["--count-matches"] : args) + ["a.b", many])
+      #expect(mine.stdout == expected, "\(args)")
+    }
+  }
+
   @Test("a long line of many matches: -c, --count, -m, -l, -q, -v as rg counts them")
   func longLineCounts() throws {
     let text = try CLI.temporaryFile(

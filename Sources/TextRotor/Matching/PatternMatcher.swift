@@ -33,10 +33,11 @@ public final class PatternMatcher {
   let engine: Engine
   let strategy: Strategy
   private let words: WordBoundaries?
-  /// Whether the pattern holds U+FFFD: ICU reads ill-formed UTF-8 as U+FFFD, the byte search does
-  /// not; a match over ill-formed bytes is rejected so every engine agrees (as ripgrep: U+FFFD
-  /// matches only a real U+FFFD).
-  private let holdsReplacementCharacter: Bool
+  /// Whether a match may hold ill-formed UTF-8 and must be checked: a regex (ICU reads an
+  /// ill-formed byte as U+FFFD, which `.`, `[^a]`, `\W`, `\S` match), or a literal holding U+FFFD.
+  /// A match over ill-formed bytes is rejected so that every engine agrees, as ripgrep: an
+  /// ill-formed byte matches nothing (U+FFFD matches only a real U+FFFD).
+  private let checksUTF8: Bool
   /// For a pattern holding U+FFFD: the same expression, on ICU line by line, to search again before
   /// the first ill-formed byte of a rejected match, so that an ill-formed byte matches nothing
   /// (as in ripgrep) rather than hiding a shorter match at the same start (`\uFFFD?\uFFFD` on a real
@@ -52,7 +53,7 @@ public final class PatternMatcher {
     self.pattern = pattern
     self.strategy = strategy
     let text = pattern.text
-    holdsReplacementCharacter = Self.holdsReplacementCharacter(text, syntax: pattern.syntax)
+    checksUTF8 = pattern.syntax == .regex || Self.holdsReplacementCharacter(text, syntax: pattern.syntax)
     // By bytes: "\r\n" is one `Character`, so `text.contains("\n")` would not see it.
     if pattern.syntax == .literal && text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
       throw PatternError("the literal \(pattern) holds a line terminator, which a line-oriented search never matches")
@@ -77,7 +78,7 @@ public final class PatternMatcher {
     // `\A`, `\z`, look-around: each line is its own text, whatever the strategy.
     let lineLocal = pattern.syntax == .regex && (strategy == .lineLocal || Self.readsPastLine(text))
     beforeIllFormed =
-      holdsReplacementCharacter
+      checksUTF8
       ? RegexSearch(
         try compile(pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options),
         mode: .lineByLine, lineLocal: lineLocal) : nil
@@ -393,7 +394,14 @@ public final class PatternMatcher {
     let range = range ?? 0..<bytes.count
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     let words = self.words
-    let checkUTF8 = holdsReplacementCharacter
+    let checkUTF8 = checksUTF8
+    // Whether the slab being searched is well-formed UTF-8: each match's bytes are checked, and
+    // past a few thousand matches the whole slab once (a pass at several GB/s, which a search
+    // with that many matches takes far longer than).
+    var slab = range.lowerBound..<range.lowerBound
+    var slabChecked = false
+    var slabValid = true
+    var matchesChecked = 0
     // As ripgrep (Rust's regex crate): an empty match right where the previous match ended is not
     // reported (`a*` on `bab` gives 0..<0, 1..<2, 3..<3).
     var lastEnd = -1
@@ -401,7 +409,14 @@ public final class PatternMatcher {
     let beforeIllFormed = self.beforeIllFormed
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
-      if checkUTF8, let bad = bytes.firstInvalidUTF8(in: m), let beforeIllFormed {
+      if checkUTF8 && !slabChecked {
+        matchesChecked += 1
+        if matchesChecked > 4096 {
+          slabValid = bytes.firstInvalidUTF8(in: slab) == nil
+          slabChecked = true
+        }
+      }
+      if checkUTF8 && (!slabChecked || !slabValid), let bad = bytes.firstInvalidUTF8(in: m), let beforeIllFormed {
         // The ill-formed byte matches nothing: every match starting before it, or an empty one at
         // it, is one that stops before it (region bounds are transparent, so `$` does not match
         // there). The search then goes on past the byte.
@@ -431,6 +446,9 @@ public final class PatternMatcher {
       }
       end = Swift.min(end, bytes.availableCount)
       if end < start { return }
+      slab = start..<end
+      slabChecked = false
+      matchesChecked = 0
       switch engine {
       case .literal(let search): try search.run(bytes, range: start..<end, visit)
       case .caseless(let search): try search.run(bytes, range: start..<end, visit)
