@@ -42,8 +42,10 @@ public final class PatternMatcher {
   /// the first ill-formed byte of a rejected match, so that an ill-formed byte matches nothing
   /// (as in ripgrep) rather than hiding a shorter match at the same start (`\uFFFD?\uFFFD` on a real
   /// U+FFFD followed by a stray continuation byte matches the real one). A second copy, because the
-  /// engine that found the rejected match is still in its match loop.
-  private let beforeIllFormed: RegexSearch?
+  /// engine that found the rejected match is still in its match loop. Compiled when first needed
+  /// (most texts hold no ill-formed byte): `illFormedSource` is what it is compiled from.
+  private var beforeIllFormedSearch: RegexSearch?
+  private let illFormedSource: (source: String, options: RegularExpression.Options, lineLocal: Bool)?
 
   public convenience init(_ pattern: Pattern) throws(PatternError) {
     try self.init(pattern, strategy: .automatic)
@@ -77,11 +79,9 @@ public final class PatternMatcher {
     let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
     // `\A`, `\z`, look-around: each line is its own text, whatever the strategy.
     let lineLocal = pattern.syntax == .regex && (strategy == .lineLocal || Self.readsPastLine(text))
-    beforeIllFormed =
+    illFormedSource =
       checksUTF8
-      ? RegexSearch(
-        try compile(pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options),
-        mode: .lineByLine, lineLocal: lineLocal) : nil
+      ? (pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options, lineLocal) : nil
 
     var chosen = strategy
     if pattern.syntax == .literal && (strategy == .wholeText || strategy == .lineLocal) { chosen = .automatic }
@@ -402,21 +402,26 @@ public final class PatternMatcher {
     var slabChecked = false
     var slabValid = true
     var matchesChecked = 0
+    // A match RE2 found lies in a region already checked (RE2 takes only well-formed ones).
+    let regexSearch: RegexSearch?
+    if case .regex(let search) = engine { regexSearch = search } else { regexSearch = nil }
     // As ripgrep (Rust's regex crate): an empty match right where the previous match ended is not
     // reported (`a*` on `bab` gives 0..<0, 1..<2, 3..<3).
     var lastEnd = -1
     var stopped = false
-    let beforeIllFormed = self.beforeIllFormed
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
-      if checkUTF8 && !slabChecked {
+      if checkUTF8 && !slabChecked && !(regexSearch?.regionIsWellFormed ?? false) {
         matchesChecked += 1
         if matchesChecked > 4096 {
           slabValid = bytes.firstInvalidUTF8(in: slab) == nil
           slabChecked = true
         }
       }
-      if checkUTF8 && (!slabChecked || !slabValid), let bad = bytes.firstInvalidUTF8(in: m), let beforeIllFormed {
+      if checkUTF8 && (!slabChecked || !slabValid) && !(regexSearch?.regionIsWellFormed ?? false),
+        let bad = bytes.firstInvalidUTF8(in: m),
+        let beforeIllFormed = try beforeIllFormed()
+      {
         // The ill-formed byte matches nothing: every match starting before it, or an empty one at
         // it, is one that stops before it (region bounds are transparent, so `$` does not match
         // there). The search then goes on past the byte.
@@ -457,6 +462,16 @@ public final class PatternMatcher {
       if stopped { return }
       start = end
     } while start < Swift.min(range.upperBound, bytes.availableCount)
+  }
+
+  /// The search that ``forEachMatch(in:range:_:)`` runs before an ill-formed byte, compiled once.
+  private func beforeIllFormed() throws(ICUError) -> RegexSearch? {
+    if let search = beforeIllFormedSearch { return search }
+    guard let (source, options, lineLocal) = illFormedSource else { return nil }
+    let regex = try RegularExpression(source.isEmpty ? "(?:)" : source, options: options, timeLimit: pattern.timeLimit)
+    let search = RegexSearch(regex, mode: .lineByLine, lineLocal: lineLocal)
+    beforeIllFormedSearch = search
+    return search
   }
 
   /// The most bytes searched before checking that a mapped file has not shrunk.

@@ -48,6 +48,10 @@ final class RegexEngine {
 
   var pattern: String { icu.pattern }
 
+  /// Whether the region being searched is on RE2, so known to be well-formed UTF-8
+  /// (``linearAgrees(_:in:anchors:caseless:)`` checked it): its matches need no check.
+  var regionIsWellFormed: Bool { onLinear }
+
   /// Whether `pattern` (ICU syntax) is literals joined by `|`, as `Pattern.anyOf` makes of many
   /// literal patterns (`-f` with thousands of words): letters, digits, other scalars and escaped
   /// ASCII punctuation, nothing else. RE2's program for it grows with the words, but its DFA is

@@ -48,6 +48,9 @@ final class RegexSearch {
     self.lineLocal = lineLocal
   }
 
+  /// Whether the region the engine searches now is known to be well-formed UTF-8 (on RE2).
+  var regionIsWellFormed: Bool { regex.regionIsWellFormed }
+
   /// ICU only.
   convenience init(_ regex: RegularExpression, mode: Mode, lineLocal: Bool = false) {
     self.init(RegexEngine(regex), mode: mode, lineLocal: lineLocal)
