@@ -166,6 +166,7 @@ typedef struct {
   int64_t topStart, topEnd;  // the top-level block being walked: where a link can be
   uint32_t kinds;  // the kinds reported (bit k: kind k)
   int failed;
+  int64_t labelNodes;  // nodes a label's walk may still visit (see CTR_MD_LABEL_NODES)
 } ctr_md_context;
 
 // MARK: lines (ended by LF, CR or CR LF, as cmark-gfm counts them)
@@ -391,9 +392,15 @@ static int64_t ctr_md_append_string(ctr_md_context *c, const char *s, int64_t n)
 
 /// Appends the plain text of `node`'s inlines (text and code spans; breaks as spaces) to the
 /// strings, up to the limit (cut at a character boundary).
+// The most nodes one label's walk visits: a list item nested 50,000 deep before its first text
+// (`- - - … x`) made each item's walk go down to it, the square of the depth in all (a 100 KB file
+// took minutes). Past it the label is what was found so far.
+#define CTR_MD_LABEL_NODES 4096
+
 static void ctr_md_plain_text(ctr_md_context *c, cmark_node *node, int64_t start, int64_t *length) {
-  for (cmark_node *child = cmark_node_first_child(node); child && *length < CTR_MD_LABEL_LIMIT;
+  for (cmark_node *child = cmark_node_first_child(node); child && *length < CTR_MD_LABEL_LIMIT && c->labelNodes > 0;
        child = cmark_node_next(child)) {
+    c->labelNodes--;
     cmark_node_type type = cmark_node_get_type(child);
     const char *piece = NULL;
     if (type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE) {
@@ -450,6 +457,7 @@ static void ctr_md_set_label(ctr_md_context *c, ctr_md_node *n, cmark_node *node
   if (c->kinds & CTR_MD_NO_TEXTS) return;
   int64_t at = c->out->stringsLength;
   int64_t length = 0;
+  c->labelNodes = CTR_MD_LABEL_NODES;
   ctr_md_plain_text(c, node, at, &length);
   n->label = at;
   n->labelLength = length;

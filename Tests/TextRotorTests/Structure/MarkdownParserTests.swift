@@ -13,6 +13,25 @@ import TextRotor
     }
   }
 
+  /// A label is the plain text of a node's first child, found by a walk of at most 4,096 nodes: an
+  /// item nested thousands deep before its first text (`- - - … x`) made every item's walk go down
+  /// to it, the square of the depth in all (50,000 deep: minutes for `next --rotor listItems`).
+  @Test func labelsOfDeepNestingAreBounded() throws {
+    let depth = 3000
+    let bytes = ByteStorage(String(repeating: "- ", count: depth) + "x\n")
+    let items = try StructureScan.entries([.listItems], in: bytes, elements: [0..<bytes.count], format: .markdown)[
+      .listItems]!
+    #expect(items.count == depth)
+    // The innermost items reach the text; the outermost stop before it, with no label.
+    #expect(items.last?.label == "x" && items[depth - 100].label == "x")
+    #expect(items.first?.label == "")
+    // Shallow nesting is labelled as before.
+    let shallow = ByteStorage("- - - deep *text*\n- two\n")
+    let labels = try StructureScan.entries([.listItems], in: shallow, elements: [0..<shallow.count], format: .markdown)[
+      .listItems]!.map(\.label)
+    #expect(labels == ["deep text", "deep text", "deep text", "two"])
+  }
+
   @Test func offsetsAreTheSourcesBytes() throws {
     // CR LF line ends, a byte order mark, non-ASCII text before the nodes.
     #expect(try Self.entries("\u{FEFF}# Tîtle\r\n\r\nÉté *très* [lien](x)\r\n", .emphasis) == ["*très*"])
