@@ -318,6 +318,27 @@ struct FindRipgrepTests {
     }
   }
 
+  @Test("a regex spelling a line feed is refused as rg refuses it; [^\\n] and [a\\n] are taken")
+  func lineFeedInRegex() throws {
+    let text = try CLI.temporaryFile(Array("ab\na\\nb\nx\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: text) }
+    for pattern in [
+      "a\\nb", "[\\n]", "[^\\n]+", "\\x0A", "a\\x{0a}", "\\x{00A}", "[a\\n]", "\\s", "\\\\n", "a\\u000Ab",
+      "(?x) a \\n b",
+      "[\\x0A]", "a\\nb|c",
+    ] {
+      let mine = try CLI.run(["find", "--regex", pattern, text])
+      let theirs = try CLI.runProcess(
+        "/usr/bin/rg", ["--no-config", "-n", "--column", pattern, text], in: NSTemporaryDirectory())
+      #expect((mine.status == 2) == (theirs.status == 2), "\(pattern): \(mine.status) against rg's \(theirs.status)")
+      if mine.status == 2 {
+        #expect(mine.stderr.contains("not allowed"), "\(pattern): \(mine.stderr)")
+      } else {
+        #expect(mine.stdout == theirs.stdout, "\(pattern)")
+      }
+    }
+  }
+
   @Test("a long line of many matches: -c, --count, -m, -l, -q, -v as rg counts them")
   func longLineCounts() throws {
     let text = try CLI.temporaryFile(

@@ -60,6 +60,10 @@ public final class PatternMatcher {
     if pattern.syntax == .literal && text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
       throw PatternError("the literal \(pattern) holds a line terminator, which a line-oriented search never matches")
     }
+    if pattern.syntax == .regex && Self.spellsLineFeed(text) {
+      throw PatternError(
+        "the literal '\\n' is not allowed in a regex (\(pattern)): a line-oriented search never matches a line feed")
+    }
     func compile(_ source: String, _ options: RegularExpression.Options) throws(PatternError) -> RegularExpression {
       do {
         return try RegularExpression(source.isEmpty ? "(?:)" : source, options: options, timeLimit: pattern.timeLimit)
@@ -254,6 +258,76 @@ public final class PatternMatcher {
             j += 1
           }
         }
+      }
+      i += 1
+    }
+    return false
+  }
+
+  /// Whether the regex `text` spells a line feed as a literal (a line feed, `\n`, `\x0A`,
+  /// `\x{A}`, `\u000A`) outside a set, or as a set of nothing else (`[\n]`): as rg, such a pattern
+  /// is refused, since a line-oriented search never matches it (`[^\n]` and `[a\n]` are taken).
+  static func spellsLineFeed(_ text: String) -> Bool {
+    let s = Array(text.unicodeScalars)
+    var i = 0
+    // The length of the line-feed escape at `k` (a backslash there), or 0.
+    func lineFeedEscape(at k: Int) -> Int {
+      guard k + 1 < s.count, s[k] == "\\" else { return 0 }
+      func hex(_ from: Int, _ count: Int) -> Int? {
+        guard from + count <= s.count else { return nil }
+        return Int(String(String.UnicodeScalarView(s[from..<(from + count)])), radix: 16)
+      }
+      switch s[k + 1] {
+      case "n": return 2
+      case "x":
+        if k + 2 < s.count && s[k + 2] == "{" {
+          guard let close = s[(k + 3)...].firstIndex(of: "}"), close > k + 3, let v = hex(k + 3, close - k - 3) else {
+            return 0
+          }
+          return v == 0x0A ? close - k + 1 : 0
+        }
+        return hex(k + 2, 2) == 0x0A ? 4 : 0
+      case "u": return hex(k + 2, 4) == 0x0A ? 6 : 0
+      default: return 0
+      }
+    }
+    while i < s.count {
+      let c = s[i]
+      if c == "\n" { return true }
+      if c == "\\" {
+        if i + 1 < s.count && s[i + 1] == "Q" {
+          // \Q...\E quotes: a raw line feed inside is one.
+          let end = (i + 2..<s.count).first { s[$0] == "\\" && $0 + 1 < s.count && s[$0 + 1] == "E" } ?? s.count
+          if s[(i + 2)..<end].contains("\n") { return true }
+          i = end + 2
+          continue
+        }
+        if lineFeedEscape(at: i) > 0 { return true }
+        i += 2
+        continue
+      }
+      if c == "[" {
+        // A set: `[\n]` alone spells a line feed; anything else in it (or `^`) does not. Nested
+        // sets and escapes are skipped to the matching `]`.
+        let n = lineFeedEscape(at: i + 1)
+        if n > 0 && i + 1 + n < s.count && s[i + 1 + n] == "]" { return true }
+        var depth = 0
+        var k = i
+        while k < s.count {
+          if s[k] == "\\" {
+            k += 2
+            continue
+          }
+          if s[k] == "[" {
+            depth += 1
+          } else if s[k] == "]" && k > i + 1 {
+            depth -= 1
+            if depth == 0 { break }
+          }
+          k += 1
+        }
+        i = k + 1
+        continue
       }
       i += 1
     }
