@@ -750,18 +750,20 @@ extension RotorDocument where ID == Int {
     var lastLines: [Int: TextSummary] = [:]
     var tails: [Int: TextSummary] = [:]
     func isBreak(_ b: UInt8) -> Bool { b == 0x0A || b == 0x0D }
-    func lastLine(_ r: Range<Int>) -> TextSummary {
-      var start = r.upperBound - 1
+    // Where the line holding the byte before `end` starts in `r` (after the last break before it).
+    func lineStart(before end: Int, in r: Range<Int>) -> Int {
+      var start = end
       while start > r.lowerBound && !isBreak(bytes[start - 1]) { start -= 1 }
-      return TextSummary(bytes, start..<r.upperBound)
+      return start
     }
     func record(_ r: Range<Int>, _ summary: TextSummary, as key: Int) {
       guard !r.isEmpty else { return }
-      if summary.lastIsCR && (summary.lineBreaks > 1 || key == -1) { lastLines[key] = lastLine(r) }
+      if summary.lastIsCR && (summary.lineBreaks > 1 || key == -1) {
+        // The CR's line, the CR included.
+        lastLines[key] = TextSummary(bytes, lineStart(before: r.upperBound - 1, in: r)..<r.upperBound)
+      }
       if !isBreak(bytes[r.upperBound - 1]) {
-        var start = r.upperBound
-        while start > r.lowerBound && !isBreak(bytes[start - 1]) { start -= 1 }
-        tails[key] = TextSummary(bytes, start..<r.upperBound)
+        tails[key] = TextSummary(bytes, lineStart(before: r.upperBound, in: r)..<r.upperBound)
       }
     }
     for (i, r) in ranges.enumerated() {
