@@ -52,7 +52,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
 /// the safe methods here.
 public final class ByteStorage: @unchecked Sendable {
   public let count: Int
-  private let base: UnsafeMutableRawPointer?
+  /// Internal to this module but for ``subscript(_:)``, which loops above inline.
+  @usableFromInline let base: UnsafeMutableRawPointer?
   private enum Release { case none, free, unmap }
   private let release: Release
   /// Faults counted by the SIGBUS guard when this storage was created.
@@ -266,9 +267,11 @@ public final class ByteStorage: @unchecked Sendable {
     try body(bytes)
   }
 
-  public subscript(offset: Int) -> UInt8 {
+  /// The byte at `offset` (checked). Inlinable: byte-at-a-time loops in the modules above (a
+  /// regex window stretched over a class of bytes) called it once per byte.
+  @inlinable public subscript(offset: Int) -> UInt8 {
     precondition(offset >= 0 && offset < count, "offset \(offset) outside 0..<\(count)")
-    return bytes[offset]
+    return base.unsafelyUnwrapped.load(fromByteOffset: offset, as: UInt8.self)
   }
 
   /// The bytes of `range` as a `String`, ill-formed sequences replaced by U+FFFD.

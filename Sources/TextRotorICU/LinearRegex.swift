@@ -13,10 +13,15 @@ public final class LinearRegex: @unchecked Sendable {
   public let pattern: String
   private let maxProgram: Int?
   private let handle: OpaquePointer
-  private var owner: ByteStorage?
-  private var search = cicu_re2_search()
-  private var starts = [Int64](repeating: 0, count: 256)
-  private var ends = [Int64](repeating: 0, count: 256)
+  // The mutable state is exempt from Swift's dynamic exclusivity checks (as `SumTree`'s nodes):
+  // a window of a literal is a region, and the checked accesses of a region's search (the state,
+  // both buffers, each match read back) were a tenth of a windowed search's time. Only this
+  // class's methods touch them, one thread at a time (see above), and `forEachMatch` calls its
+  // `body` outside every access.
+  @exclusivity(unchecked) private var owner: ByteStorage?
+  @exclusivity(unchecked) private var search = cicu_re2_search()
+  @exclusivity(unchecked) private var starts = [Int64](repeating: 0, count: 256)
+  @exclusivity(unchecked) private var ends = [Int64](repeating: 0, count: 256)
 
   /// Why RE2 does not take a pattern: RE2's own message (a syntax error, "pattern too large -
   /// compile failed" past its 64 MB budget), or a program too big to be fast (over
@@ -91,7 +96,7 @@ public final class LinearRegex: @unchecked Sendable {
     }
   }
 
-  private var emptyText = false
+  @exclusivity(unchecked) private var emptyText = false
   private static let empty: [UInt8] = [0]
 
   /// Calls `body` with the next matches of the region, a batch at a time (one C call per batch),

@@ -12,6 +12,9 @@ final class RegexEngine {
   let icu: RegularExpression
   let linear: LinearRegex?
   let translation: RE2Translation?
+  /// `translation`'s `hasLineAnchors` and `caseless` (false without one).
+  private let linearAnchors: Bool
+  private let linearCaseless: Bool
   /// Why the pattern is not on RE2 (nil when it is, or when no regex engine was asked for one).
   let refusal: String?
   private var bytes: ByteStorage?
@@ -44,6 +47,8 @@ final class RegexEngine {
       self.translation = nil
       refusal = nil
     }
+    linearAnchors = self.translation?.hasLineAnchors ?? false
+    linearCaseless = self.translation?.caseless ?? false
   }
 
   var pattern: String { icu.pattern }
@@ -106,9 +111,9 @@ final class RegexEngine {
   }
 
   func setRegion(_ range: Range<Int>) throws(ICUError) {
-    if let linear, let bytes, let translation,
-      Self.linearAgrees(range, in: bytes, anchors: translation.hasLineAnchors, caseless: translation.caseless)
-    {
+    // The translation's flags are read from plain stored properties: binding `translation` (a
+    // string inside) cost a retain and a release per region, a region per window of a literal.
+    if let linear, let bytes, Self.linearAgrees(range, in: bytes, anchors: linearAnchors, caseless: linearCaseless) {
       // `^`/`$` look at the bytes around the region: up to a line terminator next to it, the
       // region's edge is the text's edge for RE2 (ICU's `^` matches after a CR, RE2's does not).
       var lower = textStart

@@ -264,13 +264,18 @@ final class RegexSearch {
   private func runAnchored(
     _ bytes: ByteStorage, range: Range<Int>, anchors: [WindowAnchor], set: BytePatternSet?, _ visit: MatchVisitor
   ) throws(ICUError) -> Bool {
-    let single = anchors.count == 1 ? anchors[0] : nil
-    let step = single.map { $0.overlapFree ? $0.literal.count : 1 } ?? 1
+    // Every anchor has the same classes (their unions, see `PatternMatcher`), read here once: the
+    // loops below then touch no `WindowAnchor` (copying one retains its literal's arrays).
+    assert(anchors.allSatisfy { $0.before == anchors[0].before && $0.after == anchors[0].after })
+    let before = anchors[0].before
+    let after = anchors[0].after
+    let shapes = anchors.map(\.shape)
+    let single: BytePattern? = anchors.count == 1 ? anchors[0].literal : nil
+    let step = anchors.count == 1 && anchors[0].overlapFree ? anchors[0].literal.count : 1
     var window: Range<Int>? = nil
     var from = range.lowerBound
-    // Every anchor has the same classes: the last run scanned each way is remembered, so that each
-    // byte is scanned at most once each way however many occurrences share a run (`.*foo` on one
-    // long line).
+    // The last run scanned each way is remembered, so that each byte is scanned at most once each
+    // way however many occurrences share a run (`.*foo` on one long line).
     var lastQ = -1
     var lastA = -1
     var lastX = -1
@@ -280,18 +285,19 @@ final class RegexSearch {
       var hit: Int? = nil
       if from < range.upperBound {
         if let single {
-          hit = bytes.firstIndex(of: single.literal, in: from..<range.upperBound)
+          hit = bytes.firstIndex(of: single, in: from..<range.upperBound)
         } else if let set {
           hit = bytes.firstIndex(ofAny: set, in: from..<range.upperBound)?.offset
         }
       }
       if let q = hit {
-        for k in anchors.indices
+        for k in shapes.indices
         where single != nil || bytes.hasPrefix(anchors[k].literal, at: q, limit: range.upperBound) {
-          let length = anchors[k].literal.count
+          let shape = shapes[k]
+          let length = shape.length
           var a = q
           let floor = Swift.max(range.lowerBound, lastQ)
-          while a > floor && anchors[k].before.contains(bytes[a - 1]) { a -= 1 }
+          while a > floor && before.contains(bytes[a - 1]) { a -= 1 }
           if a == lastQ && lastQ >= 0 { a = lastA }
           lastQ = q
           lastA = a
@@ -300,15 +306,15 @@ final class RegexSearch {
           if x >= lastX && x <= lastB {
             b = lastB
           } else {
-            while b < range.upperBound && anchors[k].after.contains(bytes[b]) { b += 1 }
+            while b < range.upperBound && after.contains(bytes[b]) { b += 1 }
             lastX = x
             lastB = b
           }
           // Too few bytes around it for what the pattern must match there (a character is one byte
           // or more): no match holds this occurrence as its literal.
-          if q - a < anchors[k].minimumBefore || b - x < anchors[k].minimumAfter { continue }
+          if q - a < shape.minimumBefore || b - x < shape.minimumAfter { continue }
           // A `\b` that cannot hold: ASCII word characters on both sides (ICU's default `\b`).
-          if anchors[k].noBoundaryAt(q, x, in: bytes, range: range) { continue }
+          if shape.noBoundaryAt(q, x, in: bytes, range: range) { continue }
           interval = interval.map { Swift.min($0.lowerBound, a)..<Swift.max($0.upperBound, b) } ?? a..<b
         }
         from = q + step
@@ -339,13 +345,28 @@ struct WindowAnchor {
   var boundaryBefore = false
   var boundaryAfter = false
 
-  /// Whether a required `\b` fails at the occurrence `q..<x`: an ASCII word character on both
-  /// sides. (ICU's `\b` compares the character after the position with the one before it, marks
-  /// skipped; an ASCII character is no mark.)
-  func noBoundaryAt(_ q: Int, _ x: Int, in bytes: ByteStorage, range: Range<Int>) -> Bool {
-    if boundaryBefore && q > range.lowerBound && Self.isASCIIWord(bytes[q - 1]) { return true }
-    if boundaryAfter && x < range.upperBound && Self.isASCIIWord(bytes[x]) { return true }
-    return false
+  /// What the search loop checks at an occurrence, as plain data (no reference to copy).
+  struct Shape {
+    let length: Int
+    let minimumBefore: Int
+    let minimumAfter: Int
+    let boundaryBefore: Bool
+    let boundaryAfter: Bool
+
+    /// Whether a required `\b` fails at the occurrence `q..<x`: an ASCII word character on both
+    /// sides. (ICU's `\b` compares the character after the position with the one before it, marks
+    /// skipped; an ASCII character is no mark.)
+    func noBoundaryAt(_ q: Int, _ x: Int, in bytes: ByteStorage, range: Range<Int>) -> Bool {
+      if boundaryBefore && q > range.lowerBound && WindowAnchor.isASCIIWord(bytes[q - 1]) { return true }
+      if boundaryAfter && x < range.upperBound && WindowAnchor.isASCIIWord(bytes[x]) { return true }
+      return false
+    }
+  }
+
+  var shape: Shape {
+    Shape(
+      length: literal.count, minimumBefore: minimumBefore, minimumAfter: minimumAfter, boundaryBefore: boundaryBefore,
+      boundaryAfter: boundaryAfter)
   }
 
   static func isASCIIWord(_ b: UInt8) -> Bool {
