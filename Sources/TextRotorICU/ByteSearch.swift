@@ -183,22 +183,33 @@ extension ByteStorage {
   }
 }
 
+/// Up to 8 pairs of bytes, each lead 0x80 or above, for ``ByteStorage/firstIndex(ofAnyNonASCIIPair:in:)``:
+/// the leads and the second bytes in the two arrays the vectorised scan reads, made once (the search
+/// made them on every call: two allocations per region an RE2 search without case checks).
+public struct NonASCIIPairs: Sendable {
+  let leads: [UInt8]
+  let seconds: [UInt8]
+
+  public init(_ pairs: [(UInt8, UInt8)]) {
+    precondition(pairs.count <= 8 && pairs.allSatisfy { $0.0 >= 0x80 }, "at most 8 pairs, each lead >= 0x80")
+    leads = pairs.map(\.0)
+    seconds = pairs.map(\.1)
+  }
+}
+
 extension ByteStorage {
   /// The first offset `i` in `range` where `bytes[i] == pairs[k].0` and `bytes[i + 1] == pairs[k].1`
-  /// for some `k` (both bytes in `range`; at most 8 pairs, each lead 0x80 or above: a vectorised
-  /// scan that skips ASCII 32 bytes at a time), or nil.
-  public func firstIndex(ofAnyNonASCIIPair pairs: [(UInt8, UInt8)], in range: Range<Int>) -> Int? {
-    precondition(pairs.count <= 8 && pairs.allSatisfy { $0.0 >= 0x80 }, "at most 8 pairs, each lead >= 0x80")
+  /// for some `k` (both bytes in `range`; a vectorised scan that skips ASCII 32 bytes at a time),
+  /// or nil.
+  public func firstIndex(ofAnyNonASCIIPair pairs: NonASCIIPairs, in range: Range<Int>) -> Int? {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
     guard range.count >= 2 else { return nil }
-    let leads = pairs.map(\.0)
-    let seconds = pairs.map(\.1)
     return withUnsafeBytes { text in
-      leads.withUnsafeBufferPointer { l in
-        seconds.withUnsafeBufferPointer { s in
+      pairs.leads.withUnsafeBufferPointer { l in
+        pairs.seconds.withUnsafeBufferPointer { s in
           let hit = cicu_find_any_pair(
             text.baseAddress, Int64(range.lowerBound), Int64(range.upperBound), l.baseAddress, s.baseAddress,
-            Int32(pairs.count))
+            Int32(l.count))
           return hit < 0 ? nil : Int(hit)
         }
       }

@@ -1,3 +1,5 @@
+import TextRotorICU
+
 /// Simple case-folding classes and the scalars of multi-scalar foldings, as ICU folds (Unicode's
 /// CaseFolding.txt, statuses C, S and F; generated from Unicode 14 data; a test checks them against
 /// the ICU in use for every code point up to U+1FFFF).
@@ -265,9 +267,11 @@ enum CaseClasses {
 
   /// The first two bytes of every scalar of ``foldedToSeveral`` (U+00DF … U+FB17), in two groups
   /// of at most 8 for the vectorised pair search.
-  private static let severalLeads: [[(UInt8, UInt8)]] = [
-    [(0xC3, 0x9F), (0xC4, 0xB0), (0xC5, 0x89), (0xC7, 0xB0), (0xCE, 0x90), (0xCE, 0xB0), (0xD6, 0x87), (0xEF, 0xAC)],
-    [(0xE1, 0xBA), (0xE1, 0xBD), (0xE1, 0xBE), (0xE1, 0xBF)],
+  private static let severalLeads: [NonASCIIPairs] = [
+    NonASCIIPairs(
+      [(0xC3, 0x9F), (0xC4, 0xB0), (0xC5, 0x89), (0xC7, 0xB0), (0xCE, 0x90), (0xCE, 0xB0), (0xD6, 0x87), (0xEF, 0xAC)]
+        as [(UInt8, UInt8)]),
+    NonASCIIPairs([(0xE1, 0xBA), (0xE1, 0xBD), (0xE1, 0xBE), (0xE1, 0xBF)] as [(UInt8, UInt8)]),
   ]
 
   /// The offset of the first scalar of ``foldedToSeveral`` in `range` (well-formed UTF-8), or nil.
