@@ -898,6 +898,10 @@ extension RotorDocument {
   public func move(_ id: ID, to index: Int) throws(DocumentError) -> String {
     let from = try table.require(id)
     guard index >= 0 && index < table.count else { throw .elementIndexOutOfRange(index, count: table.count) }
+    // A move to where the element is changes nothing: no generation, no change report.
+    if index == from { return moveAnnouncement(at: index) }
+    // One edit, one generation (the removal and the insertion below each bump it).
+    let startGeneration = generation
     let item = table[from]
     let start = table.start(of: from)
     let end = start + item.text.utf8Count
@@ -938,7 +942,14 @@ extension RotorDocument {
         removed: removed.removed, added: added?.added ?? (0..<0),
         rebuilt: removed.rebuilt || added?.rebuilt ?? true)
     }
+    generation = startGeneration + 1
+    change.generation = generation
     lastChange = change
+    return moveAnnouncement(at: index)
+  }
+
+  /// What ``move(_:to:)`` announces for the element now at `index`.
+  private func moveAnnouncement(at index: Int) -> String {
     if index > 0 {
       let before = table[index - 1]
       return

@@ -729,19 +729,21 @@ extension RotorDocument where ID == Int {
   /// The file at `path` (`"-"`: standard input) divided into elements as `elements` says; element
   /// ids are their 0-based indices. Document offsets are the file's byte offsets, and the text is
   /// not copied: elements are slices of the memory-mapped file (one pass over it sums its lines
-  /// and UTF-16 units). Ill-formed UTF-8 is read as U+FFFD (then offsets follow the repaired text).
+  /// and UTF-16 units). Ill-formed UTF-8 is read as U+FFFD (then offsets follow the repaired text,
+  /// a copy of the file in memory; its lines are the file's).
   public convenience init(
     contentsOf path: String, elements kind: ElementKind = .whole, segmenter: Segmenter = Segmenter()
   ) throws(FileError) {
-    let bytes = try ByteStorage.contentsOf(path: path)
-    let ranges = kind.ranges(in: bytes)
-    let valid = ranges.allSatisfy { bytes.firstInvalidUTF8(in: $0) == nil }
-    guard valid else {
-      // Repaired: each element's text as Swift decodes it.
-      try! self.init(
-        elements: ranges.enumerated().map { TextElement(id: $0.offset, text: bytes.string($0.element)) },
-        segmenter: segmenter)
-      return
+    var bytes = try ByteStorage.contentsOf(path: path)
+    var ranges = kind.ranges(in: bytes)
+    if !ranges.allSatisfy({ bytes.firstInvalidUTF8(in: $0) == nil }) {
+      // Repaired whole, as Swift decodes it (each ill-formed sequence one U+FFFD; no line break or
+      // space is ever taken into one), then divided again: the separators (blank lines, a byte
+      // order mark) are still the file's, so its line numbers are too. (Making the elements from
+      // the repaired element texts alone dropped the separators: a blank line between paragraphs
+      // was no line at all in `documentLocation`.)
+      bytes = ByteStorage(bytes.string(0..<bytes.count).utf8)
+      ranges = kind.ranges(in: bytes)
     }
     var elements: [(Int, TextRope, TextSummary)] = []
     elements.reserveCapacity(ranges.count)

@@ -77,6 +77,11 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   var table: DocumentText<ID>?
 
   /// A rotor built on its own, its entries in the order given.
+  ///
+  /// It knows no element's text: navigation orders elements as their first entries appear, finds
+  /// nothing from a position in an element no entry names, and counts a whole-element entry (no
+  /// `textRange`) as holding every caret in its element, its end included. Add it to a document
+  /// (``RotorDocument/addRotor(_:owner:)``) for answers from the document's texts, in O(log n).
   public init(_ name: String, @RotorContentBuilder entries: () -> [RotorEntry<ID>]) {
     self.init(name, entries: entries())
   }
@@ -319,6 +324,11 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   }
 
   // MARK: A rotor built on its own (not indexed)
+  //
+  // Such a rotor knows no element's text nor the document's order of elements: elements are
+  // ordered as their first entries appear, a position in an element no entry names finds nothing,
+  // and a whole-element entry (no `textRange`) holds every caret in its element, its end included
+  // (added to a document, ``RotorDocument/addRotor(_:owner:)``, the rotor answers from the texts).
 
   /// Order of elements in a list rotor: the order their first entries appear in.
   private func listKeys() -> (ranks: [ID?: Int], keys: [(Int, Range<String.Index>?)]) {
@@ -344,8 +354,11 @@ public struct Rotor<ID: Hashable>: RandomAccessCollection {
   private func listIndex(before position: TextPosition<ID>) -> Int? {
     let (ranks, keys) = listKeys()
     guard let rank = ranks[position.element] else { return nil }
+    // A whole-element entry starts at the element's start: it is before every position but that
+    // one (indices compare by offset, and every text's start is offset 0), as in an indexed rotor.
+    let atElementStart = position.index <= "".startIndex
     return keys.lastIndex { key in
-      key.0 < rank || (key.0 == rank && (key.1.map { $0.lowerBound < position.index } ?? true))
+      key.0 < rank || (key.0 == rank && (key.1.map { $0.lowerBound < position.index } ?? !atElementStart))
     }
   }
 

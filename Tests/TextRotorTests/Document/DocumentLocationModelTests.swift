@@ -112,14 +112,17 @@ struct DocumentLocationModelTests {
           texts[k] = ""
           try check(document, texts, fileGaps(), "round \(round), seed \(seed), emptied", origin: origin)
         }
-        // Sometimes an element moves (it leaves its gap behind and gets a virtual one).
+        // Sometimes an element moves (it leaves its gap behind and gets a virtual one; a move to
+        // where it is changes nothing).
         if texts.count > 1 && Int.random(in: 0..<4, using: &random) == 0 {
           let from = Int.random(in: 0..<texts.count, using: &random)
           let to = Int.random(in: 0..<texts.count, using: &random)
           _ = try document.move(document.elementID(at: from)!, to: to)
-          texts.insert(texts.remove(at: from), at: to)
-          separators.remove(at: from)
-          separators.insert(nil, at: to)
+          if from != to {
+            texts.insert(texts.remove(at: from), at: to)
+            separators.remove(at: from)
+            separators.insert(nil, at: to)
+          }
           #expect(document.elements.map(\.text) == texts, "round \(round), seed \(seed)")
           try check(document, texts, fileGaps(), "round \(round), seed \(seed), moved", origin: origin)
         }

@@ -234,3 +234,82 @@ extension ReviewRegressionTests {
     #expect(try document.rotor(matching: .regex("^(?=.)")).map(\.id) == [0, 1, 2, 2])
   }
 }
+
+extension ReviewRegressionTests {
+  /// A file holding ill-formed UTF-8 keeps the file's lines whatever its elements: every element's
+  /// start is on the line (and column) it has in the same file with each ill-formed byte replaced
+  /// by an ASCII letter, and each of those lines leads back to it. (Its elements were made from
+  /// their repaired texts alone, so the blank lines between paragraphs were lost: `b` after three
+  /// blank lines was on line 2, and line 5 did not exist.)
+  @Test func illFormedFileKeepsItsLines() throws {
+    let shapes: [[UInt8]] = [
+      Array("a".utf8) + [0xFF] + Array("\n\n\n\nb".utf8),
+      [0xEF, 0xBB, 0xBF] + Array("x\n\n  \n".utf8) + [0xC3] + Array("y\r\n\r\nz\n\n".utf8) + [0x80, 0x80],
+      [0xFE] + Array("\n\n\n".utf8) + [0xE2, 0x82] + Array("\n\n\nend".utf8),
+    ]
+    for (n, bytes) in shapes.enumerated() {
+      // The same bytes with every byte above 0x7F outside the BOM replaced by "q".
+      let plain = bytes.enumerated().map { k, b in
+        b >= 0x80 && !(bytes.starts(with: [0xEF, 0xBB, 0xBF]) && k < 3) ? 0x71 : b
+      }
+      let paths = ["bad", "plain"].map { "/tmp/textrotor-illformed-\(getpid())-\(n)-\($0).txt" }
+      for (path, content) in zip(paths, [bytes, plain]) {
+        let file = try #require(fopen(path, "wb"))
+        _ = content.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+      }
+      defer { paths.forEach { unlink($0) } }
+      for kind in [ElementKind.whole, .lines, .paragraphs] {
+        let bad = try RotorDocument<Int>(contentsOf: paths[0], elements: kind)
+        let model = try RotorDocument<Int>(contentsOf: paths[1], elements: kind)
+        #expect(bad.elementCount == model.elementCount, "shape \(n), \(kind)")
+        for e in 0..<Swift.min(bad.elementCount, model.elementCount) {
+          let here = try bad.documentLocation(of: bad.position(in: e, utf8Offset: 0), encoding: .utf16)
+          let there = try model.documentLocation(of: model.position(in: e, utf8Offset: 0), encoding: .utf16)
+          #expect(here.line == there.line && here.column == there.column, "shape \(n), \(kind), element \(e)")
+          let back = try bad.position(atDocumentLine: here.line - 1, character: here.column - 1, encoding: .utf16)
+          let offset = try bad.utf8Offset(of: back)
+          #expect(back.element == e && offset == 0, "shape \(n), \(kind), element \(e)")
+        }
+      }
+    }
+  }
+
+  /// A move is one edit: the generation goes up by one, as for any other edit, and the report
+  /// carries it. A move to where the element already is changes nothing.
+  @Test func moveIsOneGeneration() throws {
+    let document = try RotorDocument(elements: [
+      TextElement(id: 1, text: "One."), TextElement(id: 2, text: "Two."), TextElement(id: 3, text: "Three."),
+    ])
+    _ = try document.rotor(.words)
+    document.addRotor("marks") { RotorEntry("m", id: 2) }
+    let g = document.generation
+    #expect(try document.move(1, to: 2) == "Moved below Three.")
+    #expect(document.generation == g + 1 && document.lastChange?.generation == g + 1)
+    let before = document.lastChange
+    #expect(try document.move(3, to: 1) == "Moved below Two.")
+    #expect(document.generation == g + 1 && document.lastChange?.generation == before?.generation)
+    #expect(document.elementIDs == [2, 3, 1])
+    try document.insert(TextElement(id: 4, text: "Four."), at: 0)
+    #expect(document.generation == g + 2)
+  }
+
+  /// A rotor built on its own answers "previous" from an element's start as a document's rotor
+  /// does: a whole-element entry starts there, so it is not before it.
+  @Test func listRotorPreviousAtElementStart() throws {
+    let text = "abc def"
+    let start = text.startIndex
+    let list = Rotor<Int>("x") {
+      RotorEntry<Int>("whole", id: 1)
+      RotorEntry<Int>("def", id: 1, textRange: text.index(start, offsetBy: 4)..<text.endIndex)
+    }
+    let document = try RotorDocument(elements: [TextElement(id: 1, text: text), TextElement(id: 2, text: "ghi")])
+    _ = document.addRotor(list)
+    let indexed = try #require(document.rotor(named: "x"))
+    for offset in [0, 1, 4, 5, 7] {
+      let p = TextPosition(element: 1, index: text.utf8.index(start, offsetBy: offset))
+      #expect(list.entry(before: p)?.label == indexed.entry(before: p)?.label, "offset \(offset)")
+      #expect(list.entry(after: p)?.label == indexed.entry(after: p)?.label, "offset \(offset)")
+    }
+  }
+}
