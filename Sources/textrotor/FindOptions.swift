@@ -275,10 +275,11 @@ struct FindOptions: Equatable, Sendable {
     return Int(text)
   }
 
-  /// The pattern and paths: the first argument is the pattern when no -e is given.
+  /// The pattern and paths: the first argument is the pattern when neither -e nor -f gives one
+  /// (as in rg: with either, every argument is a path, and there may be none).
   private var patternsAndPaths: (patterns: [String], paths: [String]) {
     let args = arguments
-    if !patterns.isEmpty { return (patterns, args) }
+    if !patterns.isEmpty || !patternFiles.isEmpty { return (patterns, args) }
     return ([args[0]], Array(args.dropFirst()))
   }
 
@@ -317,18 +318,14 @@ struct FindOptions: Equatable, Sendable {
       StandardOutput.error(error.description)
       return 2
     }
-    var (texts, givenPaths) = patternsAndPaths
+    let (given, givenPaths) = patternsAndPaths
+    var texts = given
     if !patternFiles.isEmpty {
       switch patternsFromFiles() {
       case .success(let more): texts += more
       case .failure(let error):
         StandardOutput.error(error.description)
         return 2
-      }
-      // `-f` alone: every argument is a path (rg: no pattern argument when -e or -f gives one).
-      if patterns.isEmpty {
-        texts.removeFirst()
-        givenPaths = arguments
       }
       if texts.isEmpty { return 1 }  // an empty pattern file matches nothing, as in rg
     }
@@ -353,11 +350,12 @@ struct FindOptions: Equatable, Sendable {
     }
 
     // What to search: no path means standard input when it is a file, a pipe or a socket (rg's
-    // rule: a terminal or /dev/null is not input), else ".".
+    // rule: a terminal or /dev/null is not input) and `-f -` did not read the patterns from it,
+    // else ".".
     var roots = givenPaths
     var implicitDirectory = false
     if roots.isEmpty {
-      if !FileSystem.standardInputIsReadable {
+      if !FileSystem.standardInputIsReadable || patternFiles.contains("-") {
         roots = ["."]
         implicitDirectory = true
       } else {

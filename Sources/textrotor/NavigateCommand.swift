@@ -42,10 +42,10 @@ struct NavigationOptions: ParsableArguments {
   func validate() throws {
     if at < 0 { throw ValidationError("--at must be a byte offset of 0 or more, not \(at).") }
     if wordsOnly && rotor != .words { throw ValidationError("--words-only goes with --rotor words.") }
-    if rotor == .matches && patternOptions.pattern == nil {
+    if rotor == .matches && !patternOptions.isGiven {
       throw ValidationError("--rotor matches needs --pattern.")
     }
-    if rotor != .matches && patternOptions.pattern != nil {
+    if rotor != .matches && patternOptions.isGiven {
       throw ValidationError("--pattern goes with --rotor matches.")
     }
     if text.format != nil && rotor.structureRotor == nil {

@@ -59,6 +59,7 @@ public struct Segmenter: Sendable {
   }
 
   /// Segments `elements` (byte ranges of `bytes`, sorted and disjoint) into `rotor`'s entries.
+  /// For `lines`, an empty element among several is one empty line, as in a document.
   public func segment(_ bytes: ByteStorage, elements: [Range<Int>], rotor: SystemRotor) throws(ICUError)
     -> SegmentStore
   {
@@ -147,9 +148,13 @@ public struct Segmenter: Sendable {
     switch rotor {
     case .lines, .paragraphs:
       let invalid = checkingUTF8 ? Self.firstInvalidUTF8(bytes, elements: elements) : nil
-      return (
-        rotor == .lines ? Self.lines(bytes, elements: elements) : Self.paragraphs(bytes, elements: elements), invalid
-      )
+      // Among several elements an empty one is an empty line, as in a document's `lines` rotor
+      // (the lines of a file read as elements: a blank line is an empty element).
+      let store =
+        rotor == .lines
+        ? Self.lines(bytes, elements: elements, emptyElementsAreLines: elements.count > 1)
+        : Self.paragraphs(bytes, elements: elements)
+      return (store, invalid)
     default: break
     }
     let units = workUnits(bytes, elements: elements, paragraphs: rotor.spansLines).map { unit in

@@ -4,8 +4,10 @@ import TextRotor
 /// `--pattern`, `--regex`, `--ignore-case`, `--word`, `--time-limit`: what `find` searches for,
 /// and what the `matches` rotor of `next`/`prev` holds.
 struct PatternOptions: ParsableArguments {
-  @Option(name: [.customShort("e"), .long], help: "The text to find (with --regex, an ICU regular expression).")
-  var pattern: String?
+  @Option(
+    name: [.customShort("e"), .long],
+    help: "The text to find (with --regex, an ICU regular expression); repeatable: any of them.")
+  var pattern: [String] = []
 
   @Flag(name: .long, help: "Read the pattern as an ICU regular expression.")
   var regex = false
@@ -24,19 +26,22 @@ struct PatternOptions: ParsableArguments {
     if timeLimit < 1 { throw ValidationError("--time-limit must be at least 1.") }
   }
 
-  /// The pattern, or nil when `--pattern` was not given.
+  /// Whether `--pattern` was given.
+  var isGiven: Bool { !pattern.isEmpty }
+
+  /// The patterns as one (any of them, as `find` takes several), or nil when `--pattern` was not
+  /// given.
   var value: Pattern? {
-    pattern.map {
-      Pattern(
-        PatternText.text($0), syntax: regex ? .regex : .literal, ignoreCase: ignoreCase, wholeWord: word,
-        timeLimit: timeLimit)
-    }
+    guard isGiven else { return nil }
+    return Pattern.anyOf(
+      pattern.map(PatternText.text), syntax: regex ? .regex : .literal, ignoreCase: ignoreCase, wholeWord: word,
+      timeLimit: timeLimit)
   }
 
   /// A matcher for the pattern; prints the error and returns nil when the pattern is invalid.
   func matcher() -> PatternMatcher? {
     guard let value else { return nil }
-    if let message = PatternText.invalidUTF8([pattern ?? ""]) {
+    if let message = PatternText.invalidUTF8(pattern) {
       StandardOutput.error(message)
       return nil
     }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Regressions found by using the command line as a new user would.
+@Suite("CLI: review regressions")
+struct CLIReviewRegressionTests {
+  /// `find -f FILE` with no path searches standard input (a file here), as `-f FILE PATH` searches
+  /// the path, and `-f -` (the patterns on standard input) with no path searches the current
+  /// directory, as rg does. With no `-e`, no argument is the pattern: it trapped on the missing one.
+  @Test func patternFileWithoutPath() throws {
+    let directory = NSTemporaryDirectory() + "textrotor-f-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try Data("cat\ndog\n".utf8).write(to: URL(fileURLWithPath: directory + "/pats"))
+    try Data("the category\nno match\nhot dog\n".utf8).write(to: URL(fileURLWithPath: directory + "/text.txt"))
+    let bin = CLI.executable.path
+    let explicit = try CLI.runProcess(bin, ["find", "-f", "pats", "text.txt"], in: directory)
+    #expect(explicit.status == 0 && explicit.stdout == "1:5:the category\n3:5:hot dog\n")
+    let input = try #require(FileHandle(forReadingAtPath: directory + "/text.txt"))
+    let fromInput = try CLI.runProcess(bin, ["find", "-f", "pats"], in: directory, input: input)
+    #expect(fromInput.status == explicit.status && fromInput.stdout == explicit.stdout, "\(fromInput)")
+    // `-f -`: the patterns come from standard input, so the directory is searched.
+    let patterns = try #require(FileHandle(forReadingAtPath: directory + "/pats"))
+    let fromDirectory = try CLI.runProcess(bin, ["find", "-f", "-"], in: directory, input: patterns)
+    let eachPattern = try CLI.runProcess(bin, ["find", "-e", "cat", "-e", "dog"], in: directory)
+    #expect(fromDirectory.status == 0 && fromDirectory.stdout == eachPattern.stdout, "\(fromDirectory)")
+    #expect(fromDirectory.stdout.contains("text.txt:1:5:the category"))
+  }
+
+  /// `next`/`prev --rotor matches` take several `--pattern`s, as `find` does: the entries are the
+  /// matches of any of them (only the last one was used). Checked at every offset against the
+  /// occurrences of the literals found by Swift.
+  @Test func navigationWithSeveralPatterns() throws {
+    let text = "foo bar\nbaz foo barfoo\n"
+    let path = try CLI.temporaryFile(Array(text.utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let bytes = Array(text.utf8)
+    let literals = ["bar", "foo", "baz"]
+    var starts: [Int] = []
+    for literal in literals {
+      let l = Array(literal.utf8)
+      for i in 0...(bytes.count - l.count) where Array(bytes[i..<(i + l.count)]) == l { starts.append(i) }
+    }
+    starts.sort()
+    let patterns = literals.flatMap { ["--pattern", $0] }
+    for offset in 0...bytes.count {
+      for (command, want) in [("next", starts.first { $0 > offset }), ("prev", starts.last { $0 < offset })] {
+        let result = try CLI.run([command, "--rotor", "matches", "--at", "\(offset)", "--json"] + patterns + [path])
+        if let want {
+          let o = try CLI.jsonObject(try #require(result.lines.first, "\(command) at \(offset)"))
+          #expect(o["start"] as? Int == want, "\(command) at \(offset)")
+        } else {
+          #expect(result.status == 1, "\(command) at \(offset): none")
+        }
+      }
+    }
+  }
+
+  /// `stats --elements lines` counts the `lines` rotor as `segment` does: an empty line is an
+  /// element and a line (stats left the empty ones out).
+  @Test func statsCountsEmptyLineElements() throws {
+    for text in ["\n\n\n", "a\n\nb\r\n\r\nc\rd\n", "only", "x\n\n"] {
+      let path = try CLI.temporaryFile(Array(text.utf8))
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      for kind in ["whole", "lines", "paragraphs"] {
+        let segment = try CLI.run(["segment", "--by", "line", "--elements", kind, "--count", path])
+        let stats = try CLI.run(["stats", "--elements", kind, "--rotors", "lines", "--json", path])
+        let o = try CLI.jsonObject(try #require(stats.lines.first))
+        let rotors = try #require(o["rotors"] as? [String: Any], "\(stats.stdout)")
+        let lines = try #require(rotors["lines"] as? [String: Any], "\(stats.stdout)")
+        #expect(
+          lines["entries"] as? Int == Int(segment.stdout.trimmingCharacters(in: .whitespacesAndNewlines)),
+          "\(text.debugDescription), --elements \(kind): \(stats.stdout) vs \(segment.stdout)")
+      }
+    }
+  }
+}
