@@ -74,4 +74,34 @@ struct CLIReviewRegressionTests {
       }
     }
   }
+
+  /// `-w` with several patterns (or a regex with alternatives): a leftmost match that is not a
+  /// whole word does not hide a whole-word match of another alternative at the same place
+  /// (`-w -e cat -e category` on `category` found nothing). On random lines of ASCII words and
+  /// single spaces, where the word boundaries are the words' edges, the matches are the words equal
+  /// to a pattern (rg 13 disagrees on some: it reports `a` inside `ba` for `-w -e a -e ba`, a bug
+  /// its later versions fixed). The seed is printed.
+  @Test func wholeWordAlternatives() throws {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = SplitMix(state: seed)
+    let words = ["a", "ab", "abc", "b", "ba", "cat", "category", "cats", "at"]
+    for round in 0..<TestScale.count(40) {
+      var lines: [[String]] = []
+      for _ in 0..<4 {
+        lines.append((0..<Int(rng.next() % 6 + 1)).map { _ in words[Int(rng.next() % UInt64(words.count))] })
+      }
+      let text = lines.map { $0.joined(separator: " ") }.joined(separator: "\n") + "\n"
+      let path = try CLI.temporaryFile(Array(text.utf8))
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let patterns = (0..<Int(rng.next() % 3 + 2)).map { _ in words[Int(rng.next() % UInt64(words.count))] }
+      let want = lines.flatMap { $0.filter(patterns.contains) }.map { $0 + "\n" }.joined()
+      let literals = patterns.flatMap { ["-e", $0] }
+      let ours = try CLI.run(["find", "-o", "-N", "--no-column", "-w"] + literals + [path])
+      #expect(ours.stdout == want, "seed \(seed) round \(round): \(patterns) on \(text.debugDescription)")
+      let regex = try CLI.run([
+        "find", "-o", "-N", "--no-column", "-w", "--regex", patterns.joined(separator: "|"), path,
+      ])
+      #expect(regex.stdout == want, "seed \(seed) round \(round): regex \(patterns) on \(text.debugDescription)")
+    }
+  }
 }

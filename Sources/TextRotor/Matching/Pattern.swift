@@ -16,7 +16,10 @@ import TextRotorICU
 ///   lines holding one of the few characters whose folding is ASCII (`ß`, `ſ`, `K` (Kelvin),
 ///   `ﬀ`…), so the result is the same as ICU's.
 /// - `wholeWord`: a match counts only when it starts and ends on an ICU word boundary (UAX #29) of
-///   its line; when a candidate fails, the search goes on from its next character.
+///   its line. When a regex's candidate fails, the rest of its line is searched for the pattern
+///   between two such boundaries, so another alternative or length that is a whole word is found
+///   (`-w -e cat -e category` finds `category`, as rg); a literal's search goes on from the
+///   candidate's next character (a literal has one match at a start).
 public struct Pattern: Sendable, Hashable, CustomStringConvertible {
   public enum Syntax: String, Sendable, Hashable {
     /// The text is matched as is.

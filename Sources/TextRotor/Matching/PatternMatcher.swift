@@ -46,6 +46,14 @@ public final class PatternMatcher {
   /// (most texts hold no ill-formed byte): `illFormedSource` is what it is compiled from.
   private var beforeIllFormedSearch: RegexSearch?
   private let illFormedSource: (source: String, options: RegularExpression.Options, lineLocal: Bool)?
+  /// For a regex with `wholeWord`: the pattern between two UAX #29 word boundaries,
+  /// `(?w:\b)(?:…)(?w:\b)` (ICU's `w` flag makes `\b` the word break iterator's boundary, the one
+  /// ``WordBoundaries`` checks; only there: the pattern's own `\b` and `\B` keep their meaning), searched over the rest of a line once a candidate there fails. A leftmost match that
+  /// is not a whole word does not mean none is there: `cat|category` finds `cat` in `category`, and
+  /// only backtracking into the pattern finds the longer alternative, as rg's `-w` does. Compiled
+  /// when first needed.
+  private var wholeWordRegex: RegularExpression?
+  private let wholeWordSource: (source: String, options: RegularExpression.Options)?
 
   public convenience init(_ pattern: Pattern) throws(PatternError) {
     try self.init(pattern, strategy: .automatic)
@@ -86,6 +94,9 @@ public final class PatternMatcher {
     illFormedSource =
       checksUTF8
       ? (pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options, lineLocal) : nil
+    // A literal has one match at a start: when it is not a whole word, nothing there is.
+    wholeWordSource =
+      pattern.wholeWord && pattern.syntax == .regex ? ("(?w:\\b)(?:" + text + ")(?w:\\b)", options) : nil
 
     var chosen = strategy
     if pattern.syntax == .literal && (strategy == .wholeText || strategy == .lineLocal) { chosen = .automatic }
@@ -483,7 +494,12 @@ public final class PatternMatcher {
     // reported (`a*` on `bab` gives 0..<0, 1..<2, 3..<3).
     var lastEnd = -1
     var stopped = false
+    // Where the whole-word search of a line (see `wholeWordSource`) stopped: the engine's later
+    // candidates before it were searched already (an engine on windows of a literal goes on from
+    // its next window whatever is asked).
+    var searchedUpTo = -1
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
+      if m.lowerBound < searchedUpTo { return .resume(searchedUpTo) }
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
       if checkUTF8 && !slabChecked && !(regexSearch?.regionIsWellFormed ?? false) {
         matchesChecked += 1
@@ -507,6 +523,29 @@ public final class PatternMatcher {
           bad > m.lowerBound ? bad : LineBounds.nextCharacter(after: bad, in: bytes, limit: range.upperBound))
       }
       if let words, try !words.accepts(m, in: bytes, range: range) {
+        // A regex may still match a whole word from there: the rest of the line is searched with
+        // the boundaries inside the pattern (a line holding an ill-formed byte is not: ICU would
+        // read it as U+FFFD; nor after an empty candidate, which is where it is either way).
+        if wholeWordSource != nil, !m.isEmpty,
+          case let line = LineBounds.start(
+            of: m.lowerBound, in: bytes, floor: range.lowerBound)..<LineBounds.end(
+              of: m.lowerBound, in: bytes, limit: range.upperBound),
+          bytes.firstInvalidUTF8(in: line) == nil
+        {
+          var going = true
+          try wholeWords(in: bytes, line: line, from: m.lowerBound) { w in
+            if w.isEmpty && w.lowerBound == lastEnd { return true }
+            lastEnd = w.upperBound
+            going = body(w)
+            return going
+          }
+          if !going {
+            stopped = true
+            return .stop
+          }
+          searchedUpTo = LineBounds.nextStart(after: line.upperBound, in: bytes, limit: range.upperBound)
+          return .resume(searchedUpTo)
+        }
         return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
       }
       lastEnd = m.upperBound
@@ -536,6 +575,22 @@ public final class PatternMatcher {
       if stopped { return }
       start = end
     } while start < Swift.min(range.upperBound, bytes.availableCount)
+  }
+
+  /// The whole-word matches of the pattern in `line` from `start` on (see ``wholeWordSource``), in
+  /// order, until `body` returns false. The line is ICU's whole text, so its word boundaries are
+  /// those of the line, as ``WordBoundaries`` finds them.
+  private func wholeWords(
+    in bytes: ByteStorage, line: Range<Int>, from start: Int, _ body: (Range<Int>) -> Bool
+  ) throws(ICUError) {
+    guard let (source, options) = wholeWordSource else { return }
+    if wholeWordRegex == nil {
+      wholeWordRegex = try RegularExpression(source, options: options, timeLimit: pattern.timeLimit)
+    }
+    let regex = wholeWordRegex!
+    try regex.setText(bytes, exactly: line)
+    try regex.setRegion(start..<line.upperBound)
+    try regex.forEachMatch { m in body(m) }
   }
 
   /// The search that ``forEachMatch(in:range:_:)`` runs before an ill-formed byte, compiled once.
