@@ -382,7 +382,8 @@ struct FileScan {
     result.found = found
     switch format.mode {
     case .count:
-      if found || format.includeZeroCounts {
+      // A file that could not be read gets its error, not a count of 0 (as in rg).
+      if found || format.includeZeroCounts && errors.isEmpty {
         if format.showPath { appendPath(separator: 0x3A) }
         out.append(contentsOf: Array("\(format.countLines ? matchedLines : matchCount)\n".utf8))
       }

@@ -104,4 +104,19 @@ struct CLIReviewRegressionTests {
       #expect(regex.stdout == want, "seed \(seed) round \(round): regex \(patterns) on \(text.debugDescription)")
     }
   }
+
+  /// A file that cannot be read gets its error and no count, with `--include-zero` or alone (a
+  /// missing file was counted as `missing:0`, or `0`), as in rg.
+  @Test func noCountForUnreadableFile() throws {
+    let path = try CLI.temporaryFile(Array("foo\nbar foo\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let missing = path + ".missing"
+    for arguments in [["-c", "--include-zero"], ["--count", "--include-zero"]] {
+      let both = try CLI.run(["find"] + arguments + ["foo", path, missing])
+      #expect(both.status == 2 && both.lines.count == 1 && both.lines.first?.hasPrefix(path + ":") == true, "\(both)")
+      #expect(both.stderr.contains("No such file or directory"))
+      let alone = try CLI.run(["find"] + arguments + ["foo", missing])
+      #expect(alone.status == 2 && alone.stdout.isEmpty, "\(alone)")
+    }
+  }
 }
