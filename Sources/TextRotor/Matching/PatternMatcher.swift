@@ -48,10 +48,11 @@ public final class PatternMatcher {
   private let illFormedSource: (source: String, options: RegularExpression.Options, lineLocal: Bool)?
   /// For a regex with `wholeWord`: the pattern between two UAX #29 word boundaries,
   /// `(?w:\b)(?:…)(?w:\b)` (ICU's `w` flag makes `\b` the word break iterator's boundary, the one
-  /// ``WordBoundaries`` checks; only there: the pattern's own `\b` and `\B` keep their meaning), searched over the rest of a line once a candidate there fails. A leftmost match that
-  /// is not a whole word does not mean none is there: `cat|category` finds `cat` in `category`, and
-  /// only backtracking into the pattern finds the longer alternative, as rg's `-w` does. Compiled
-  /// when first needed.
+  /// ``WordBoundaries`` checks; only there: the pattern's own `\b` and `\B` keep their meaning),
+  /// searched over the rest of a line once a candidate there fails. A leftmost match that is not a
+  /// whole word does not mean none is there: `cat|category` finds `cat` in `category`, and only
+  /// backtracking into the pattern finds the longer alternative, as rg's `-w` does. Compiled when
+  /// first needed.
   private var wholeWordRegex: RegularExpression?
   private let wholeWordSource: (source: String, options: RegularExpression.Options)?
 
@@ -498,6 +499,19 @@ public final class PatternMatcher {
     // candidates before it were searched already (an engine on windows of a literal goes on from
     // its next window whatever is asked).
     var searchedUpTo = -1
+    // The line last found to hold an ill-formed byte (checked once, not at each candidate on it).
+    var illFormedLine = 0..<0
+    // The line of a rejected candidate `m` when the whole-word search applies to it.
+    func wholeWordLine(of m: Range<Int>) -> Range<Int>? {
+      guard wholeWordSource != nil, !m.isEmpty, !illFormedLine.contains(m.lowerBound) else { return nil }
+      let start = LineBounds.start(of: m.lowerBound, in: bytes, floor: range.lowerBound)
+      let line = start..<LineBounds.end(of: m.lowerBound, in: bytes, limit: range.upperBound)
+      guard bytes.firstInvalidUTF8(in: line) == nil else {
+        illFormedLine = line
+        return nil
+      }
+      return line
+    }
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
       if m.lowerBound < searchedUpTo { return .resume(searchedUpTo) }
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
@@ -526,12 +540,7 @@ public final class PatternMatcher {
         // A regex may still match a whole word from there: the rest of the line is searched with
         // the boundaries inside the pattern (a line holding an ill-formed byte is not: ICU would
         // read it as U+FFFD; nor after an empty candidate, which is where it is either way).
-        if wholeWordSource != nil, !m.isEmpty,
-          case let line = LineBounds.start(
-            of: m.lowerBound, in: bytes, floor: range.lowerBound)..<LineBounds.end(
-              of: m.lowerBound, in: bytes, limit: range.upperBound),
-          bytes.firstInvalidUTF8(in: line) == nil
-        {
+        if let line = wholeWordLine(of: m) {
           var going = true
           try wholeWords(in: bytes, line: line, from: m.lowerBound) { w in
             if w.isEmpty && w.lowerBound == lastEnd { return true }
