@@ -54,8 +54,8 @@ struct FindCommand: ExitStatusCommand {
       printed byte for byte, as rg does; a path given on the command line is read as UTF-8.
       - Options of rg's not listed here are refused (--iglob, --ignore-file, --files, \
       --type-add, ...). -t/-T know rg 13's types (--type-list).
-      - -s wins over -i and -S in any order (in rg the last of them wins); -v cannot be combined \
-      with -A/-B/-C, -o, --vimgrep or --json; --sort takes only path (the order textrotor always \
+      - -s wins over -i and -S in any order (in rg the last of them wins); --count and -c, and \
+      -l and --files-without-match, cannot be given together (in rg the last wins); --sort takes only path (the order textrotor always \
       prints in) or none. --count counts matches (rg's --count-matches); -c counts lines with a \
       match, as rg's -c.
 
@@ -425,7 +425,7 @@ struct FindRun: Sendable {
   /// Prints output of a file; `continuing`: some of the file's output was printed already.
   private static func write(_ bytes: [UInt8], continuing: Bool, _ s: inout Shared, format: FindFormat) {
     guard !bytes.isEmpty else { return }
-    if !continuing && s.printedAny && (format.mode == .lines || format.mode == .onlyMatching) {
+    if !continuing && s.printedAny && format.mode != .json && FindFormat.printsLines.contains(format.mode) {
       // As rg: a blank line between files under headings, "--" between context groups.
       if format.heading {
         StandardOutput.shared.write(bytes: [0x0A])

@@ -63,21 +63,20 @@ struct FindOptions: Equatable, Sendable {
       return "Missing expected argument 'PATTERN'."
     }
     if let maxDepth, maxDepth < 0 { return "--max-depth must not be negative." }
-    // -o with a count counts matches, as in rg (`-c -o` is rg's --count-matches).
-    let modes = [
-      count, countLines, filesWithMatches, filesWithoutMatch, onlyMatching && !count && !countLines, quiet, vimgrep,
-      json,
-    ].filter { $0 }.count
-    if modes > 1 {
-      return "--count, -c, -l, --files-without-match, -o, -q, --vimgrep and --json cannot be used together."
+    // Output modes combine as in rg: -q wins over all, then --json, a count, -l or
+    // --files-without-match, --vimgrep, -o (-o with a count counts matches; with --vimgrep each
+    // match's text is printed, not its line). rg lets the last of --count and -c, and of -l and
+    // --files-without-match, win; textrotor, which does not see their order, refuses both.
+    if count && countLines {
+      return "--count (matches) and -c (lines with a match) cannot be used together: give one of them."
+    }
+    if filesWithMatches && filesWithoutMatch {
+      return "-l and --files-without-match cannot be used together: give one of them."
+    }
+    if json && (count || countLines || filesWithMatches || filesWithoutMatch) {
+      return "--json cannot be used with --count, -c, -l or --files-without-match (as in rg)."
     }
     if withFilename && noFilename { return "-H and -I cannot be used together." }
-    if invertMatch && (afterContext != nil || beforeContext != nil || context != nil) {
-      return "-v cannot be used with -A, -B or -C (not supported yet)."
-    }
-    if invertMatch && (onlyMatching || vimgrep || json) {
-      return "-v cannot be used with -o, --vimgrep or --json (an inverted match has no match to show)."
-    }
     for (name, value) in [("-A", afterContext), ("-B", beforeContext), ("-C", context), ("-m", maxCount)] {
       if let value, value < 0 { return "\(name) must not be negative." }
     }
@@ -372,7 +371,8 @@ struct FindOptions: Equatable, Sendable {
     let walker = FileWalker(options: walkOptions)
     let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
     var format = makeFormat(
-      showPath: withFilename || (!noFilename && (roots.count > 1 || directories.contains(true))))
+      // --vimgrep shows paths (unless -I), as in rg, whatever mode it resolves to.
+      showPath: withFilename || (!noFilename && (vimgrep || roots.count > 1 || directories.contains(true))))
     let threads = max(self.threads.flatMap { $0 == 0 ? nil : $0 } ?? Segmenter.availableCores, 1)
     if roots.count == 1 && !directories.contains(true) { format.countThreads = threads }
     let run = FindRun(pattern: pattern, format: format)
@@ -421,24 +421,25 @@ struct FindOptions: Equatable, Sendable {
 
   private func makeFormat(showPath: Bool) -> FindFormat {
     var format = FindFormat()
-    if count || countLines {
+    if quiet {
+      format.mode = .quiet
+    } else if json {
+      format.mode = .json
+    } else if count || countLines {
       format.mode = .count
       format.countLines = countLines && !onlyMatching
     } else if filesWithMatches {
       format.mode = .filesWithMatches
     } else if filesWithoutMatch {
       format.mode = .filesWithoutMatch
-    } else if onlyMatching {
-      format.mode = .onlyMatching
-    } else if quiet {
-      format.mode = .quiet
     } else if vimgrep {
       format.mode = .vimgrep
-    } else if json {
-      format.mode = .json
+      format.matchTextOnly = onlyMatching
+    } else if onlyMatching {
+      format.mode = .onlyMatching
     }
     format.showPath = showPath
-    format.heading = showPath && !noHeading && (heading || StandardOutput.isTerminal) && format.mode != .vimgrep
+    format.heading = showPath && !noHeading && (heading || StandardOutput.isTerminal) && !vimgrep
     format.lineNumber = !noLineNumber
     format.column = !noColumn
     format.before = beforeContext ?? context ?? 0

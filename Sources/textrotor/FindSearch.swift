@@ -41,8 +41,14 @@ struct FindFormat: Sendable {
   var countLines = false
   /// `--null`: a NUL byte after each printed path, instead of a newline or ':'.
   var nullAfterPath = false
+  /// `--vimgrep -o`: each match's text follows its position, not its line's.
+  var matchTextOnly = false
 
-  var hasContext: Bool { (before > 0 || after > 0) && (mode == .lines || mode == .json) }
+  /// Whether context lines are printed (`-A`/`-B`/`-C` in a mode that prints lines or matches).
+  var hasContext: Bool { (before > 0 || after > 0) && Self.printsLines.contains(mode) }
+
+  /// The modes that print lines (or matches), with context lines and "--" between groups of them.
+  static let printsLines: [Mode] = [.lines, .onlyMatching, .vimgrep, .json]
 }
 
 /// What searching one file gave: its output (printed in file order by the caller), whether it
@@ -266,7 +272,7 @@ struct FileScan {
     let mode: FindFormat.Mode =
       binaryOffset != nil && [.lines, .onlyMatching, .vimgrep].contains(format.mode) ? .quiet : format.mode
     if format.invert {
-      try scanInverted(bytes, range: range, base: base, lineBase: lineBase, mode: mode)
+      try scanInverted(bytes, range: range, base: base, lineBase: lineBase, mode: mode, floor: floor)
       return
     }
     if mode == .count && format.maxCount == nil && !format.countLines {
@@ -302,7 +308,8 @@ struct FileScan {
       case .lines, .onlyMatching, .vimgrep, .json:
         let lineNumber = lineBase + cursor.locate(line.content.lowerBound).line
         self.printAfterContext(bytes, upTo: line.content.lowerBound, base: base)
-        self.printBeforeContext(bytes, line: line, lineNumber: lineNumber, base: base, floor: floor)
+        self.printBeforeContext(
+          bytes, lineStart: line.content.lowerBound, lineNumber: lineNumber, base: base, floor: floor)
         self.printMatch(bytes, line: line, lineNumber: lineNumber, base: base, cursor: &cursor)
         self.printedEnd = base + line.next
         self.printedLine = lineNumber
@@ -333,9 +340,11 @@ struct FileScan {
   }
 
   /// `-v`: the lines of `range` without a match (the gaps between the lines with one) are what is
-  /// printed, counted (`--count` counts lines) and looked for (`-l`, `-q`, `-m`).
+  /// printed (with the lines with a match as their context), counted (`--count` counts lines) and
+  /// looked for (`-l`, `-q`, `-m`). As rg: -o prints them whole, --vimgrep without a column,
+  /// --json as matches without submatches.
   private mutating func scanInverted(
-    _ bytes: ByteStorage, range: Range<Int>, base: Int, lineBase: Int, mode: FindFormat.Mode
+    _ bytes: ByteStorage, range: Range<Int>, base: Int, lineBase: Int, mode: FindFormat.Mode, floor: Int
   ) throws(ICUError) {
     var cursor = PositionCursor(bytes, encoding: format.encoding)
     var position = range.lowerBound
@@ -351,12 +360,26 @@ struct FileScan {
         case .quiet, .filesWithMatches, .filesWithoutMatch:
           stopped = true
           return false
-        case .lines:
-          appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
-          appendText(bytes, line.content, highlight: [])
-          out.append(0x0A)
+        case .lines, .onlyMatching, .vimgrep, .json:
+          printAfterContext(bytes, upTo: line.content.lowerBound, base: base)
+          printBeforeContext(bytes, lineStart: line.content.lowerBound, lineNumber: number, base: base, floor: floor)
+          separatorIfGap(before: base + line.content.lowerBound)
+          if mode == .json {
+            jsonBegin()
+            stats.matchedLines += 1
+            FindJSON.line(
+              type: "match", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
+              base: base, submatches: [], into: &out)
+          } else {
+            appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
+            appendText(bytes, line.content, highlight: [])
+            out.append(0x0A)
+          }
+          printedEnd = base + line.next
+          printedLine = number
+          afterLeft = format.after
           drain(force: false)
-        default: break
+        case .count: break
         }
         number += 1
         if let max = format.maxCount, matchedLines >= max {
@@ -373,6 +396,7 @@ struct FileScan {
       return going
     }
     if going { _ = gap(upTo: range.upperBound) }
+    printAfterContext(bytes, upTo: range.upperBound, base: base)
   }
 
   /// The output of the file, once searched.
@@ -460,14 +484,17 @@ struct FileScan {
   /// match and `-` for a context line (which has no column).
   private mutating func appendPrefix(lineNumber: Int, column: Int?, separator: UInt8) {
     headingIfNeeded()
-    if prefixPath || format.mode == .vimgrep { appendPath(separator: separator) }
-    if format.lineNumber || format.mode == .vimgrep {
+    if prefixPath { appendPath(separator: separator) }
+    // -N hides the line and the column, except under --vimgrep, where (as in rg) -N hides the
+    // line and --no-column the column.
+    let vimgrep = format.mode == .vimgrep
+    if format.lineNumber {
       field(String(lineNumber).utf8, color: Self.green)
       out.append(separator)
-      if let column, format.column || format.mode == .vimgrep {
-        field(String(column).utf8, color: Self.reset)
-        out.append(separator)
-      }
+    }
+    if let column, format.column && (format.lineNumber || vimgrep) {
+      field(String(column).utf8, color: Self.reset)
+      out.append(separator)
     }
   }
 
@@ -491,7 +518,7 @@ struct FileScan {
   }
 
   private mutating func separatorIfGap(before start: Int) {
-    if format.hasContext && format.mode == .lines && printedEnd >= 0 && start > printedEnd {
+    if format.hasContext && format.mode != .json && printedEnd >= 0 && start > printedEnd {
       out.append(contentsOf: "--\n".utf8)
     }
   }
@@ -515,7 +542,7 @@ struct FileScan {
     case .vimgrep:
       for m in line.matches {
         appendPrefix(lineNumber: lineNumber, column: cursor.locate(m.lowerBound).column, separator: 0x3A)
-        appendText(bytes, line.content, highlight: [m])
+        appendText(bytes, format.matchTextOnly ? m : line.content, highlight: [m])
         out.append(0x0A)
       }
     case .json:
@@ -537,15 +564,35 @@ struct FileScan {
   }
 
   private mutating func printContextLine(_ bytes: ByteStorage, _ line: LineScanner.Line, number: Int, base: Int) {
+    // With -v a context line is a line with a match: rg lists its matches (--json) and gives the
+    // first one's column.
+    var submatches: [Range<Int>] = []
+    if format.invert && (format.mode == .json || format.column && format.lineNumber) {
+      try? matcher.forEachMatchedLine(in: bytes, range: line.content.lowerBound..<line.next, keeping: .max) {
+        matched, _ in
+        submatches = matched.matches
+        return false
+      }
+    }
     if format.mode == .json {
       jsonBegin()
       FindJSON.line(
         type: "context", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
-        base: base, submatches: [], into: &out)
+        base: base, submatches: submatches, into: &out)
     } else {
-      appendPrefix(lineNumber: number, column: nil, separator: 0x2D)
-      appendText(bytes, line.content, highlight: [])
-      out.append(0x0A)
+      // Columns within the line alone (a cursor over the piece would walk it from its start);
+      // --vimgrep prints the line once a match, as rg.
+      var columns: [Int?] = [nil]
+      if !submatches.isEmpty {
+        var cursor = PositionCursor(ByteStorage(bytes.copyBytes(line.content)), encoding: format.encoding)
+        let shown = format.mode == .vimgrep ? submatches : [submatches[0]]
+        columns = shown.map { cursor.locate($0.lowerBound - line.content.lowerBound).column }
+      }
+      for column in columns {
+        appendPrefix(lineNumber: number, column: column, separator: 0x2D)
+        appendText(bytes, line.content, highlight: [])
+        out.append(0x0A)
+      }
     }
     printedEnd = base + line.next
     printedLine = number
@@ -564,16 +611,16 @@ struct FileScan {
   }
 
   private mutating func printBeforeContext(
-    _ bytes: ByteStorage, line: MatchedLine, lineNumber: Int, base: Int, floor: Int
+    _ bytes: ByteStorage, lineStart: Int, lineNumber: Int, base: Int, floor: Int
   ) {
     guard format.before > 0, format.hasContext else { return }
     let lowest = max(floor, printedEnd - base)
-    let first = Self.contextStart(before: format.before, at: line.content.lowerBound, in: bytes, floor: max(lowest, 0))
-    guard first < line.content.lowerBound else { return }
+    let first = Self.contextStart(before: format.before, at: lineStart, in: bytes, floor: max(lowest, 0))
+    guard first < lineStart else { return }
     separatorIfGap(before: base + first)
-    let count = bytes.textCounts(in: first..<line.content.lowerBound).lineBreaks
+    let count = bytes.textCounts(in: first..<lineStart).lineBreaks
     var number = lineNumber - count
-    for context in LineScanner(bytes, range: first..<line.content.lowerBound) {
+    for context in LineScanner(bytes, range: first..<lineStart) {
       printContextLine(bytes, context, number: number, base: base)
       number += 1
     }

@@ -119,4 +119,45 @@ struct CLIReviewRegressionTests {
       #expect(alone.status == 2 && alone.stdout.isEmpty, "\(alone)")
     }
   }
+
+  /// Output modes given together resolve as rg resolves them (they were refused): -q prints
+  /// nothing, --json wins over -o and --vimgrep, a count over -l, -l over -o; -v works with -o,
+  /// --vimgrep, --json and context (its context lines are the lines with a match, whose matches
+  /// --json lists). The pairs rg resolves by their order, and --json with a count or a file list
+  /// (which rg refuses too), are refused with a message naming them.
+  @Test func outputModesTogether() throws {
+    let path = try CLI.temporaryFile(Array("a\nfoo bar foo\nb\nc\nfoo\nd\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // The JSON messages without their timings, in order.
+    func messages(_ json: String) throws -> [String] {
+      try json.split(separator: "\n").map { line in
+        var object = try CLI.jsonObject(String(line))
+        var data = try #require(object["data"] as? [String: Any])
+        data["stats"] = nil
+        data["elapsed_total"] = nil
+        object["data"] = data
+        let encoded = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return String(decoding: encoded, as: UTF8.self)
+      }
+    }
+    for options in [["-o"], ["--vimgrep"], ["-v"], ["-v", "-C1"], ["-v", "-B1"], ["-o", "-C1"]] {
+      let ours = try CLI.run(["find", "--json"] + options + ["foo", path])
+      let theirs = try FindCommandTests.ripgrep(["--no-config", "--json"] + options + ["foo", path])
+      let same = try messages(ours.stdout) == messages(theirs)
+      #expect(ours.status == 0 && same, "--json \(options)")
+    }
+    for options in [["-q", "-l"], ["-q", "-c"], ["-q", "--json"], ["-q", "--vimgrep", "-o"]] {
+      let found = try CLI.run(["find"] + options + ["foo", path])
+      #expect(found.status == 0 && found.stdout.isEmpty, "\(options): \(found)")
+      let none = try CLI.run(["find"] + options + ["nothing", path])
+      #expect(none.status == 1 && none.stdout.isEmpty, "\(options): \(none)")
+    }
+    for (options, named) in [
+      (["--count", "-c"], "-c"), (["-l", "--files-without-match"], "--files-without-match"),
+      (["--json", "-c"], "--json"), (["--json", "-l"], "--json"), (["--json", "--count"], "--json"),
+    ] {
+      let refused = try CLI.run(["find"] + options + ["foo", path])
+      #expect(refused.status == 2 && refused.stderr.contains(named), "\(options): \(refused)")
+    }
+  }
 }

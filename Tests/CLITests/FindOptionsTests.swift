@@ -43,7 +43,7 @@ import Testing
 
   @Test(arguments: [
     ["find", "--help"], ["find", "-h"], ["find"], ["find", "--", "-x"], ["find", "x", "-"],
-    ["find", "-A", "-1", "x"], ["find", "-i", "-S", "x"], ["find", "--count", "-l", "x"],
+    ["find", "-A", "-1", "x"], ["find", "-i", "-S", "x"], ["find", "--count", "-c", "x"],
     ["find", "--bogus", "x"], ["find", "-A", "1", "-A", "2", "x"], ["find", "--position-encoding", "utf-7", "x"],
     ["find", "-e"], ["segment", "--by", "word", "f"], ["find", "--time-limit", "0", "x"], ["find", "help"],
   ])
