@@ -605,9 +605,45 @@ struct FileScan {
     guard start < limit else { return }
     var lines = LineScanner(bytes, range: start..<limit)
     while afterLeft > 0, let line = lines.next() {
-      printContextLine(bytes, line, number: printedLine + 1, base: base)
+      if !stopped || !printAsMatch(bytes, line, number: printedLine + 1, base: base) {
+        printContextLine(bytes, line, number: printedLine + 1, base: base)
+      }
       afterLeft -= 1
     }
+  }
+
+  /// After `-m`'s last match, a trailing context line that matches (that does not, with -v) is
+  /// printed as a match, as rg does (and counted in --json's statistics); returns whether it was.
+  private mutating func printAsMatch(_ bytes: ByteStorage, _ line: LineScanner.Line, number: Int, base: Int) -> Bool {
+    // The line alone, so that columns are counted from its start, not from the piece's.
+    let alone = ByteStorage(bytes.copyBytes(line.content.lowerBound..<line.next))
+    let lineBase = base + line.content.lowerBound
+    var matched: MatchedLine? = nil
+    try? matcher.forEachMatchedLine(in: alone, range: 0..<alone.count, keeping: .max) { m, _ in
+      matched = m
+      return false
+    }
+    if format.invert {
+      guard matched == nil else { return false }
+      if format.mode == .json {
+        jsonBegin()
+        stats.matchedLines += 1
+        FindJSON.line(
+          type: "match", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
+          base: base, submatches: [], into: &out)
+      } else {
+        appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
+        appendText(bytes, line.content, highlight: [])
+        out.append(0x0A)
+      }
+    } else {
+      guard let matched else { return false }
+      var cursor = PositionCursor(alone, encoding: format.encoding)
+      printMatch(alone, line: matched, lineNumber: number, base: lineBase, cursor: &cursor)
+    }
+    printedEnd = base + line.next
+    printedLine = number
+    return true
   }
 
   private mutating func printBeforeContext(

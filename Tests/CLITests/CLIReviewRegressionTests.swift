@@ -140,7 +140,10 @@ struct CLIReviewRegressionTests {
         return String(decoding: encoded, as: UTF8.self)
       }
     }
-    for options in [["-o"], ["--vimgrep"], ["-v"], ["-v", "-C1"], ["-v", "-B1"], ["-o", "-C1"]] {
+    let modes = [
+      ["-o"], ["--vimgrep"], ["-v"], ["-v", "-C1"], ["-v", "-B1"], ["-o", "-C1"], ["-m1", "-A2"], ["-v", "-m1", "-A2"],
+    ]
+    for options in modes {
       let ours = try CLI.run(["find", "--json"] + options + ["foo", path])
       let theirs = try FindCommandTests.ripgrep(["--no-config", "--json"] + options + ["foo", path])
       let same = try messages(ours.stdout) == messages(theirs)

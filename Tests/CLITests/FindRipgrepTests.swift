@@ -93,6 +93,10 @@ struct FindRipgrepTests {
       (["-v", "--vimgrep", "the"], ["-F", "-v", "--vimgrep", "the"]),
       (["-v", "-C1", "the"], ["-F", "-v", "-C1", "-n", "--column", "the"]),
       (["-v", "-B2", "-m", "7", "--no-column", "e"], ["-F", "-v", "-B2", "-m7", "-n", "e"]),
+      // After -m's last match, trailing context lines that match are printed as matches, as rg does.
+      (["-m", "3", "-A", "2", "e"], ["-F", "-m3", "-A2", "-n", "--column", "e"]),
+      (["-o", "-m", "2", "-A", "3", "the"], ["-F", "-o", "-m2", "-A3", "-n", "--column", "the"]),
+      (["-v", "-m", "2", "-A", "4", "--no-column", "the"], ["-F", "-v", "-m2", "-A4", "-n", "the"]),
       (["-l", "-c", "the"], ["-F", "-l", "-c", "the"]),
       (["-o", "-l", "Linux"], ["-F", "-o", "-l", "Linux"]),
       (["--vimgrep", "--count", "an"], ["-F", "--vimgrep", "--count-matches", "an"]),
