@@ -296,7 +296,12 @@ struct FileScan {
     // Every match of a line is kept only where each is printed (or highlighted): elsewhere the
     // first (a line's column) and the count.
     let everyMatch = [.onlyMatching, .vimgrep, .json].contains(mode) || (mode == .lines && format.color)
-    try matcher.forEachMatchedLine(in: bytes, range: range, keeping: everyMatch ? .max : 1) { line, count in
+    // Lines printed without colour and lines counted (`-c`) need only a line's first match: the
+    // search goes on from the next line. (--json counts every match, --count too.)
+    let countingAll = everyMatch || (mode == .count && !format.countLines)
+    try matcher.forEachMatchedLine(
+      in: bytes, range: range, keeping: everyMatch ? .max : 1, countingAll: countingAll
+    ) { line, count in
       self.found = true
       self.matchedLines += 1
       self.matchCount += count

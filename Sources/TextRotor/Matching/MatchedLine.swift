@@ -27,8 +27,13 @@ extension PatternMatcher {
   /// ones) in `matches`; `body` also gets how many the line holds in all. What only counts lines
   /// or matches (`-c`, `-l`, `-q`, `--count -m`) keeps one: a 50 MB line of 50,000,000 matches then
   /// costs no memory for them (it cost 16 bytes each).
+  ///
+  /// With `countingAll` false, the search leaves a line at its first match: `matches` holds that
+  /// one and the count is 1 (what `-c` and printing lines without colour need: a line of common
+  /// words is not searched to its end).
   public func forEachMatchedLine(
-    in bytes: ByteStorage, range: Range<Int>? = nil, keeping: Int, _ body: (MatchedLine, Int) -> Bool
+    in bytes: ByteStorage, range: Range<Int>? = nil, keeping: Int, countingAll: Bool = true,
+    _ body: (MatchedLine, Int) -> Bool
   ) throws(ICUError) {
     let range = range ?? 0..<bytes.count
     // The line being gathered. Its matches are appended in place (never to a copy), so a line with
@@ -37,17 +42,17 @@ extension PatternMatcher {
     var count = 0
     var floor = range.lowerBound
     var stopped = false
-    try forEachMatch(in: bytes, range: range) { m in
+    try forEachMatch(in: bytes, range: range) { (m) -> MatchVisit in
       if current != nil, m.lowerBound <= current!.content.upperBound {
         if count < keeping { current!.matches.append(m) }
         count += 1
-        return true
+        return .next
       }
       if let line = current {
         current = nil
         if !body(line, count) {
           stopped = true
-          return false
+          return .stop
         }
         floor = line.next
       }
@@ -58,7 +63,8 @@ extension PatternMatcher {
       let end = LineBounds.end(of: m.lowerBound, in: bytes, limit: limit)
       let next = LineBounds.nextStart(after: end, in: bytes, limit: limit)
       current = MatchedLine(content: start..<end, next: next, matches: [m])
-      return true
+      // The next line, unless the rest of this one is wanted (or the match runs to its end).
+      return countingAll || next <= m.upperBound ? .next : .resume(next)
     }
     if !stopped, let line = current { _ = body(line, count) }
   }

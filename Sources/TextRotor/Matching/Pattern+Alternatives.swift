@@ -17,7 +17,9 @@ extension Pattern {
     let parts = texts.map { syntax == .literal ? RegularExpression.escapedLiteral($0) : "(?:\($0))" }
     var source = parts.joined(separator: "|")
     if wholeLine { source = "^(?:" + source + ")$" }
-    return Pattern(source, syntax: .regex, ignoreCase: ignoreCase, wholeWord: wholeWord, timeLimit: timeLimit)
+    var pattern = Pattern(source, syntax: .regex, ignoreCase: ignoreCase, wholeWord: wholeWord, timeLimit: timeLimit)
+    if syntax == .literal && !wholeLine { pattern.literalAlternatives = texts }
+    return pattern
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and

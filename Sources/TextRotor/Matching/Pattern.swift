@@ -35,6 +35,23 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
   /// Steps of ICU's regex engine one match may take (roughly milliseconds) before the search fails
   /// with a time-out error.
   public var timeLimit: Int
+  /// The literals `text` is the alternation of (``anyOf(_:syntax:ignoreCase:wholeWord:wholeLine:timeLimit:)``
+  /// of literals), for ``PatternMatcher`` to search together; used only while `text` still is that
+  /// alternation. Not part of the pattern's identity.
+  var literalAlternatives: [String]? = nil
+
+  public static func == (a: Pattern, b: Pattern) -> Bool {
+    a.text == b.text && a.syntax == b.syntax && a.ignoreCase == b.ignoreCase && a.wholeWord == b.wholeWord
+      && a.timeLimit == b.timeLimit
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(text)
+    hasher.combine(syntax)
+    hasher.combine(ignoreCase)
+    hasher.combine(wholeWord)
+    hasher.combine(timeLimit)
+  }
 
   public init(
     _ text: String, syntax: Syntax = .literal, ignoreCase: Bool = false, wholeWord: Bool = false,

@@ -20,6 +20,7 @@ public final class PatternMatcher {
     case literal(LiteralSearch)
     case caseless(CaselessLiteralSearch)
     case regex(RegexSearch)
+    case literals(MultiLiteralSearch)
   }
 
   /// Which engine to use: `automatic` picks the fast paths; `icu` runs ICU line by line (the
@@ -95,127 +96,142 @@ public final class PatternMatcher {
     illFormedSource =
       checksUTF8
       ? (pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options, lineLocal) : nil
-    // A literal has one match at a start: when it is not a whole word, nothing there is.
+    // Many literals (`-f WORDS`): searched together, case-sensitive (see ``MultiLiteralSearch``).
+    var manyLiterals: MultiLiteralSearch? = nil
+    if strategy == .automatic, !pattern.ignoreCase, let literals = pattern.literalAlternatives,
+      literals.count >= Self.manyLiterals,
+      literals.map(RegularExpression.escapedLiteral).joined(separator: "|") == text
+    {
+      manyLiterals = MultiLiteralSearch(literals.map { Array($0.utf8) })
+    }
+    // A literal has one match at a start: when it is not a whole word, nothing there is. (Many
+    // literals are checked at each start in turn, see ``MultiLiteralSearch/run``.)
     wholeWordSource =
-      pattern.wholeWord && pattern.syntax == .regex ? ("(?w:\\b)(?:" + text + ")(?w:\\b)", options) : nil
+      pattern.wholeWord && pattern.syntax == .regex && manyLiterals == nil
+      ? ("(?w:\\b)(?:" + text + ")(?w:\\b)", options) : nil
 
     var chosen = strategy
     if pattern.syntax == .literal && (strategy == .wholeText || strategy == .lineLocal) { chosen = .automatic }
     // Line by line, each line its own text; `automatic` still looks for a literal to search first.
     if lineLocal && chosen != .automatic { chosen = .lineLocal }
-    switch (pattern.syntax, chosen) {
-    case (.literal, .automatic) where !text.isEmpty && (!pattern.ignoreCase || isASCII):
-      let needle = BytePattern(Array(text.utf8), asciiCaseInsensitive: pattern.ignoreCase)
-      var exceptions: RegexSearch? = nil
-      if needle.asciiCaseInsensitive {
+    if let manyLiterals {
+      engine = .literals(manyLiterals)
+    } else {
+      switch (pattern.syntax, chosen) {
+      case (.literal, .automatic) where !text.isEmpty && (!pattern.ignoreCase || isASCII):
+        let needle = BytePattern(Array(text.utf8), asciiCaseInsensitive: pattern.ignoreCase)
+        var exceptions: RegexSearch? = nil
+        if needle.asciiCaseInsensitive {
+          let regex = try compile(RegularExpression.escapedLiteral(text), options)
+          exceptions = RegexSearch(regex, mode: .lineByLine)
+        }
+        engine = .literal(LiteralSearch(needle: needle, exceptions: exceptions))
+      case (.literal, .automatic):
+        // Without case, not ASCII: only the lines holding a case variant of two of its characters
+        // (every match must hold one; ``CaseClasses``) are given to ICU.
+        // With case folding done here when the literal has a safe window (``CaselessLiteralSearch``).
+        if pattern.ignoreCase, text.unicodeScalars.count >= 2, let search = CaselessLiteralSearch(text) {
+          engine = .caseless(search)
+          break
+        }
         let regex = try compile(RegularExpression.escapedLiteral(text), options)
-        exceptions = RegexSearch(regex, mode: .lineByLine)
-      }
-      engine = .literal(LiteralSearch(needle: needle, exceptions: exceptions))
-    case (.literal, .automatic):
-      // Without case, not ASCII: only the lines holding a case variant of two of its characters
-      // (every match must hold one; ``CaseClasses``) are given to ICU.
-      // With case folding done here when the literal has a safe window (``CaselessLiteralSearch``).
-      if pattern.ignoreCase, text.unicodeScalars.count >= 2, let search = CaselessLiteralSearch(text) {
-        engine = .caseless(search)
-        break
-      }
-      let regex = try compile(RegularExpression.escapedLiteral(text), options)
-      if pattern.ignoreCase, let needles = CaseClasses.needles(for: text) {
-        engine = .regex(RegexSearch(regex, mode: .prefiltered(needles.map { BytePattern($0) })))
-      } else {
+        if pattern.ignoreCase, let needles = CaseClasses.needles(for: text) {
+          engine = .regex(RegexSearch(regex, mode: .prefiltered(needles.map { BytePattern($0) })))
+        } else {
+          engine = .regex(RegexSearch(regex, mode: .whole))
+        }
+      case (.literal, .icu):
+        engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
+      case (.regex, .automatic):
+        let icu = try compile(text, options)
+        let translation = RE2Translation.of(text, ignoreCase: pattern.ignoreCase)
+        func withRE2() -> RegexEngine { RegexEngine(icu, translation: translation) }
+        // Without case, windows and prefiltered lines are ICU's: RE2's case-closed sets (`\w`
+        // closed over case is thousands of ranges) take longer to compile, on every thread, than
+        // ICU takes on the windows.
+        func caselessOnICU() -> RegexEngine {
+          RegexEngine(
+            icu,
+            translation: .failure(.init(reason: "a literal searched without case (ICU on the windows around it)")))
+        }
+        let anchors = LiteralAnchor.alternatives(of: text)
+        // Without case, ASCII literals are found as ASCII letters of either case (`asciiCaseless`);
+        // a non-ASCII one as the case variants of a few of its characters, the rest of it read as
+        // characters the pattern consumes around them (``LiteralAnchor/caselessVariants()``).
+        let asciiCaseless = pattern.ignoreCase && anchors.map { Self.caselessWindowsAreSafe(text, $0) } ?? false
+        let windowed: [LiteralAnchor]? =
+          !pattern.ignoreCase || asciiCaseless
+          ? anchors
+          : anchors.flatMap { anchors in
+            guard Self.caselessVariantsAreSafe(text) else { return nil }
+            let variants = anchors.map { $0.caselessVariants() }
+            guard !variants.contains(where: { $0 == nil }) else { return nil }
+            let all = variants.flatMap { $0! }
+            return all.count <= 8 ? all : nil
+          }
+        if let anchors = windowed,
+          anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) })
+        {
+          // One class before and one after for every alternative (their unions), so that the windows'
+          // starts grow with the offsets of the literals and a window once searched is never reached
+          // back into.
+          func union(_ atoms: [[String]?]) -> [String]? { atoms.contains { $0 == nil } ? nil : atoms.flatMap { $0! } }
+          let before = try byteClass(union(anchors.map(\.before)), options)
+          let after = try byteClass(union(anchors.map(\.after)), options)
+          let windows = anchors.map {
+            // Without case (ASCII literals only): ASCII letters of either case, and the lines holding
+            // a character whose full case folding is ASCII left to ICU whole (`foldingExceptions`).
+            var window = WindowAnchor(
+              literal: BytePattern(Array($0.literal.utf8), asciiCaseInsensitive: asciiCaseless), before: before,
+              after: after)
+            window.minimumBefore = $0.minimumBefore
+            window.minimumAfter = $0.minimumAfter
+            let bytes = Array($0.literal.utf8)
+            // A `\b` next to a word character of the literal, or `(?<!\w)` / `(?!\w)` next to any:
+            // no ASCII word character may stand on the other side.
+            window.boundaryBefore =
+              ($0.boundaryBefore && WindowAnchor.isASCIIWord(bytes[0])) || $0.noWordBefore
+            window.boundaryAfter =
+              ($0.boundaryAfter && WindowAnchor.isASCIIWord(bytes[bytes.count - 1])) || $0.noWordAfter
+            return window
+          }
+          let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
+          engine = .regex(
+            RegexSearch(
+              pattern.ignoreCase ? caselessOnICU() : withRE2(),
+              mode: .anchored(windows, set, foldingExceptions: asciiCaseless),
+              lineLocal: lineLocal)
+          )
+        } else if pattern.ignoreCase, let anchors,
+          case let needles = anchors.map({ CaseClasses.needles(for: $0.literal) }),
+          !needles.contains(where: { $0 == nil })
+        {
+          // Without case, a non-ASCII literal: only the lines holding a case variant of a few of its
+          // characters (every match holds one; ``CaseClasses``) are given to ICU.
+          engine = .regex(
+            RegexSearch(
+              caselessOnICU(), mode: .prefiltered(needles.flatMap { $0! }.map { BytePattern($0) }), lineLocal: lineLocal
+            ))
+        } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
+          engine = .regex(
+            RegexSearch(withRE2(), mode: .prefiltered([BytePattern(Array(literal.utf8))]), lineLocal: lineLocal))
+        } else {
+          engine = .regex(RegexSearch(withRE2(), mode: lineLocal ? .lineByLine : .whole, lineLocal: lineLocal))
+        }
+      case (.regex, .icu):
+        engine = .regex(RegexSearch(try compile(text, options), mode: .lineByLine))
+      case (.regex, .wholeText):
+        let regex = RegexEngine(
+          try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
         engine = .regex(RegexSearch(regex, mode: .whole))
+      case (.regex, .lineLocal):
+        // The translation only for `--debug`'s reason: a line bound alone is always searched by ICU.
+        let regex = RegexEngine(
+          try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
+        engine = .regex(RegexSearch(regex, mode: .lineByLine, lineLocal: true))
+      case (.literal, .wholeText), (.literal, .lineLocal):
+        preconditionFailure("a literal's .wholeText and .lineLocal are .automatic")
       }
-    case (.literal, .icu):
-      engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
-    case (.regex, .automatic):
-      let icu = try compile(text, options)
-      let translation = RE2Translation.of(text, ignoreCase: pattern.ignoreCase)
-      func withRE2() -> RegexEngine { RegexEngine(icu, translation: translation) }
-      // Without case, windows and prefiltered lines are ICU's: RE2's case-closed sets (`\w`
-      // closed over case is thousands of ranges) take longer to compile, on every thread, than
-      // ICU takes on the windows.
-      func caselessOnICU() -> RegexEngine {
-        RegexEngine(
-          icu,
-          translation: .failure(.init(reason: "a literal searched without case (ICU on the windows around it)")))
-      }
-      let anchors = LiteralAnchor.alternatives(of: text)
-      // Without case, ASCII literals are found as ASCII letters of either case (`asciiCaseless`);
-      // a non-ASCII one as the case variants of a few of its characters, the rest of it read as
-      // characters the pattern consumes around them (``LiteralAnchor/caselessVariants()``).
-      let asciiCaseless = pattern.ignoreCase && anchors.map { Self.caselessWindowsAreSafe(text, $0) } ?? false
-      let windowed: [LiteralAnchor]? =
-        !pattern.ignoreCase || asciiCaseless
-        ? anchors
-        : anchors.flatMap { anchors in
-          guard Self.caselessVariantsAreSafe(text) else { return nil }
-          let variants = anchors.map { $0.caselessVariants() }
-          guard !variants.contains(where: { $0 == nil }) else { return nil }
-          let all = variants.flatMap { $0! }
-          return all.count <= 8 ? all : nil
-        }
-      if let anchors = windowed,
-        anchors.allSatisfy({ Self.worthPrefiltering($0.literal, aroundIt: $0.minimumBefore + $0.minimumAfter) })
-      {
-        // One class before and one after for every alternative (their unions), so that the windows'
-        // starts grow with the offsets of the literals and a window once searched is never reached
-        // back into.
-        func union(_ atoms: [[String]?]) -> [String]? { atoms.contains { $0 == nil } ? nil : atoms.flatMap { $0! } }
-        let before = try byteClass(union(anchors.map(\.before)), options)
-        let after = try byteClass(union(anchors.map(\.after)), options)
-        let windows = anchors.map {
-          // Without case (ASCII literals only): ASCII letters of either case, and the lines holding
-          // a character whose full case folding is ASCII left to ICU whole (`foldingExceptions`).
-          var window = WindowAnchor(
-            literal: BytePattern(Array($0.literal.utf8), asciiCaseInsensitive: asciiCaseless), before: before,
-            after: after)
-          window.minimumBefore = $0.minimumBefore
-          window.minimumAfter = $0.minimumAfter
-          let bytes = Array($0.literal.utf8)
-          // A `\b` next to a word character of the literal, or `(?<!\w)` / `(?!\w)` next to any:
-          // no ASCII word character may stand on the other side.
-          window.boundaryBefore =
-            ($0.boundaryBefore && WindowAnchor.isASCIIWord(bytes[0])) || $0.noWordBefore
-          window.boundaryAfter =
-            ($0.boundaryAfter && WindowAnchor.isASCIIWord(bytes[bytes.count - 1])) || $0.noWordAfter
-          return window
-        }
-        let set = windows.count > 1 ? BytePatternSet(windows.map(\.literal)) : nil
-        engine = .regex(
-          RegexSearch(
-            pattern.ignoreCase ? caselessOnICU() : withRE2(),
-            mode: .anchored(windows, set, foldingExceptions: asciiCaseless),
-            lineLocal: lineLocal)
-        )
-      } else if pattern.ignoreCase, let anchors,
-        case let needles = anchors.map({ CaseClasses.needles(for: $0.literal) }),
-        !needles.contains(where: { $0 == nil })
-      {
-        // Without case, a non-ASCII literal: only the lines holding a case variant of a few of its
-        // characters (every match holds one; ``CaseClasses``) are given to ICU.
-        engine = .regex(
-          RegexSearch(
-            caselessOnICU(), mode: .prefiltered(needles.flatMap { $0! }.map { BytePattern($0) }), lineLocal: lineLocal))
-      } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
-        engine = .regex(
-          RegexSearch(withRE2(), mode: .prefiltered([BytePattern(Array(literal.utf8))]), lineLocal: lineLocal))
-      } else {
-        engine = .regex(RegexSearch(withRE2(), mode: lineLocal ? .lineByLine : .whole, lineLocal: lineLocal))
-      }
-    case (.regex, .icu):
-      engine = .regex(RegexSearch(try compile(text, options), mode: .lineByLine))
-    case (.regex, .wholeText):
-      let regex = RegexEngine(
-        try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
-      engine = .regex(RegexSearch(regex, mode: .whole))
-    case (.regex, .lineLocal):
-      // The translation only for `--debug`'s reason: a line bound alone is always searched by ICU.
-      let regex = RegexEngine(
-        try compile(text, options), translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
-      engine = .regex(RegexSearch(regex, mode: .lineByLine, lineLocal: true))
-    case (.literal, .wholeText), (.literal, .lineLocal):
-      preconditionFailure("a literal's .wholeText and .lineLocal are .automatic")
     }
     do {
       words = pattern.wholeWord ? try WordBoundaries() : nil
@@ -384,6 +400,10 @@ public final class PatternMatcher {
       path =
         "vectorised search for the case variants \(search.set.patterns.map { quoted($0.bytes) }.joined(separator: ", "))"
         + " (every occurrence), each checked by full case folding of the text around it (no ICU)"
+    case .literals(let search):
+      path =
+        "Aho-Corasick automaton of the \(pattern.literalAlternatives?.count ?? 0) literals (\(search.stateCount) states),"
+        + " leftmost first"
     case .regex(let search):
       // A line bound on its own is always ICU's.
       let onRE2 = search.regex.linear != nil && !search.lineLocal
@@ -477,6 +497,14 @@ public final class PatternMatcher {
   public func forEachMatch(
     in bytes: ByteStorage, range: Range<Int>? = nil, _ body: (Range<Int>) -> Bool
   ) throws(ICUError) {
+    try forEachMatch(in: bytes, range: range, visiting: { body($0) ? .next : .stop })
+  }
+
+  /// ``forEachMatch(in:range:_:)`` whose `body` says how to go on: `.next` (after the match),
+  /// `.resume(p)` (from `p`, past the match: the rest of a line nobody needs, `-c`) or `.stop`.
+  func forEachMatch(
+    in bytes: ByteStorage, range: Range<Int>? = nil, visiting body: (Range<Int>) -> MatchVisit
+  ) throws(ICUError) {
     let range = range ?? 0..<bytes.count
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     let words = self.words
@@ -495,47 +523,18 @@ public final class PatternMatcher {
     // reported (`a*` on `bab` gives 0..<0, 1..<2, 3..<3).
     var lastEnd = -1
     var stopped = false
-    // Where the whole-word search of a line (see `wholeWordSource`) stopped: the engine's later
-    // candidates before it were searched already (an engine on windows of a literal goes on from
-    // its next window whatever is asked).
-    var searchedUpTo = -1
+    // A rejected candidate whose line is searched again for whole words (see `wholeWordSource`):
+    // the engine stops there, and the loop below searches the line and resumes the engine after
+    // it. Done outside `visit`, which then calls `body` once and stays small enough to inline:
+    // with the line search inside it, every accepted match's `body` (`count`'s `n += 1`) was
+    // checked for exclusivity at run time, 15 % of `-w the` (a literal, which never gets here).
+    var pendingLine: (line: Range<Int>, from: Int)? = nil
     // The line last found to hold an ill-formed byte (checked once, not at each candidate on it).
     var illFormedLine = 0..<0
     // Read once: reading the optional tuple (a string inside) at each rejected candidate retained
     // and released it, 20 % of `-w the`'s time (a literal, which never searches its line again).
     let searchesLinesAgain = wholeWordSource != nil
-    // The line of a rejected candidate `m` when the whole-word search applies to it.
-    func wholeWordLine(of m: Range<Int>) -> Range<Int>? {
-      guard searchesLinesAgain, !m.isEmpty, !illFormedLine.contains(m.lowerBound) else { return nil }
-      let start = LineBounds.start(of: m.lowerBound, in: bytes, floor: range.lowerBound)
-      let line = start..<LineBounds.end(of: m.lowerBound, in: bytes, limit: range.upperBound)
-      guard bytes.firstInvalidUTF8(in: line) == nil else {
-        illFormedLine = line
-        return nil
-      }
-      return line
-    }
-    // The whole-word search of the rest of a rejected candidate's line (nil when it does not
-    // apply), out of `visit`'s way: inlined there, it made every candidate of `-w the` (a literal,
-    // which never takes it) 20 % slower.
-    @inline(never) func searchLineAgain(after m: Range<Int>) throws(ICUError) -> MatchVisit? {
-      guard let line = wholeWordLine(of: m) else { return nil }
-      var going = true
-      try wholeWords(in: bytes, line: line, from: m.lowerBound) { w in
-        if w.isEmpty && w.lowerBound == lastEnd { return true }
-        lastEnd = w.upperBound
-        going = body(w)
-        return going
-      }
-      if !going {
-        stopped = true
-        return .stop
-      }
-      searchedUpTo = LineBounds.nextStart(after: line.upperBound, in: bytes, limit: range.upperBound)
-      return .resume(searchedUpTo)
-    }
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
-      if searchesLinesAgain && m.lowerBound < searchedUpTo { return .resume(searchedUpTo) }
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
       if checkUTF8 && !slabChecked && !(regexSearch?.regionIsWellFormed ?? false) {
         matchesChecked += 1
@@ -552,7 +551,7 @@ public final class PatternMatcher {
         // it, is one that stops before it (region bounds are transparent, so `$` does not match
         // there). The search then goes on past the byte.
         if try beforeIllFormed.searchLine(bytes, m.lowerBound..<bad, range: range, visit) {
-          stopped = true
+          if pendingLine == nil { stopped = true }
           return .stop
         }
         return .resume(
@@ -562,14 +561,18 @@ public final class PatternMatcher {
         // A regex may still match a whole word from there: the rest of the line is searched with
         // the boundaries inside the pattern (a line holding an ill-formed byte is not: ICU would
         // read it as U+FFFD; nor after an empty candidate, which is where it is either way).
-        if searchesLinesAgain, let visit = try searchLineAgain(after: m) { return visit }
+        if searchesLinesAgain, let line = wholeWordLine(of: m, in: bytes, range: range, illFormedLine: &illFormedLine) {
+          pendingLine = (line, m.lowerBound)
+          return .stop
+        }
         return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
       }
       lastEnd = m.upperBound
-      if body(m) { return .next }
-      stopped = true
-      return .stop
+      let next = body(m)
+      if case .stop = next { stopped = true }
+      return next
     }
+    defer { regexSearch?.forgetScans() }
     // Line-aligned slabs, so that a mapped file that shrinks while it is searched is searched only
     // to its new end (the pages past it read as zeros), never as one huge line of NULs.
     var start = range.lowerBound
@@ -584,14 +587,55 @@ public final class PatternMatcher {
       slab = start..<end
       slabChecked = false
       matchesChecked = 0
-      switch engine {
-      case .literal(let search): try search.run(bytes, range: start..<end, visit)
-      case .caseless(let search): try search.run(bytes, range: start..<end, visit)
-      case .regex(let search): try search.run(bytes, range: start..<end, visit)
+      while true {
+        switch engine {
+        case .literal(let search): try search.run(bytes, range: start..<end, visit)
+        case .caseless(let search): try search.run(bytes, range: start..<end, visit)
+        case .literals(let search):
+          if let words {
+            try search.run(
+              bytes, range: start..<end,
+              accept: { m throws(ICUError) in try words.accepts(m, in: bytes, range: range) }, visit)
+          } else {
+            try search.run(bytes, range: start..<end, visit)
+          }
+        case .regex(let search): try search.run(bytes, range: start..<end, visit)
+        }
+        if stopped { return }
+        guard let (line, from) = pendingLine else { break }
+        // The rest of a rejected candidate's line, then the engine again from the next line.
+        pendingLine = nil
+        var next: MatchVisit = .next
+        try wholeWords(in: bytes, line: line, from: from) { w in
+          if w.isEmpty && w.lowerBound == lastEnd { return true }
+          lastEnd = w.upperBound
+          next = body(w)
+          if case .next = next { return true }
+          return false
+        }
+        if case .stop = next { return }
+        start = LineBounds.nextStart(after: line.upperBound, in: bytes, limit: range.upperBound)
+        if case .resume(let p) = next { start = Swift.max(start, p) }
+        if start >= end { break }
       }
-      if stopped { return }
       start = end
     } while start < Swift.min(range.upperBound, bytes.availableCount)
+  }
+
+  /// `-w`: the line of a rejected candidate `m` when the rest of it is to be searched for whole
+  /// words (see ``wholeWordSource``); nil for an empty candidate or a line holding an ill-formed
+  /// byte (remembered in `illFormedLine`, so that a long line is checked once).
+  private func wholeWordLine(
+    of m: Range<Int>, in bytes: ByteStorage, range: Range<Int>, illFormedLine: inout Range<Int>
+  ) -> Range<Int>? {
+    guard !m.isEmpty, !illFormedLine.contains(m.lowerBound) else { return nil }
+    let start = LineBounds.start(of: m.lowerBound, in: bytes, floor: range.lowerBound)
+    let line = start..<LineBounds.end(of: m.lowerBound, in: bytes, limit: range.upperBound)
+    guard bytes.firstInvalidUTF8(in: line) == nil else {
+      illFormedLine = line
+      return nil
+    }
+    return line
   }
 
   /// The whole-word matches of the pattern in `line` from `start` on (see ``wholeWordSource``), in
@@ -622,6 +666,10 @@ public final class PatternMatcher {
 
   /// The most bytes searched before checking that a mapped file has not shrunk.
   static let slabSize = 64 << 20
+
+  /// From how many literals an alternation of literals is searched by ``MultiLiteralSearch`` (fewer
+  /// are found faster by the vectorised search for a set of literals, around which RE2 runs).
+  static let manyLiterals = 32
 
   /// The matches in `range` (all of `bytes` by default), sorted.
   public func matches(in bytes: ByteStorage, range: Range<Int>? = nil) throws(ICUError) -> [Range<Int>] {
@@ -698,6 +746,7 @@ public final class PatternMatcher {
   public func count(in bytes: ByteStorage, range: Range<Int>? = nil) throws(ICUError) -> Int {
     let range = range ?? 0..<bytes.count
     if words == nil, case .literal(let search) = engine { return try search.count(bytes, range: range) }
+    if words == nil, case .literals(let search) = engine { return try search.count(bytes, range: range) }
     var n = 0
     try forEachMatch(in: bytes, range: range) { _ in
       n += 1

@@ -40,6 +40,15 @@ final class RegexSearch {
   /// they are bound).
   private var boundTo: ObjectIdentifier?
   private var boundFrom = 0
+  /// The last occurrence search of a `runAnchored` its visitor stopped: the first occurrence at or
+  /// after `from` in `bytes` before `upper` (nil: none). The next run, started a little further on
+  /// (`find -w` searching a rejected candidate's line, ``PatternMatcher``), finds there the
+  /// occurrence the stopped one had looked ahead to, instead of scanning for it again. Held until
+  /// that run or ``forgetScans()``.
+  private var scanMemo: (bytes: ByteStorage, from: Int, upper: Int, hit: Int?)? = nil
+
+  /// Drops the memo of the last occurrence search (and the bytes it holds).
+  func forgetScans() { scanMemo = nil }
 
   init(_ regex: RegexEngine, mode: Mode, lineLocal: Bool = false) {
     precondition(!lineLocal || { if case .whole = mode { false } else { true } }(), "a whole-text mode binds no line")
@@ -93,8 +102,9 @@ final class RegexSearch {
   /// In `lineLocal` mode: binds the line around `region` (a line, or part of one) as the text,
   /// unless it is bound already.
   private func bindLine(_ bytes: ByteStorage, around region: Range<Int>, range: Range<Int>) throws(ICUError) {
-    // A byte order mark the range starts after is not content (see `bind`).
-    let floor = Swift.max(range.lowerBound, range.lowerBound >= 3 ? TextFacts.byteOrderMarkLength(bytes) : 0)
+    // Nothing before the range is the line's (so a byte order mark the range starts after is not
+    // content, see `bind`).
+    let floor = range.lowerBound
     if boundTo == ObjectIdentifier(bytes), boundFrom == floor, let line = boundLine,
       line.lowerBound <= region.lowerBound, region.upperBound <= line.upperBound
     {
@@ -121,10 +131,12 @@ final class RegexSearch {
     while true {
       try regex.setRegion(start..<line.upperBound)
       var resume: Int? = nil
+      var skipBelow: Int? = nil
       var stopped = false
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
+        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
-        return try Self.deliver(m, to: visit, resume: &resume, stopped: &stopped)
+        return try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
       }
       if stopped { return true }
       guard let r = resume, r <= line.upperBound else { return false }
@@ -133,19 +145,41 @@ final class RegexSearch {
   }
 
   /// Hands `m` to the visitor and records its answer: where to resume, or that it stopped. Returns
-  /// whether ICU's match loop goes on.
+  /// whether the engine's match loop goes on. A resume past the match's end (the next line, `-c`)
+  /// goes on in the same loop, the matches before it skipped (see ``skip(_:skipBelow:resume:)``):
+  /// a new search there would find again, one at a time, the batch of matches the loop has found.
   private static func deliver(
-    _ m: Range<Int>, to visit: MatchVisitor, resume: inout Int?, stopped: inout Bool
+    _ m: Range<Int>, to visit: MatchVisitor, skipBelow: inout Int?, resume: inout Int?, stopped: inout Bool
   ) throws(ICUError) -> Bool {
     switch try visit(m) {
     case .next: return true
     case .resume(let p):
+      if p > m.upperBound {
+        skipBelow = p
+        return true
+      }
       resume = p
       return false
     case .stop:
       stopped = true
       return false
     }
+  }
+
+  /// While matches before `skipBelow` are skipped: nil when `m` starts at or after it (the skip is
+  /// over: `m` is what a search from there finds first), true to skip `m`, false when `m` ends at
+  /// or past it (a search from there could find another match, or an empty one where `m` ends):
+  /// the loop then stops and the search starts again there (`resume`).
+  private static func skip(_ m: Range<Int>, skipBelow: inout Int?, resume: inout Int?) -> Bool? {
+    guard let p = skipBelow else { return nil }
+    if m.lowerBound >= p {
+      skipBelow = nil
+      return nil
+    }
+    if m.upperBound < p { return true }
+    skipBelow = nil
+    resume = p
+    return false
   }
 
   /// Bytes per `uregex_findNext` region in whole-text mode: ICU's time limit counts the steps of one
@@ -201,15 +235,17 @@ final class RegexSearch {
       try regex.setRegion(position..<chunk.upperBound)
       var crossing: Range<Int>? = nil
       var resume: Int? = nil
+      var skipBelow: Int? = nil
       var stopped = false
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
+        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
         if m.isEmpty {
           if m.lowerBound > lastEmpty || !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         } else if LineBounds.containsTerminator(m, in: bytes) {
           crossing = m
           return false
         }
-        return try Self.deliver(m, to: visit, resume: &resume, stopped: &stopped)
+        return try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
       }
       if stopped { return true }
       if let m = crossing {
@@ -280,15 +316,27 @@ final class RegexSearch {
     var lastA = -1
     var lastX = -1
     var lastB = -1
+    // The occurrence a run stopped by its visitor had looked ahead to (see `scanMemo`), for the
+    // first search of this one; and this run's last search, kept if it is stopped in turn.
+    var memo: (from: Int, hit: Int?)? = nil
+    if let m = scanMemo, m.bytes === bytes, m.upper == range.upperBound { memo = (m.from, m.hit) }
+    scanMemo = nil
+    var lastScan: (from: Int, hit: Int?) = (range.upperBound, nil)
     while true {
       var interval: Range<Int>? = nil
       var hit: Int? = nil
       if from < range.upperBound {
-        if let single {
-          hit = bytes.firstIndex(of: single, in: from..<range.upperBound)
-        } else if let set {
-          hit = bytes.firstIndex(ofAny: set, in: from..<range.upperBound)?.offset
+        if let m = memo, m.from <= from, from <= m.hit ?? range.upperBound {
+          hit = m.hit
+        } else {
+          if let single {
+            hit = bytes.firstIndex(of: single, in: from..<range.upperBound)
+          } else if let set {
+            hit = bytes.firstIndex(ofAny: set, in: from..<range.upperBound)?.offset
+          }
+          lastScan = (from, hit)
         }
+        memo = nil
       }
       if let q = hit {
         for k in shapes.indices
@@ -325,7 +373,10 @@ final class RegexSearch {
         window = Swift.min(w.lowerBound, i.lowerBound)..<Swift.max(w.upperBound, i.upperBound)
         continue
       }
-      if let w = window, try searchLine(bytes, w, range: range, visit) { return true }
+      if let w = window, try searchLine(bytes, w, range: range, visit) {
+        scanMemo = (bytes, lastScan.from, range.upperBound, lastScan.hit)
+        return true
+      }
       guard hit != nil else { return false }
       window = interval
     }
