@@ -81,7 +81,7 @@ struct FindCommand: ExitStatusCommand {
   )
 
   @Option(
-    name: [.customShort("e"), .customLong("pattern")], parsing: .singleValue,
+    name: [.customShort("e"), .customLong("pattern")], parsing: .unconditionalSingleValue,
     help: ArgumentHelp("A pattern to find (repeat for several: any of them).", valueName: "pattern"))
   var patterns: [String] = []
 
@@ -290,7 +290,8 @@ struct FindCommand: ExitStatusCommand {
     for argument in arguments.dropFirst() {
       if rest || takesValue || argument == "--" || !argument.hasPrefix("-") || argument.hasPrefix("--") {
         if argument == "--" && !takesValue { rest = true }
-        takesValue = false
+        // `--pattern -foo`: the value is taken whatever it starts with (as `-e -foo`), not split.
+        takesValue = !takesValue && argument == "--pattern"
         result.append(argument)
         continue
       }

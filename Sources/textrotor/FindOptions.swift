@@ -453,7 +453,8 @@ struct FindOptions: Equatable, Sendable {
     format.invert = invertMatch
     format.nullAfterPath = null
     format.encoding = positionEncoding
-    format.includeZeroCounts = includeZero || !showPath
+    // As rg: a file without a match gets no count unless --include-zero, one file alone too.
+    format.includeZeroCounts = includeZero
     format.searchBinary = text || unrestricted >= 3
     return format
   }

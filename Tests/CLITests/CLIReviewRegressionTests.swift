@@ -163,4 +163,35 @@ struct CLIReviewRegressionTests {
       #expect(refused.status == 2 && refused.stderr.contains(named), "\(options): \(refused)")
     }
   }
+
+  /// A pattern starting with `-` is given with `-e`, `-e-foo` or `--pattern` (as in rg; the
+  /// parser refused it as a missing value, and `--pattern -foo` was read as `-f oo`).
+  @Test func patternStartingWithADash() throws {
+    let path = try CLI.temporaryFile(Array("-foo\n--bar\nfoo\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for arguments in [
+      ["-e", "-foo"], ["-e-foo"], ["--pattern", "-foo"], ["-e", "--bar"], ["-e", "x", "-e", "-foo"],
+    ] {
+      let ours = try CLI.run(["find", "-N", "--no-column"] + arguments + [path])
+      // rg spells --pattern --regexp.
+      let theirs = try FindCommandTests.ripgrep(
+        ["--no-config", "-F"] + arguments.map { $0 == "--pattern" ? "--regexp" : $0 } + [path])
+      #expect(ours.status == 0 && ours.stdout == theirs, "\(arguments): \(ours)")
+    }
+  }
+
+  /// `-c`/`--count` print no count for a file without a match unless --include-zero, one file or
+  /// standard input alone too, as rg (textrotor printed 0 there).
+  @Test func noZeroCountWithoutIncludeZero() throws {
+    let path = try CLI.temporaryFile(Array("x\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for option in ["-c", "--count"] {
+      let alone = try CLI.run(["find", option, "zzz", path])
+      #expect(alone.status == 1 && alone.stdout.isEmpty, "\(option): \(alone)")
+      let input = try CLI.run(["find", option, "zzz"], stdin: Data("x\n".utf8))
+      #expect(input.status == 1 && input.stdout.isEmpty, "\(option) on standard input: \(input)")
+      let zero = try CLI.run(["find", option, "--include-zero", "zzz", path])
+      #expect(zero.status == 1 && zero.stdout == "0\n", "\(option) --include-zero: \(zero)")
+    }
+  }
 }
