@@ -296,7 +296,12 @@ extension RotorDocument {
       let shift = s + ws - r.lowerBound
       let emptyLine = newLength == 0 && emptyElementsAreLines
       for name in Array(computedRotors.keys) {
-        guard var index = computedRotors[name]!.index else { continue }
+        guard var index = computedRotors[name]!.index else {
+          // Not indexed since an update failed (built again when next asked for): still held, so
+          // reported as rebuilt.
+          change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+          continue
+        }
         computedRotors[name]!.index = nil
         guard
           let found = try? Self.entries(computedRotors[name]!.compute, storage, r, emptyLine: emptyLine)
@@ -798,7 +803,12 @@ extension RotorDocument {
     }
     let emptyLine = length == 0 && emptyElementsAreLines
     for name in Array(computedRotors.keys) {
-      guard var index = computedRotors[name]!.index else { continue }
+      guard var index = computedRotors[name]!.index else {
+        // Not indexed since an update failed (built again when next asked for): still held, so
+        // reported as rebuilt.
+        change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+        continue
+      }
       computedRotors[name]!.index = nil
       guard let found = try? Self.entries(computedRotors[name]!.compute, storage, r, emptyLine: emptyLine) else {
         change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
@@ -870,7 +880,12 @@ extension RotorDocument {
       customRotors[name]!.apply(edit: old, newCount: 0) { r, _ in drop(r) }
       change.named[name] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
     }
-    for name in Array(computedRotors.keys) where computedRotors[name]!.index != nil {
+    for name in Array(computedRotors.keys) {
+      guard computedRotors[name]!.index != nil else {
+        // Not indexed since an update failed: held all the same, reported as rebuilt.
+        change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+        continue
+      }
       let removed = computedRotors[name]!.index!.indices(startingIn: s..<next)
       computedRotors[name]!.index!.apply(edit: old, newCount: 0) { r, _ in drop(r) }
       change.named[name] = RotorChange(removed: removed, added: removed.lowerBound..<removed.lowerBound)
@@ -948,18 +963,16 @@ extension RotorDocument {
     return moveAnnouncement(at: index)
   }
 
-  /// What ``move(_:to:)`` announces for the element now at `index`.
+  /// What ``move(_:to:)`` announces for the element now at `index`. A neighbour whose name is
+  /// blank (an element of spaces, or an empty one) is named by its place: "Moved below element 3".
   private func moveAnnouncement(at index: Int) -> String {
-    if index > 0 {
-      let before = table[index - 1]
-      return
-        "Moved below \(elementName(TextElement(id: table.id(of: before), text: Self.nameSource(before.text))))"
+    func name(_ k: Int) -> String {
+      let item = table[k]
+      let n = elementName(TextElement(id: table.id(of: item), text: Self.nameSource(item.text)))
+      return n.allSatisfy(\.isWhitespace) ? "element \(k + 1)" : n
     }
-    if table.count > 1 {
-      let after = table[1]
-      return
-        "Moved above \(elementName(TextElement(id: table.id(of: after), text: Self.nameSource(after.text))))"
-    }
+    if index > 0 { return "Moved below \(name(index - 1))" }
+    if table.count > 1 { return "Moved above \(name(1))" }
     return "Moved"
   }
 
@@ -1022,7 +1035,12 @@ extension RotorDocument {
       }
     }
     for name in Array(computedRotors.keys) {
-      guard var index = computedRotors[name]!.index else { continue }
+      guard var index = computedRotors[name]!.index else {
+        // Not indexed since an update failed (built again when next asked for): still held, so
+        // reported as rebuilt.
+        change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
+        continue
+      }
       computedRotors[name]!.index = nil
       let reported = change.named[name]
       guard

@@ -312,4 +312,34 @@ extension ReviewRegressionTests {
       #expect(list.entry(after: p)?.label == indexed.entry(after: p)?.label, "offset \(offset)")
     }
   }
+
+  /// A pattern rotor whose update failed (ICU's time limit) is dropped from the index until asked
+  /// for again, but still held: later edits, element inserts and removes report it as rebuilt (it
+  /// was left out of their reports, as if the document no longer held it).
+  @Test func unindexedPatternRotorStaysInReports() throws {
+    var pattern = Pattern.regex("(a+)+(?=c)")
+    pattern.timeLimit = 1
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: "b\nxc"), TextElement(id: 1, text: "z")])
+    _ = try d.rotor(matching: pattern)
+    let name = "matches: \(pattern)"
+    let failed = try d.replace(utf8Range: 0..<0, in: 0, with: String(repeating: "a", count: 40) + "b")
+    #expect(failed[rotor: name]?.rebuilt == true)
+    #expect(d.rotorNames.contains(name))
+    let edit = try d.replace(utf8Range: 0..<1, in: 1, with: "y")
+    #expect(edit[rotor: name]?.rebuilt == true, "an edit elsewhere")
+    _ = try d.insert(TextElement(id: 2, text: "new"), at: 2)
+    #expect(d.lastChange?[rotor: name]?.rebuilt == true, "an element inserted")
+    _ = try d.remove(2)
+    #expect(d.lastChange?[rotor: name]?.rebuilt == true, "an element removed")
+  }
+
+  /// A move next to a blank element names it by its place (it announced "Moved below ").
+  @Test func moveNextToABlankElement() throws {
+    let d = try RotorDocument(elements: [
+      TextElement(id: 0, text: "  "), TextElement(id: 1, text: "Second"), TextElement(id: 2, text: ""),
+    ])
+    #expect(try d.move(1, to: 2) == "Moved below element 2")
+    #expect(try d.move(1, to: 0) == "Moved above element 2")
+    #expect(try d.move(0, to: 1) == "Moved below Second")
+  }
 }
