@@ -172,6 +172,12 @@ public enum FileSystem {
   }
 
   /// The current directory, or nil when it cannot be known.
+  /// The environment variable `name`, or nil when it is not set.
+  public static func environment(_ name: String) -> String? {
+    guard let value = getenv(name) else { return nil }
+    return String(cString: value)
+  }
+
   public static func currentDirectory() -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)
     guard getcwd(&buffer, buffer.count) != nil else { return nil }

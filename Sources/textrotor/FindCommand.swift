@@ -12,7 +12,8 @@ struct FindCommand: ExitStatusCommand {
     discussion: """
       PATTERN is the first argument, or given with -e/--pattern (several -e: any of them). A \
       directory is searched recursively, several files at once, skipping hidden files and \
-      directories, binary files, and what .gitignore (in a git repository), .ignore and .rgignore \
+      directories, binary files, and what .gitignore, .git/info/exclude and git's global excludes \
+      file (in a git repository), .ignore and .rgignore \
       files exclude (--hidden, --no-ignore, -g GLOB change that). With no PATH, standard input is \
       searched when it is a file, a pipe or a socket, else (a terminal, /dev/null or another \
       device, as cron and editors' task runners give) the current directory, as rg decides. \

@@ -368,6 +368,7 @@ struct FindOptions: Equatable, Sendable {
     walkOptions.types = typeSelection
     walkOptions.maxDepth = maxDepth
     walkOptions.followLinks = follow
+    walkOptions.globalGitignore = FileWalker.gitGlobalExcludesFile()
     let walker = FileWalker(options: walkOptions)
     let directories = roots.map { $0 != "-" && FileSystem.kind(of: $0, followLinks: true) == .directory }
     var format = makeFormat(

@@ -194,4 +194,36 @@ struct CLIReviewRegressionTests {
       #expect(zero.status == 1 && zero.stdout == "0\n", "\(option) --include-zero: \(zero)")
     }
   }
+
+  /// Git's global excludes file applies in a repository, as in git and rg (it was not read):
+  /// `~/.config/git/ignore` (`$XDG_CONFIG_HOME/git/ignore`), or `core.excludesFile` in
+  /// `~/.gitconfig`; not outside a repository, not with --no-ignore.
+  @Test func gitGlobalExcludes() throws {
+    let root = NSTemporaryDirectory() + "textrotor-global-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let home = root + "/home"
+    let repo = root + "/repo"
+    for directory in [home + "/.config/git", repo + "/.git", repo + "/secret", repo + "/sub"] {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+    for file in ["secret/a.txt", "b.txt", "sub/c.log"] {
+      try Data("needle\n".utf8).write(to: URL(fileURLWithPath: repo + "/" + file))
+    }
+    try Data("secret/\n*.log\n".utf8).write(to: URL(fileURLWithPath: home + "/.config/git/ignore"))
+    func found(_ extra: [String] = [], environment: [String: String]) throws -> [String] {
+      let result = try CLI.run(["find", "-l"] + extra + ["needle", repo], environment: environment)
+      return result.lines.map { String($0.dropFirst(repo.count + 1)) }.sorted()
+    }
+    let environment = ["HOME": home, "XDG_CONFIG_HOME": ""]
+    #expect(try found(environment: environment) == ["b.txt"])
+    #expect(try found(["--no-ignore"], environment: environment) == ["b.txt", "secret/a.txt", "sub/c.log"])
+    #expect(try found(environment: ["HOME": root, "XDG_CONFIG_HOME": home + "/.config"]) == ["b.txt"])
+    // core.excludesFile wins over the default file.
+    try Data("[core]\n\texcludesFile = ~/mine\n".utf8).write(to: URL(fileURLWithPath: home + "/.gitconfig"))
+    try Data("b.txt\n".utf8).write(to: URL(fileURLWithPath: home + "/mine"))
+    #expect(try found(environment: environment) == ["secret/a.txt", "sub/c.log"])
+    // Outside a repository it does not apply.
+    try FileManager.default.removeItem(atPath: repo + "/.git")
+    #expect(try found(environment: environment) == ["b.txt", "secret/a.txt", "sub/c.log"])
+  }
 }

@@ -10,6 +10,7 @@ import TextRotorICU
 ///   `.git/info/exclude`, unless ``Options/respectIgnoreFiles`` is false. Ignore files of the
 ///   directories above a walked directory count too (of its real path, symbolic links resolved):
 ///   `.gitignore` up to its repository's root, `.ignore` and `.rgignore` up to the file system's;
+///   in a repository, git's global excludes file (``Options/globalGitignore``) last of all;
 /// - symbolic links (not followed), and anything not a regular file or directory;
 /// - with ``Options/globs``, what they exclude: globs in gitignore syntax (`!` excludes; `{a,b}`
 ///   alternatives, as ripgrep's), matched against the path as it is printed (the walked
@@ -36,12 +37,18 @@ public struct FileWalker: Sendable {
     /// Nil: no limit; 0: only the paths given.
     public var maxDepth: Int? = nil
     public var followLinks = false
+    /// Git's global excludes file (`core.excludesFile`, by default `~/.config/git/ignore`), which
+    /// applies inside a git repository after all the others, as in git and rg; nil: none.
+    /// ``FileWalker/gitGlobalExcludesFile()`` finds it.
+    public var globalGitignore: String? = nil
     public init() {}
   }
 
   public let options: Options
   private let overrides: IgnoreRules
   private let hasWhitelist: Bool
+  /// The rules of ``Options/globalGitignore``, matched from the repository's root.
+  private let globalRules: IgnoreRules
 
   public init(options: Options) {
     self.options = options
@@ -71,6 +78,68 @@ public struct FileWalker: Sendable {
     }
     self.overrides = overrides
     self.hasWhitelist = whitelist
+    var global = IgnoreRules()
+    if options.respectIgnoreFiles, let path = options.globalGitignore,
+      FileSystem.kind(of: path, followLinks: true) == .regular,
+      let bytes = try? ByteStorage.contentsOf(path: path)
+    {
+      global = IgnoreRules(bytes.string(0..<bytes.count))
+    }
+    globalRules = global
+  }
+
+  /// Git's global excludes file, as git finds it: `core.excludesFile` in `~/.gitconfig` or
+  /// `$XDG_CONFIG_HOME/git/config` (`~/.config/git/config`), else `$XDG_CONFIG_HOME/git/ignore`
+  /// (`~/.config/git/ignore`); nil without a home directory.
+  public static func gitGlobalExcludesFile() -> String? {
+    let home = FileSystem.environment("HOME").flatMap { $0.isEmpty ? nil : $0 }
+    let xdg =
+      FileSystem.environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? home.map { $0 + "/.config" }
+    func expanded(_ path: String) -> String {
+      if let home, path == "~" || path.hasPrefix("~/") { return home + path.dropFirst() }
+      return path
+    }
+    // git reads the XDG file first and ~/.gitconfig after it: the last setting wins.
+    var configured: String? = nil
+    for config in [xdg.map { $0 + "/git/config" }, home.map { $0 + "/.gitconfig" }].compactMap({ $0 }) {
+      if let value = excludesFile(inGitConfig: config) { configured = value }
+    }
+    if let configured { return expanded(configured) }
+    return xdg.map { $0 + "/git/ignore" }
+  }
+
+  /// `core.excludesFile` in the git configuration file at `path` (its last setting), if any: a
+  /// plain reading of git's syntax (sections, `key = value`, `#` and `;` comments, quotes).
+  static func excludesFile(inGitConfig path: String) -> String? {
+    guard FileSystem.kind(of: path, followLinks: true) == .regular,
+      let bytes = try? ByteStorage.contentsOf(path: path)
+    else { return nil }
+    func trimmed(_ s: Substring) -> Substring {
+      let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+      guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else {
+        return ""
+      }
+      return s[first...last]
+    }
+    var section = ""
+    var found: String? = nil
+    for raw in bytes.string(0..<bytes.count).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+      var line = trimmed(raw)
+      if line.first == "[" {
+        let name = line.dropFirst().prefix { $0 != "]" && $0 != " " && $0 != "\"" }
+        section = name.lowercased()
+        continue
+      }
+      if line.first == "#" || line.first == ";" { continue }
+      guard section == "core", let equals = line.firstIndex(of: "=") else { continue }
+      let key = trimmed(line[..<equals]).lowercased()
+      guard key == "excludesfile" else { continue }
+      line = line[line.index(after: equals)...]
+      var value = String(trimmed(line))
+      if value.count >= 2, value.first == "\"", value.last == "\"" { value = String(value.dropFirst().dropLast()) }
+      if !value.isEmpty { found = value }
+    }
+    return found
   }
 
   /// A reported problem (an unreadable directory); the walk goes on.
@@ -247,6 +316,7 @@ public struct FileWalker: Sendable {
     var ignore: IgnoreRules.Decision? = nil
     var git: IgnoreRules.Decision? = nil
     var exclude: IgnoreRules.Decision? = nil
+    var global: IgnoreRules.Decision? = nil
     var sawGit = false
     let inRepository = levels.contains { $0.hasGit }
     // The path's bytes, made once for every level's rules: each level sees the part below it. A
@@ -255,7 +325,9 @@ public struct FileWalker: Sendable {
     // By index, in place: a level holds four rule sets of five collections each, and a copy of it
     // per level and file retained them all. Most directories have no ignore file: skipped.
     for k in levels.indices.reversed() {
-      if levels[k].hasRules {
+      // The repository's root (the innermost `.git`) matches the global excludes from there.
+      let globalHere = inRepository && !sawGit && levels[k].hasGit && !globalRules.isEmpty
+      if levels[k].hasRules || globalHere {
         let path: ArraySlice<UInt8>
         if levels[k].directoryPrefix.isEmpty {
           path =
@@ -272,11 +344,12 @@ public struct FileWalker: Sendable {
         if inRepository && !sawGit && exclude == nil {
           exclude = levels[k].exclude.decision(forPath: path, isDirectory: isDirectory)
         }
+        if globalHere { global = globalRules.decision(forPath: path, isDirectory: isDirectory) }
       }
       if levels[k].hasGit { sawGit = true }
     }
     // As rg: a `!` rule that re-includes a hidden file wins over hiding it.
-    switch custom ?? ignore ?? git ?? exclude {
+    switch custom ?? ignore ?? git ?? exclude ?? global {
     case .ignore?: return true
     case .include?: return typed(true)
     case nil: return typed(false)
