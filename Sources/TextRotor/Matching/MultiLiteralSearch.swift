@@ -13,7 +13,10 @@ import TextRotorICU
 /// The transitions are a dense table over byte classes (the bytes the literals use, one class
 /// each, and one for every other byte), with the failure links resolved into it, so a search
 /// never backtracks. No literal holds a line terminator (``PatternMatcher`` refuses one), so no
-/// match spans a line. Without case only: a literal searched without case stays on the regex.
+/// match spans a line. Without case (`-i`), ASCII literals only: an ASCII letter's two cases are
+/// one class, and the lines holding a character whose full case folding is ASCII (`K`, `ſ`, `ß`,
+/// `ﬁ`, ...: ``FoldingExceptions``) are left to `exceptions`, ICU's case-insensitive regex of the
+/// alternation, as ``LiteralSearch`` does for one literal.
 struct MultiLiteralSearch {
   /// The class of each byte value.
   private let classes: [UInt8]
@@ -36,10 +39,18 @@ struct MultiLiteralSearch {
   /// regex engines (about 256 MB of transitions).
   static let maximumTableSize = 64 << 20
 
+  /// With `-i`: the search of the lines holding a character whose full case folding is ASCII.
+  let exceptions: RegexSearch?
+
   /// The automaton of `literals` (in priority order); nil when one is empty (it would match
-  /// everywhere) or the table would be too large.
-  init?(_ literals: [[UInt8]]) {
+  /// everywhere) or the table would be too large. With `exceptions` (`-i`), the literals are
+  /// ASCII and matched without case (nil when one is not ASCII).
+  init?(_ literals: [[UInt8]], exceptions: RegexSearch? = nil) {
     guard !literals.isEmpty, !literals.contains(where: \.isEmpty) else { return nil }
+    let caseless = exceptions != nil
+    if caseless && literals.contains(where: { $0.contains { $0 >= 0x80 } }) { return nil }
+    func lower(_ b: UInt8) -> UInt8 { caseless && b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+    let literals = literals.map { $0.map(lower) }
     var classes = [UInt8](repeating: 0, count: 256)
     var used = [Bool](repeating: false, count: 256)
     for literal in literals { for b in literal { used[Int(b)] = true } }
@@ -49,6 +60,9 @@ struct MultiLiteralSearch {
       classes[b] = UInt8(count)
       count += 1
     }
+    // Without case, an upper-case letter reads as its lower case.
+    if caseless { for b in 0x41...0x5A { classes[b] = classes[b | 0x20] } }
+    self.exceptions = exceptions
     let totalBytes = literals.reduce(0) { $0 + $1.count }
     guard (totalBytes + 1) * count <= Self.maximumTableSize else { return nil }
     let c = count
@@ -118,6 +132,22 @@ struct MultiLiteralSearch {
   @discardableResult
   func run(
     _ bytes: ByteStorage, range: Range<Int>, accept: ((Range<Int>) throws(ICUError) -> Bool)? = nil,
+    _ visit: MatchVisitor
+  ) throws(ICUError) -> Bool {
+    guard let exceptions else { return try runBytes(bytes, range: range, accept: accept, visit) }
+    var stopped = false
+    try FoldingExceptions.split(bytes, range: range) { (part, isException) throws(ICUError) -> Bool in
+      stopped =
+        isException
+        ? try exceptions.searchLine(bytes, part, range: range, visit)
+        : try runBytes(bytes, range: part, accept: accept, visit)
+      return stopped
+    }
+    return stopped
+  }
+
+  private func runBytes(
+    _ bytes: ByteStorage, range: Range<Int>, accept: ((Range<Int>) throws(ICUError) -> Bool)?,
     _ visit: MatchVisitor
   ) throws(ICUError) -> Bool {
     let c = classCount

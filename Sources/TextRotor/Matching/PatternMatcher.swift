@@ -96,18 +96,21 @@ public final class PatternMatcher {
     illFormedSource =
       checksUTF8
       ? (pattern.syntax == .literal ? RegularExpression.escapedLiteral(text) : text, options, lineLocal) : nil
-    // Many literals (`-f WORDS`): searched together, case-sensitive (see ``MultiLiteralSearch``).
+    // Many literals (`-f WORDS`): searched together (see ``MultiLiteralSearch``); without case,
+    // when they are ASCII.
     var manyLiterals: MultiLiteralSearch? = nil
-    if strategy == .automatic, !pattern.ignoreCase, let literals = pattern.literalAlternatives,
-      literals.count >= Self.manyLiterals,
+    if strategy == .automatic, let literals = pattern.literalAlternatives, literals.count >= Self.manyLiterals,
+      !pattern.ignoreCase || literals.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }),
       literals.map(RegularExpression.escapedLiteral).joined(separator: "|") == text
     {
-      manyLiterals = MultiLiteralSearch(literals.map { Array($0.utf8) })
+      let exceptions = pattern.ignoreCase ? RegexSearch(try compile(text, options), mode: .lineByLine) : nil
+      manyLiterals = MultiLiteralSearch(literals.map { Array($0.utf8) }, exceptions: exceptions)
     }
     // A literal has one match at a start: when it is not a whole word, nothing there is. (Many
-    // literals are checked at each start in turn, see ``MultiLiteralSearch/run``.)
+    // literals are checked at each start in turn, see ``MultiLiteralSearch/run``, except, without
+    // case, on the lines ICU searches for them.)
     wholeWordSource =
-      pattern.wholeWord && pattern.syntax == .regex && manyLiterals == nil
+      pattern.wholeWord && pattern.syntax == .regex && (manyLiterals == nil || pattern.ignoreCase)
       ? ("(?w:\\b)(?:" + text + ")(?w:\\b)", options) : nil
 
     var chosen = strategy

@@ -68,11 +68,38 @@ struct MultiLiteralSearchTests {
     #expect(try words.matches(in: bytes) == [0..<8, 9..<12])
   }
 
-  @Test("an empty literal, or a literal without case, stays on the regex engines")
+  @Test("-i, ASCII literals: same matches as ICU, lines holding K, ſ, ß or ﬁ (folded to ASCII) included")
+  func caselessSameAsICU() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    let letters = ["a", "A", "b", "B", "k", "K", "s", "S", "ss", "f", "i", "fi", " ", "-", "1"]
+    let text = letters + ["\n", "\u{212A}", "\u{17F}", "ß", "ﬁ", "é", "É"]
+    for round in 0..<TestScale.count(400) {
+      let count = Int.random(in: PatternMatcher.manyLiterals...(PatternMatcher.manyLiterals + 20), using: &rng)
+      let literals = (0..<count).map { _ in
+        (0..<Int.random(in: 1...3, using: &rng)).map { _ in letters.randomElement(using: &rng)! }.joined()
+      }
+      let haystack = (0..<Int.random(in: 0...60, using: &rng)).map { _ in text.randomElement(using: &rng)! }.joined()
+      let bytes = ByteStorage(haystack)
+      let word = round % 4 == 0
+      let pattern = Pattern.anyOf(literals, syntax: .literal, ignoreCase: true, wholeWord: word)
+      let matcher = try PatternMatcher(pattern)
+      guard case .literals = matcher.engine else {
+        Issue.record("seed \(seed), round \(round): not searched together")
+        return
+      }
+      let found = try matcher.matches(in: bytes)
+      let icu = try PatternMatcher(pattern, strategy: .icu).matches(in: bytes)
+      #expect(found == icu, "seed \(seed), round \(round): \(literals) -w \(word) in \(haystack.debugDescription)")
+      if found != icu { return }
+    }
+  }
+
+  @Test("an empty literal, or a non-ASCII literal without case, stays on the regex engines")
   func fallsBack() throws {
     let filler = (0..<PatternMatcher.manyLiterals).map { "w\($0)" }
     for pattern in [
-      Pattern.anyOf(filler + [""], syntax: .literal), Pattern.anyOf(filler, syntax: .literal, ignoreCase: true),
+      Pattern.anyOf(filler + [""], syntax: .literal), Pattern.anyOf(filler + ["é"], syntax: .literal, ignoreCase: true),
       Pattern.anyOf(filler, syntax: .literal, wholeLine: true),
     ] {
       let matcher = try PatternMatcher(pattern)
