@@ -251,6 +251,15 @@ struct DocumentText<ID: Hashable> {
     return text.scalarBoundary(atOrBefore: offset)
   }
 
+  /// 1 when `index` is an index of `String.UTF16View` between the two halves of the surrogate
+  /// pair of the scalar starting at UTF-8 offset `o` of element `i` (its trailing surrogate), else
+  /// 0: what a UTF-16 offset or column adds to the scalar's.
+  func trailingSurrogate(in i: Int, _ index: String.Index, at o: Int) -> Int {
+    guard let (offset, inside) = StringIndexABI.utf8Offset(of: index), inside, offset == o else { return 0 }
+    let text = tree[i].text
+    return o < text.utf8Count && text.byte(at: o) >= 0xF0 ? 1 : 0
+  }
+
   /// The document offset of `position`. Unless `roundingToScalar` (navigation to the first entry
   /// after a position: entries start on scalar boundaries, so the first one after an offset inside
   /// a UTF-8 sequence is the first one after that scalar's start), an offset inside a UTF-8

@@ -232,7 +232,9 @@ public final class RotorDocument<ID: Hashable> {
   @_specialize(exported:true,where ID == String)
   public func utf16Offset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
     let i = try table.require(position.element)
-    return table[i].text.utf16Offset(ofUTF8: try table.utf8Offset(in: i, position.index))
+    let o = try table.utf8Offset(in: i, position.index)
+    // An index of `utf16` between a surrogate pair's halves counts the first, as Swift counts it.
+    return table[i].text.utf16Offset(ofUTF8: o) + table.trailingSurrogate(in: i, position.index, at: o)
   }
 
   /// The document offset of `position` (a file offset for a document read from a file).
@@ -254,14 +256,17 @@ public final class RotorDocument<ID: Hashable> {
     let text = table[i].text
     let o = try table.utf8Offset(in: i, position.index)
     let (line, start, sums, counts) = text.lineStartAndSummary(ofUTF8: o)
+    // An index of `utf16` between a surrogate pair's halves: its UTF-16 offset and column count
+    // the first half (the other encodings round it to the scalar).
+    let half = table.trailingSurrogate(in: i, position.index, at: o)
     let column: Int
     switch encoding {
     case .utf8: column = o - start
-    case .utf16: column = counts.utf16
+    case .utf16: column = counts.utf16 + half
     case .utf32: column = counts.scalars
     case .grapheme: column = text.string(start..<o).count
     }
-    return TextLocation(line: line + 1, column: column + 1, utf16Offset: sums.utf16)
+    return TextLocation(line: line + 1, column: column + 1, utf16Offset: sums.utf16 + half)
   }
 
   /// The line and column of `position` in the whole document (for a document read from a file:

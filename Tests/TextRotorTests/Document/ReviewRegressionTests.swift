@@ -342,4 +342,20 @@ extension ReviewRegressionTests {
     #expect(try d.move(1, to: 0) == "Moved above element 2")
     #expect(try d.move(0, to: 1) == "Moved below Second")
   }
+
+  /// An index of `String.UTF16View` between a surrogate pair's halves: its UTF-16 offset and
+  /// UTF-16 column are Swift's (`utf16.distance`), not the scalar's start (they were one less).
+  @Test func utf16IndexBetweenSurrogates() throws {
+    let text = "a😀b\n𝄞x😀"
+    let d = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    let lineStart = text.utf16.firstIndex(of: 0x0A).map { text.utf16.distance(from: text.startIndex, to: $0) + 1 }!
+    for k in 0...text.utf16.count {
+      let index = text.utf16.index(text.startIndex, offsetBy: k)
+      let position = TextPosition(element: 0, index: index)
+      #expect(try d.utf16Offset(of: position) == k, "UTF-16 offset \(k)")
+      let location = try d.location(of: position, encoding: .utf16)
+      #expect(location.utf16Offset == k, "UTF-16 offset \(k)")
+      #expect(location.column == (k < lineStart ? k : k - lineStart) + 1, "UTF-16 column at \(k)")
+    }
+  }
 }
