@@ -245,19 +245,19 @@ struct DocumentText<ID: Hashable> {
   /// The UTF-8 offset in element `i` of `index`: validated against its length and rounded down to
   /// a scalar boundary, as Swift rounds an index.
   func utf8Offset(in i: Int, _ index: String.Index) throws(DocumentError) -> Int {
-    guard let (offset, _) = StringIndexABI.utf8Offset(of: index) else { throw .foreignIndex }
-    let text = tree[i].text
-    guard offset <= text.utf8Count else { throw .offsetOutOfRange(offset, length: text.utf8Count) }
-    return text.scalarBoundary(atOrBefore: offset)
+    try utf8OffsetAndHalf(in: i, index).offset
   }
 
-  /// 1 when `index` is an index of `String.UTF16View` between the two halves of the surrogate
-  /// pair of the scalar starting at UTF-8 offset `o` of element `i` (its trailing surrogate), else
-  /// 0: what a UTF-16 offset or column adds to the scalar's.
-  func trailingSurrogate(in i: Int, _ index: String.Index, at o: Int) -> Int {
-    guard let (offset, inside) = StringIndexABI.utf8Offset(of: index), inside, offset == o else { return 0 }
+  /// ``utf8Offset(in:_:)``, and 1 when `index` is an index of `String.UTF16View` between the
+  /// halves of the surrogate pair of the scalar starting there (its trailing surrogate), else 0:
+  /// what a UTF-16 offset or column adds to the scalar's, as Swift counts it. One reading of the
+  /// element (its text), as before.
+  func utf8OffsetAndHalf(in i: Int, _ index: String.Index) throws(DocumentError) -> (offset: Int, half: Int) {
+    guard let (offset, inside) = StringIndexABI.utf8Offset(of: index) else { throw .foreignIndex }
     let text = tree[i].text
-    return o < text.utf8Count && text.byte(at: o) >= 0xF0 ? 1 : 0
+    guard offset <= text.utf8Count else { throw .offsetOutOfRange(offset, length: text.utf8Count) }
+    let o = text.scalarBoundary(atOrBefore: offset)
+    return (o, inside && o == offset && o < text.utf8Count && text.byte(at: o) >= 0xF0 ? 1 : 0)
   }
 
   /// The document offset of `position`. Unless `roundingToScalar` (navigation to the first entry

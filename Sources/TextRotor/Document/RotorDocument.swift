@@ -232,9 +232,9 @@ public final class RotorDocument<ID: Hashable> {
   @_specialize(exported:true,where ID == String)
   public func utf16Offset(of position: TextPosition<ID>) throws(DocumentError) -> Int {
     let i = try table.require(position.element)
-    let o = try table.utf8Offset(in: i, position.index)
     // An index of `utf16` between a surrogate pair's halves counts the first, as Swift counts it.
-    return table[i].text.utf16Offset(ofUTF8: o) + table.trailingSurrogate(in: i, position.index, at: o)
+    let (o, half) = try table.utf8OffsetAndHalf(in: i, position.index)
+    return table[i].text.utf16Offset(ofUTF8: o) + half
   }
 
   /// The document offset of `position` (a file offset for a document read from a file).
@@ -254,11 +254,10 @@ public final class RotorDocument<ID: Hashable> {
   {
     let i = try table.require(position.element)
     let text = table[i].text
-    let o = try table.utf8Offset(in: i, position.index)
-    let (line, start, sums, counts) = text.lineStartAndSummary(ofUTF8: o)
     // An index of `utf16` between a surrogate pair's halves: its UTF-16 offset and column count
     // the first half (the other encodings round it to the scalar).
-    let half = table.trailingSurrogate(in: i, position.index, at: o)
+    let (o, half) = try table.utf8OffsetAndHalf(in: i, position.index)
+    let (line, start, sums, counts) = text.lineStartAndSummary(ofUTF8: o)
     let column: Int
     switch encoding {
     case .utf8: column = o - start
