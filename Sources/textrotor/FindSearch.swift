@@ -265,9 +265,11 @@ struct FileScan {
       stopped = true
       return
     }
+    // Past -m's last match: only the trailing context owed (this piece may hold the rest of it);
+    // nothing here is searched again (a piece read after the stop repeated matches as context).
     if stopped {
       printAfterContext(bytes, upTo: range.upperBound, base: base)
-      if afterLeft == 0 { return }
+      return
     }
     let mode: FindFormat.Mode =
       binaryOffset != nil && [.lines, .onlyMatching, .vimgrep].contains(format.mode) ? .quiet : format.mode
@@ -585,17 +587,25 @@ struct FileScan {
         type: "context", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
         base: base, submatches: submatches, into: &out)
     } else {
-      // Columns within the line alone (a cursor over the piece would walk it from its start);
-      // --vimgrep prints the line once a match, as rg.
-      var columns: [Int?] = [nil]
+      // Columns within the line alone (a cursor over the piece would walk it from its start; the
+      // first line's from the file's start, a byte order mark counted, as everywhere); as rg,
+      // --vimgrep prints the line once a match and -o each match.
+      var shown: [(column: Int?, text: Range<Int>)] = [(nil, line.content)]
       if !submatches.isEmpty {
-        var cursor = PositionCursor(ByteStorage(bytes.copyBytes(line.content)), encoding: format.encoding)
-        let shown = format.mode == .vimgrep ? submatches : [submatches[0]]
-        columns = shown.map { cursor.locate($0.lowerBound - line.content.lowerBound).column }
+        let bom =
+          base == 0 && line.content.lowerBound == 3 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB
+          && bytes[2] == 0xBF
+        let from = bom ? 0 : line.content.lowerBound
+        var cursor = PositionCursor(
+          ByteStorage(bytes.copyBytes(from..<line.content.upperBound)), encoding: format.encoding)
+        let each = format.mode == .vimgrep || format.mode == .onlyMatching ? submatches : [submatches[0]]
+        shown = each.map { m in
+          (cursor.locate(m.lowerBound - from).column, format.mode == .onlyMatching ? m : line.content)
+        }
       }
-      for column in columns {
+      for (column, text) in shown {
         appendPrefix(lineNumber: number, column: column, separator: 0x2D)
-        appendText(bytes, line.content, highlight: [])
+        appendText(bytes, text, highlight: [])
         out.append(0x0A)
       }
     }

@@ -226,4 +226,43 @@ struct CLIReviewRegressionTests {
     try FileManager.default.removeItem(atPath: repo + "/.git")
     #expect(try found(environment: environment) == ["b.txt", "secret/a.txt", "sub/c.log"])
   }
+
+  /// `-m` with trailing context on standard input read in pieces prints what a file gives: the
+  /// piece read after the stop was searched again (a match printed twice, context past -A). The
+  /// pieces are written with pauses, so the reader hands each over on its own.
+  @Test func maxCountContextAcrossPieces() throws {
+    let pieces = ["ab\nx\n", "ab1\n", "ab2\nab3\nab4\nab5\n"]
+    let path = try CLI.temporaryFile(Array(pieces.joined().utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for options in [["-m1", "-A3"], ["-m1", "-A3", "-o"], ["-v", "-m1", "-A2"]] {
+      let file = try CLI.run(["find"] + options + ["ab", path])
+      let pipe = Pipe()
+      let writer = pipe.fileHandleForWriting
+      DispatchQueue.global().async {
+        for piece in pieces {
+          writer.write(Data(piece.utf8))
+          usleep(300_000)
+        }
+        try? writer.close()
+      }
+      let piped = try CLI.runProcess(
+        CLI.executable.path, ["find"] + options + ["ab"], in: NSTemporaryDirectory(), input: pipe.fileHandleForReading)
+      #expect(piped.stdout == file.stdout, "\(options): \(piped.stdout.debugDescription)")
+    }
+  }
+
+  /// With -v, -o prints each match of a context line with its column, as rg; a context line's
+  /// column counts a byte order mark as every column does.
+  @Test func invertedContextColumns() throws {
+    let path = try CLI.temporaryFile(Array("ab x ab\nzz\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let ours = try CLI.run(["find", "-v", "-o", "-B1", "ab", path])
+    let theirs = try FindCommandTests.ripgrep(["--no-config", "-n", "--column", "-v", "-o", "-B1", "ab", path])
+    #expect(ours.stdout == theirs && ours.lines == ["1-1-ab", "1-6-ab", "2:zz"], "\(ours)")
+    let bom = try CLI.temporaryFile([0xEF, 0xBB, 0xBF] + Array("xx ab\nzz\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: bom) }
+    let column = try CLI.run(["find", "ab", bom]).lines.first?.split(separator: ":").dropFirst().first
+    #expect(column == "7")
+    #expect(try CLI.run(["find", "-v", "-C1", "ab", bom]).lines == ["1-7-xx ab", "2:zz"])
+  }
 }

@@ -31,6 +31,10 @@ struct MultiLiteralSearch {
   private let output: [Int32]
   /// The nearest state standing for a proper suffix of this one's text with an output, or -1.
   private let outputLink: [Int32]
+  /// The first literal (least index) ending at the state or at a state below it in the trie
+  /// (`Int32.max`: none): a search reading on from a match at the state's start can only find
+  /// a better one there when it is less than the match's index.
+  private let firstBelow: [Int32]
 
   /// The automaton's states (for `--debug`).
   var stateCount: Int { depth.count }
@@ -70,6 +74,7 @@ struct MultiLiteralSearch {
     var table = [Int32](repeating: -1, count: c)
     var depth: [Int32] = [0]
     var output: [Int32] = [-1]
+    var parent: [Int32] = [-1]
     for (index, literal) in literals.enumerated() {
       var s = 0
       for b in literal {
@@ -79,10 +84,17 @@ struct MultiLiteralSearch {
           table.append(contentsOf: repeatElement(-1, count: c))
           depth.append(depth[s] + 1)
           output.append(-1)
+          parent.append(Int32(s))
         }
         s = Int(table[k])
       }
       if output[s] < 0 { output[s] = Int32(index) }
+    }
+    // A child is made after its parent: from the last state back, each gives its parent its least.
+    var firstBelow = output.map { $0 >= 0 ? $0 : Int32.max }
+    for u in stride(from: firstBelow.count - 1, to: 0, by: -1) {
+      let p = Int(parent[u])
+      firstBelow[p] = Swift.min(firstBelow[p], firstBelow[u])
     }
     // Breadth first: a state's failure link is shallower, so complete when the state is reached.
     let states = depth.count
@@ -124,6 +136,7 @@ struct MultiLiteralSearch {
     self.depth = depth
     self.output = output
     self.outputLink = outputLink
+    self.firstBelow = firstBelow
   }
 
   /// Reports the leftmost-first matches in `range` to `visit`, in order; with `accept`, only
@@ -169,7 +182,10 @@ struct MultiLiteralSearch {
           while o >= 0 {
             let index = output[o]
             let start = i - Int(depth[o])
-            if start < bestStart || (start == bestStart && index < bestIndex) {
+            // The chain goes from the longest literal ending here to the shortest: the rest
+            // start later still.
+            if start > bestStart { break }
+            if start < bestStart || index < bestIndex {
               if try accept?(start..<i) ?? true {
                 bestStart = start
                 bestEnd = i
@@ -179,8 +195,12 @@ struct MultiLiteralSearch {
             o = Int(outputLink[o])
           }
         }
-        // No match still being read can start at or before the best one: it is the leftmost first.
-        if bestStart != Int.max && i &- Int(depth[s]) > bestStart { break }
+        // No match still being read can start before the best one, nor at its start with a lesser
+        // index (only the text read from there, the state's own, could): it is the leftmost first.
+        if bestStart != Int.max {
+          let from = i &- Int(depth[s])
+          if from > bestStart || (from == bestStart && firstBelow[s] >= bestIndex) { break }
+        }
       }
       guard bestStart != Int.max else { return false }
       switch try visit(bestStart..<bestEnd) {

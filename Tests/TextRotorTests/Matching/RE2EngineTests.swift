@@ -60,8 +60,18 @@ struct RE2EngineTests {
     for other in ["ab\\w|c", "a.b|c", "(?:a)|c", "a+|c", "a|b\\", "[a]|b", "^a|b", "a b|c", "a\\d|b", "a\\Qb|c"] {
       #expect(!RegexEngine.isLiteralAlternation(other), "\(other)")
     }
+    // Many literals are searched together by an Aho-Corasick automaton; their alternation on RE2
+    // (`.wholeText`, no automaton) still finds the same.
     let many = Pattern.anyOf((0..<12_000).map { "w\($0)x\($0 * 7)" }, syntax: .literal)
-    #expect(try onRE2(many), "12,000 literals: on RE2")
+    if case .literals = try PatternMatcher(many).engine {
+    } else {
+      Issue.record("12,000 literals: not searched together")
+    }
+    #expect(try onRE2(many, strategy: .wholeText), "12,000 literals, no automaton: on RE2")
+    #expect(
+      try PatternMatcher(many, strategy: .wholeText).matches(in: ByteStorage("w17x119 w18x1 w11999x83993\n")) == [
+        0..<7, 14..<26,
+      ])
     let text = ByteStorage("w17x119 w18x1 w11999x83993\n")
     #expect(try PatternMatcher(many).matches(in: text) == [0..<7, 14..<26])
   }
