@@ -371,17 +371,7 @@ struct FileScan {
           printAfterContext(bytes, upTo: line.content.lowerBound, base: base)
           printBeforeContext(bytes, lineStart: line.content.lowerBound, lineNumber: number, base: base, floor: floor)
           separatorIfGap(before: base + line.content.lowerBound)
-          if mode == .json {
-            jsonBegin()
-            stats.matchedLines += 1
-            FindJSON.line(
-              type: "match", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
-              base: base, submatches: [], into: &out)
-          } else {
-            appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
-            appendText(bytes, line.content, highlight: [])
-            out.append(0x0A)
-          }
+          printInvertedMatch(bytes, line, number: number, base: base)
           printedEnd = base + line.next
           printedLine = number
           afterLeft = format.after
@@ -627,6 +617,22 @@ struct FileScan {
     }
   }
 
+  /// `-v`: a line without a match, printed as a match (whole, without a column; --json: a match
+  /// message without submatches), as rg prints it.
+  private mutating func printInvertedMatch(_ bytes: ByteStorage, _ line: LineScanner.Line, number: Int, base: Int) {
+    if format.mode == .json {
+      jsonBegin()
+      stats.matchedLines += 1
+      FindJSON.line(
+        type: "match", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
+        base: base, submatches: [], into: &out)
+    } else {
+      appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
+      appendText(bytes, line.content, highlight: [])
+      out.append(0x0A)
+    }
+  }
+
   /// After `-m`'s last match, a trailing context line that matches (that does not, with -v) is
   /// printed as a match, as rg does (and counted in --json's statistics); returns whether it was.
   private mutating func printAsMatch(_ bytes: ByteStorage, _ line: LineScanner.Line, number: Int, base: Int) -> Bool {
@@ -640,17 +646,7 @@ struct FileScan {
     }
     if format.invert {
       guard matched == nil else { return false }
-      if format.mode == .json {
-        jsonBegin()
-        stats.matchedLines += 1
-        FindJSON.line(
-          type: "match", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
-          base: base, submatches: [], into: &out)
-      } else {
-        appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
-        appendText(bytes, line.content, highlight: [])
-        out.append(0x0A)
-      }
+      printInvertedMatch(bytes, line, number: number, base: base)
     } else {
       guard let matched else { return false }
       var cursor = PositionCursor(alone, encoding: format.encoding)
