@@ -45,7 +45,8 @@ struct FindCommand: ExitStatusCommand {
       'straße' and 'ss' matches 'ß' (ripgrep folds simply and does not); sets in a regex fold \
       simply ('[a-z]' does not match 'ß').
       - --word keeps a match only when it starts and ends on a Unicode (UAX #29) word boundary.
-      - LINE:COLUMN is printed by default (-N hides both, --no-column the column); the column \
+      - LINE:COLUMN is printed by default (-N hides both unless --column is given, --no-column \
+      the column); the column \
       counts what --position-encoding says (UTF-8 bytes by default, or UTF-16 units, scalars, \
       graphemes).
       - A lone CR ends a line, as LSP counts lines.
@@ -156,7 +157,7 @@ struct FindCommand: ExitStatusCommand {
   @Flag(name: [.customShort("n"), .long], help: "Print line numbers (the default).")
   var lineNumber = false
 
-  @Flag(name: [.customShort("N"), .long], help: "Print no line or column numbers.")
+  @Flag(name: [.customShort("N"), .long], help: "Print no line numbers (nor columns, unless --column).")
   var noLineNumber = false
 
   @Flag(name: .long, help: "Print the column of the first match (the default).")

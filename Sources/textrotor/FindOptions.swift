@@ -429,6 +429,7 @@ struct FindOptions: Equatable, Sendable {
     } else if count || countLines {
       format.mode = .count
       format.countLines = countLines && !onlyMatching
+      format.countsNoMatches = countLines && onlyMatching && invertMatch
     } else if filesWithMatches {
       format.mode = .filesWithMatches
     } else if filesWithoutMatch {
@@ -442,7 +443,9 @@ struct FindOptions: Equatable, Sendable {
     format.showPath = showPath
     format.heading = showPath && !noHeading && (heading || StandardOutput.isTerminal) && !vimgrep
     format.lineNumber = !noLineNumber
-    format.column = !noColumn
+    // The column shows with the line number (textrotor's default), under --vimgrep, or when
+    // --column asks for it (-N then hides the line alone, as in rg); --no-column hides it.
+    format.column = !noColumn && (column || !noLineNumber || vimgrep)
     format.before = beforeContext ?? context ?? 0
     format.after = afterContext ?? context ?? 0
     format.maxCount = maxCount

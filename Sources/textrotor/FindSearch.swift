@@ -25,6 +25,7 @@ struct FindFormat: Sendable {
   var showPath = false
   var heading = false
   var lineNumber = true
+  /// Whether a match line shows its first match's column (and a -v context line, its first match's).
   var column = true
   var before = 0
   var after = 0
@@ -39,6 +40,10 @@ struct FindFormat: Sendable {
   var invert = false
   /// `-c`: `.count` counts the lines with a match, not the matches.
   var countLines = false
+  /// `-c -o -v`: rg counts the matches of the lines printed, and the lines without a match hold
+  /// none, so it prints 0 for a file that has such lines (`--count -v`, rg's `--count-matches -v`,
+  /// counts them).
+  var countsNoMatches = false
   /// `--null`: a NUL byte after each printed path, instead of a newline or ':'.
   var nullAfterPath = false
   /// `--vimgrep -o`: each match's text follows its position, not its line's.
@@ -406,7 +411,8 @@ struct FileScan {
       // A file that could not be read gets its error, not a count of 0 (as in rg).
       if found || format.includeZeroCounts && errors.isEmpty {
         if format.showPath { appendPath(separator: 0x3A) }
-        out.append(contentsOf: Array("\(format.countLines ? matchedLines : matchCount)\n".utf8))
+        let n = format.countsNoMatches ? 0 : format.countLines ? matchedLines : matchCount
+        out.append(contentsOf: Array("\(n)\n".utf8))
       }
     case .filesWithMatches:
       if found {
@@ -482,14 +488,11 @@ struct FileScan {
   private mutating func appendPrefix(lineNumber: Int, column: Int?, separator: UInt8) {
     headingIfNeeded()
     if prefixPath { appendPath(separator: separator) }
-    // -N hides the line and the column, except under --vimgrep, where (as in rg) -N hides the
-    // line and --no-column the column.
-    let vimgrep = format.mode == .vimgrep
     if format.lineNumber {
       field(String(lineNumber).utf8, color: Self.green)
       out.append(separator)
     }
-    if let column, format.column && (format.lineNumber || vimgrep) {
+    if let column, format.column {
       field(String(column).utf8, color: Self.reset)
       out.append(separator)
     }
@@ -514,6 +517,16 @@ struct FileScan {
     out.append(contentsOf: bytes.copyBytes(p..<range.upperBound))
   }
 
+  /// Ends a printed line: a whole line (`content`) that a CRLF ends keeps its CR, as rg prints a
+  /// line's bytes up to its LF; a match alone (-o, `content` nil) or a line ended otherwise gets
+  /// an LF.
+  private mutating func endLine(_ bytes: ByteStorage, wholeLine content: Range<Int>?) {
+    if let e = content?.upperBound, e + 1 < bytes.count && bytes[e] == 0x0D && bytes[e + 1] == 0x0A {
+      out.append(0x0D)
+    }
+    out.append(0x0A)
+  }
+
   private mutating func separatorIfGap(before start: Int) {
     if format.hasContext && format.mode != .json && printedEnd >= 0 && start > printedEnd {
       out.append(contentsOf: "--\n".utf8)
@@ -529,7 +542,7 @@ struct FileScan {
       let column = cursor.locate(line.matches[0].lowerBound).column
       appendPrefix(lineNumber: lineNumber, column: column, separator: 0x3A)
       appendText(bytes, line.content, highlight: line.matches)
-      out.append(0x0A)
+      endLine(bytes, wholeLine: line.content)
     case .onlyMatching:
       for m in line.matches {
         appendPrefix(lineNumber: lineNumber, column: cursor.locate(m.lowerBound).column, separator: 0x3A)
@@ -540,7 +553,7 @@ struct FileScan {
       for m in line.matches {
         appendPrefix(lineNumber: lineNumber, column: cursor.locate(m.lowerBound).column, separator: 0x3A)
         appendText(bytes, format.matchTextOnly ? m : line.content, highlight: [m])
-        out.append(0x0A)
+        endLine(bytes, wholeLine: format.matchTextOnly ? nil : line.content)
       }
     case .json:
       jsonBegin()
@@ -564,7 +577,9 @@ struct FileScan {
     // With -v a context line is a line with a match: rg lists its matches (--json) and gives the
     // first one's column.
     var submatches: [Range<Int>] = []
-    if format.invert && (format.mode == .json || format.column && format.lineNumber) {
+    if format.invert
+      && ([.json, .onlyMatching, .vimgrep].contains(format.mode) || format.column)
+    {
       try? matcher.forEachMatchedLine(in: bytes, range: line.content.lowerBound..<line.next, keeping: .max) {
         matched, _ in
         submatches = matched.matches
@@ -580,7 +595,7 @@ struct FileScan {
       // Columns within the line alone (a cursor over the piece would walk it from its start; the
       // first line's from the file's start, a byte order mark counted, as everywhere); as rg,
       // --vimgrep prints the line once a match and -o each match.
-      var shown: [(column: Int?, text: Range<Int>)] = [(nil, line.content)]
+      var shown: [(column: Int?, text: Range<Int>?)] = [(nil, nil)]
       if !submatches.isEmpty {
         let bom =
           base == 0 && line.content.lowerBound == 3 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB
@@ -590,13 +605,17 @@ struct FileScan {
           ByteStorage(bytes.copyBytes(from..<line.content.upperBound)), encoding: format.encoding)
         let each = format.mode == .vimgrep || format.mode == .onlyMatching ? submatches : [submatches[0]]
         shown = each.map { m in
-          (cursor.locate(m.lowerBound - from).column, format.mode == .onlyMatching ? m : line.content)
+          (
+            cursor.locate(m.lowerBound - from).column,
+            format.mode == .onlyMatching || format.mode == .vimgrep && format.matchTextOnly ? m : nil
+          )
         }
       }
       for (column, text) in shown {
         appendPrefix(lineNumber: number, column: column, separator: 0x2D)
-        appendText(bytes, text, highlight: [])
-        out.append(0x0A)
+        // nil: the whole line.
+        appendText(bytes, text ?? line.content, highlight: [])
+        endLine(bytes, wholeLine: text == nil ? line.content : nil)
       }
     }
     printedEnd = base + line.next
@@ -629,7 +648,7 @@ struct FileScan {
     } else {
       appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
       appendText(bytes, line.content, highlight: [])
-      out.append(0x0A)
+      endLine(bytes, wholeLine: line.content)
     }
   }
 

@@ -400,4 +400,50 @@ struct FindRipgrepTests {
     #expect(usage.status == 2)
     #expect(usage.stderr.contains("PATTERN"))
   }
+
+  @Test(
+    "a CRLF line is printed with its CR as rg prints it; --column under -N, -c -o -v, -S with a spelled capital as rg"
+  )
+  func crlfLinesAndCounts() throws {
+    // CRLF lines, a blank one, an LF line among them, a last line without a terminator (no lone
+    // CR: textrotor ends a line there, rg does not).
+    let file = try CLI.temporaryFile(
+      Array("one foo\r\ntwo\r\n\r\nthree foo bar\r\nfour\nfive foo\r\nHello\r\nhello\r\nlast foo".utf8))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let cases: [([String], [String])] = [
+      (["foo"], ["-F", "-n", "--column", "foo"]),
+      (["-o", "foo"], ["-F", "-o", "-n", "--column", "foo"]),
+      (["--vimgrep", "foo"], ["-F", "--vimgrep", "foo"]),
+      (["--vimgrep", "-o", "foo"], ["-F", "--vimgrep", "-o", "foo"]),
+      (["-v", "foo"], ["-F", "-v", "-n", "foo"]),
+      (["-A1", "foo"], ["-F", "-A1", "-n", "--column", "foo"]),
+      (["-C1", "-m", "1", "two"], ["-F", "-C1", "-m1", "-n", "--column", "two"]),
+      (["-o", "-v", "-A1", "--no-column", "foo"], ["-F", "-o", "-v", "-A1", "-n", "foo"]),
+      (["-v", "-C1", "foo"], ["-F", "-v", "-C1", "-n", "--column", "foo"]),
+      (["--color", "always", "foo"], ["-F", "--color", "always", "-n", "--column", "foo"]),
+      // --column shows the column under -N too; -v context lines show each match's text under -o.
+      (["-N", "--column", "foo"], ["-F", "-N", "--column", "foo"]),
+      (["-v", "-A1", "-N", "--column", "foo"], ["-F", "-v", "-A1", "-N", "--column", "foo"]),
+      (
+        ["--vimgrep", "-o", "-v", "-A1", "--no-column", "foo"],
+        ["-F", "--vimgrep", "-o", "-v", "-A1", "--no-column", "foo"]
+      ),
+      (["--vimgrep", "-o", "-v", "-A1", "-N", "foo"], ["-F", "--vimgrep", "-o", "-v", "-A1", "-N", "foo"]),
+      (["-c", "-o", "-v", "foo"], ["-F", "-c", "-o", "-v", "foo"]),
+      (["-c", "-o", "-v", "o"], ["-F", "-c", "-o", "-v", "o"]),
+      (["--count", "-v", "foo"], ["-F", "--count-matches", "-v", "foo"]),
+      (["-c", "-v", "foo"], ["-F", "-c", "-v", "foo"]),
+      (["-S", "--regex", #"\x48ello"#], ["-S", "-n", "--column", #"\x48ello"#]),
+      (["-S", "--regex", #"\x{48}ello"#], ["-S", "-n", "--column", #"\x{48}ello"#]),
+      (["-S", "--regex", #"\u0048ello"#], ["-S", "-n", "--column", #"\u0048ello"#]),
+      (["-S", "--regex", #"h\x65llo"#], ["-S", "-n", "--column", #"h\x65llo"#]),
+    ]
+    for (ours, theirs) in cases {
+      let mine = try CLI.run(["find"] + ours + [file])
+      let expected = try Self.rg(theirs + [file])
+      #expect(mine.stdout == expected, "find \(ours)")
+      #expect(mine.status == (expected.isEmpty ? 1 : 0), "find \(ours): \(mine.stderr)")
+    }
+  }
+
 }

@@ -23,33 +23,69 @@ extension Pattern {
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and
-  /// `\p{Lu}` do not count as letters of the pattern).
+  /// `\p{Lu}` do not count as letters of the pattern; a letter spelled as a code point, `\x48`,
+  /// `\x{48}`, `\u0048`, `\U00000048` or `\0110`, does, as in rg).
   public static func isAllLowercase(_ text: String, syntax: Syntax) -> Bool {
-    var escaped = false
-    var afterP = false
-    var inProperty = false
-    for scalar in text.unicodeScalars {
-      if syntax == .regex {
-        if inProperty {
-          if scalar == "}" { inProperty = false }
-          continue
-        }
-        if afterP {
-          afterP = false
-          if scalar == "{" { inProperty = true }
-          continue
-        }
-        if escaped {
-          escaped = false
-          if scalar == "p" || scalar == "P" || scalar == "N" { afterP = true }
-          continue
-        }
-        if scalar == "\\" {
-          escaped = true
-          continue
-        }
+    func isUpper(_ scalar: Unicode.Scalar) -> Bool {
+      scalar.properties.isUppercase || scalar.properties.changesWhenLowercased
+    }
+    guard syntax == .regex else { return !text.unicodeScalars.contains(where: isUpper) }
+    let scalars = Array(text.unicodeScalars)
+    /// The code point of up to `count` digits of `radix` from `i` (at least one), and the index
+    /// after them.
+    func number(from i: Int, count: Int, radix: UInt32) -> (Unicode.Scalar?, Int) {
+      var value: UInt32 = 0
+      var j = i
+      while j < scalars.count && j - i < count {
+        let v = scalars[j].value
+        let digit: UInt32 =
+          switch v {
+          case 0x30...0x39: v - 0x30
+          case 0x41...0x46: v - 0x41 + 10
+          case 0x61...0x66: v - 0x61 + 10
+          default: 99
+          }
+        guard digit < radix else { break }
+        value = value &* radix &+ digit
+        j += 1
       }
-      if scalar.properties.isUppercase || scalar.properties.changesWhenLowercased { return false }
+      return (j > i ? Unicode.Scalar(value) : nil, j)
+    }
+    var i = 0
+    while i < scalars.count {
+      let scalar = scalars[i]
+      i += 1
+      guard scalar == "\\" else {
+        if isUpper(scalar) { return false }
+        continue
+      }
+      guard i < scalars.count else { break }
+      let escape = scalars[i]
+      i += 1
+      var spelled: Unicode.Scalar? = nil
+      switch escape {
+      case "p", "P", "N":
+        // `\pL`, `\p{Lu}`, `\N{NAME}`: a class or a name, not letters of the pattern.
+        if i < scalars.count && scalars[i] == "{" {
+          while i < scalars.count && scalars[i] != "}" { i += 1 }
+        }
+        i += 1
+      case "Q":
+        // `\Q...\E`: quoted, every scalar a letter of the pattern.
+        while i < scalars.count && !(scalars[i] == "\\" && i + 1 < scalars.count && scalars[i + 1] == "E") {
+          if isUpper(scalars[i]) { return false }
+          i += 1
+        }
+        i += 2
+      case "x" where i < scalars.count && scalars[i] == "{":
+        (spelled, i) = number(from: i + 1, count: 8, radix: 16)
+      case "x": (spelled, i) = number(from: i, count: 2, radix: 16)
+      case "u": (spelled, i) = number(from: i, count: 4, radix: 16)
+      case "U": (spelled, i) = number(from: i, count: 8, radix: 16)
+      case "0": (spelled, i) = number(from: i, count: 3, radix: 8)
+      default: break
+      }
+      if let spelled, isUpper(spelled) { return false }
     }
     return true
   }

@@ -176,4 +176,36 @@ struct MatchingRegressionTests {
         try PatternMatcher(.regex(pattern), strategy: strategy).matches(in: bytes) == expected, "\(strategy)")
     }
   }
+
+  /// Smart case read `\x48` as no capital (rg reads the letter it spells): each spelling of a
+  /// code point decides as the code point itself written out does.
+  @Test("-S: a letter spelled as a code point counts as the letter")
+  func smartCaseSpelledLetters() {
+    let samples: [Unicode.Scalar] = [
+      "A", "a", "Z", "z", "0", "_", "É", "é", "Σ", "σ", "ǅ", "Ⅻ", "ⅻ", "Ａ", "ａ", "𝐀", "𐐀", "𐐨", "中",
+    ]
+    for c in samples {
+      let hex = String(c.value, radix: 16)
+      let expected = Pattern.isAllLowercase(String(c), syntax: .literal)
+      var spellings = [#"\x{"# + hex + "}"]
+      if c.value <= 0xFF { spellings += [#"\x"# + String(repeating: "0", count: 2 - hex.count) + hex] }
+      if c.value <= 0xFFFF { spellings += [#"\u"# + String(repeating: "0", count: 4 - hex.count) + hex] }
+      spellings += [#"\U"# + String(repeating: "0", count: 8 - hex.count) + hex]
+      if c.value <= 0o377 { spellings += [#"\0"# + String(c.value, radix: 8)] }
+      for spelled in spellings {
+        #expect(Pattern.isAllLowercase("a" + spelled + "b", syntax: .regex) == expected, "\(spelled) for \(c)")
+        // ICU reads the spelling as the code point itself.
+        let matcher = try? PatternMatcher(.regex(spelled))
+        #expect((try? matcher?.matches(in: ByteStorage(String(c)))) == [0..<String(c).utf8.count], "\(spelled)")
+      }
+    }
+    // Quoted text is letters (an escape inside is not read); classes and names are not letters.
+    #expect(Pattern.isAllLowercase(#"\Q\x48\E"#, syntax: .regex))
+    #expect(!Pattern.isAllLowercase(#"\Qa.H\E"#, syntax: .regex))
+    #expect(!Pattern.isAllLowercase(#"\Qab\EC"#, syntax: .regex))
+    #expect(Pattern.isAllLowercase(#"\p{Lu}\pL\N{LATIN CAPITAL LETTER A}\x{}x"#, syntax: .regex))
+    #expect(!Pattern.isAllLowercase(#"[\x41-\x5a]"#, syntax: .regex))
+    #expect(Pattern.isAllLowercase(#"\x4g\x"#, syntax: .regex), "\\x4 is U+0004")
+  }
+
 }
