@@ -18,126 +18,45 @@ import TextRotorICU
 /// `ﬁ`, ...: ``FoldingExceptions``) are left to `exceptions`, ICU's case-insensitive regex of the
 /// alternation, as ``LiteralSearch`` does for one literal.
 struct MultiLiteralSearch {
-  /// The class of each byte value.
+  // The tables of the automaton (``MultiLiteralAutomaton``), whose buffers every search made from
+  // one pattern shares (``LiteralAlternatives``); held here, not through the automaton, so that
+  // the search loop keeps them in registers.
   private let classes: [UInt8]
   private let classCount: Int
-  /// `transitions[state * classCount + class]`: the state after reading a byte of that class,
-  /// `-(state + 1)` when a literal ends there (or at a suffix of its text), so that the search
-  /// loop reads one table a byte.
   private let transitions: [Int32]
-  /// The length of the text a state stands for (its depth in the trie).
   private let depth: [Int32]
-  /// The literal (its index) ending at a state, the first given when several are equal; or -1.
   private let output: [Int32]
-  /// The nearest state standing for a proper suffix of this one's text with an output, or -1.
   private let outputLink: [Int32]
-  /// The first literal (least index) ending at the state or at a state below it in the trie
-  /// (`Int32.max`: none): a search reading on from a match at the state's start can only find
-  /// a better one there when it is less than the match's index.
   private let firstBelow: [Int32]
+  /// With `-i`: the search of the lines holding a character whose full case folding is ASCII.
+  let exceptions: RegexSearch?
 
   /// The automaton's states (for `--debug`).
   var stateCount: Int { depth.count }
 
-  /// The most states (times byte classes) a table may have: past it, the literals stay on the
-  /// regex engines (about 256 MB of transitions).
-  static let maximumTableSize = 64 << 20
-
-  /// With `-i`: the search of the lines holding a character whose full case folding is ASCII.
-  let exceptions: RegexSearch?
-
-  /// The automaton of `literals` (in priority order); nil when one is empty (it would match
-  /// everywhere) or the table would be too large. With `exceptions` (`-i`), the literals are
-  /// ASCII and matched without case (nil when one is not ASCII).
+  /// A search with the automaton of `literals` (in priority order); nil when one is empty (it
+  /// would match everywhere) or the table would be too large. With `exceptions` (`-i`), the
+  /// literals are ASCII and matched without case (nil when one is not ASCII).
   init?(_ literals: [[UInt8]], exceptions: RegexSearch? = nil) {
-    guard !literals.isEmpty, !literals.contains(where: \.isEmpty) else { return nil }
-    let caseless = exceptions != nil
-    if caseless && literals.contains(where: { $0.contains { $0 >= 0x80 } }) { return nil }
-    func lower(_ b: UInt8) -> UInt8 { caseless && b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-    let literals = literals.map { $0.map(lower) }
-    var classes = [UInt8](repeating: 0, count: 256)
-    var used = [Bool](repeating: false, count: 256)
-    for literal in literals { for b in literal { used[Int(b)] = true } }
-    var count = 1  // class 0: every byte no literal holds
-    for b in 0..<256 where used[b] {
-      guard count < 256 else { return nil }
-      classes[b] = UInt8(count)
-      count += 1
-    }
-    // Without case, an upper-case letter reads as its lower case.
-    if caseless { for b in 0x41...0x5A { classes[b] = classes[b | 0x20] } }
-    self.exceptions = exceptions
-    let totalBytes = literals.reduce(0) { $0 + $1.count }
-    guard (totalBytes + 1) * count <= Self.maximumTableSize else { return nil }
-    let c = count
-    // The trie: -1 where no literal goes on.
-    var table = [Int32](repeating: -1, count: c)
-    var depth: [Int32] = [0]
-    var output: [Int32] = [-1]
-    var parent: [Int32] = [-1]
-    for (index, literal) in literals.enumerated() {
-      var s = 0
-      for b in literal {
-        let k = s * c + Int(classes[Int(b)])
-        if table[k] < 0 {
-          table[k] = Int32(depth.count)
-          table.append(contentsOf: repeatElement(-1, count: c))
-          depth.append(depth[s] + 1)
-          output.append(-1)
-          parent.append(Int32(s))
-        }
-        s = Int(table[k])
-      }
-      if output[s] < 0 { output[s] = Int32(index) }
-    }
-    // A child is made after its parent: from the last state back, each gives its parent its least.
-    var firstBelow = output.map { $0 >= 0 ? $0 : Int32.max }
-    for u in stride(from: firstBelow.count - 1, to: 0, by: -1) {
-      let p = Int(parent[u])
-      firstBelow[p] = Swift.min(firstBelow[p], firstBelow[u])
-    }
-    // Breadth first: a state's failure link is shallower, so complete when the state is reached.
-    let states = depth.count
-    var failure = [Int32](repeating: 0, count: states)
-    var outputLink = [Int32](repeating: -1, count: states)
-    var queue: [Int32] = []
-    queue.reserveCapacity(states)
-    for k in 0..<c {
-      if table[k] < 0 {
-        table[k] = 0
-      } else {
-        queue.append(table[k])
-      }
-    }
-    var head = 0
-    while head < queue.count {
-      let s = Int(queue[head])
-      head += 1
-      let f = Int(failure[s])
-      for k in 0..<c {
-        let child = table[s * c + k]
-        let next = table[f * c + k]
-        if child < 0 {
-          table[s * c + k] = next
-        } else {
-          let u = Int(child)
-          failure[u] = next
-          let v = Int(next)
-          outputLink[u] = output[v] >= 0 ? next : outputLink[v]
-          queue.append(child)
-        }
-      }
-    }
-    let ending = (0..<states).map { output[$0] >= 0 || outputLink[$0] >= 0 }
-    for k in table.indices where ending[Int(table[k])] { table[k] = -table[k] - 1 }
-    self.classes = classes
-    classCount = c
-    transitions = table
-    self.depth = depth
-    self.output = output
-    self.outputLink = outputLink
-    self.firstBelow = firstBelow
+    guard let automaton = MultiLiteralAutomaton(literals, caseless: exceptions != nil) else { return nil }
+    self.init(automaton, exceptions: exceptions)
   }
+
+  /// A search with an automaton already built (caseless exactly when `exceptions` is given).
+  init(_ automaton: MultiLiteralAutomaton, exceptions: RegexSearch?) {
+    classes = automaton.classes
+    classCount = automaton.classCount
+    transitions = automaton.transitions
+    depth = automaton.depth
+    output = automaton.output
+    outputLink = automaton.outputLink
+    firstBelow = automaton.firstBelow
+    self.exceptions = exceptions
+  }
+
+  /// Where the tables are: equal for two searches exactly when they share them (not a copy built
+  /// again).
+  var tablesIdentity: Int { transitions.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } }
 
   /// Reports the leftmost-first matches in `range` to `visit`, in order; with `accept`, only
   /// those it accepts (`-w`: at each start the first literal, in order, that is a whole word
@@ -222,5 +141,125 @@ struct MultiLiteralSearch {
       return .next
     }
     return n
+  }
+}
+
+/// The tables of ``MultiLiteralSearch``: immutable once built, so one automaton serves every
+/// thread searching with the pattern (100,000 words make about 84 MB of transitions).
+struct MultiLiteralAutomaton: Sendable {
+  /// The class of each byte value.
+  fileprivate let classes: [UInt8]
+  fileprivate let classCount: Int
+  /// `transitions[state * classCount + class]`: the state after reading a byte of that class,
+  /// `-(state + 1)` when a literal ends there (or at a suffix of its text), so that the search
+  /// loop reads one table a byte.
+  fileprivate let transitions: [Int32]
+  /// The length of the text a state stands for (its depth in the trie).
+  fileprivate let depth: [Int32]
+  /// The literal (its index) ending at a state, the first given when several are equal; or -1.
+  fileprivate let output: [Int32]
+  /// The nearest state standing for a proper suffix of this one's text with an output, or -1.
+  fileprivate let outputLink: [Int32]
+  /// The first literal (least index) ending at the state or at a state below it in the trie
+  /// (`Int32.max`: none): a search reading on from a match at the state's start can only find
+  /// a better one there when it is less than the match's index.
+  fileprivate let firstBelow: [Int32]
+
+  /// The automaton's states.
+  var stateCount: Int { depth.count }
+
+  /// The most states (times byte classes) a table may have: past it, the literals stay on the
+  /// regex engines (about 256 MB of transitions).
+  static let maximumTableSize = 64 << 20
+
+  /// The automaton of `literals` (in priority order); nil when one is empty (it would match
+  /// everywhere) or the table would be too large. `caseless` (`-i`): the literals are ASCII and
+  /// matched without case (nil when one is not ASCII).
+  init?(_ literals: [[UInt8]], caseless: Bool) {
+    guard !literals.isEmpty, !literals.contains(where: \.isEmpty) else { return nil }
+    if caseless && literals.contains(where: { $0.contains { $0 >= 0x80 } }) { return nil }
+    func lower(_ b: UInt8) -> UInt8 { caseless && b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+    let literals = literals.map { $0.map(lower) }
+    var classes = [UInt8](repeating: 0, count: 256)
+    var used = [Bool](repeating: false, count: 256)
+    for literal in literals { for b in literal { used[Int(b)] = true } }
+    var count = 1  // class 0: every byte no literal holds
+    for b in 0..<256 where used[b] {
+      guard count < 256 else { return nil }
+      classes[b] = UInt8(count)
+      count += 1
+    }
+    // Without case, an upper-case letter reads as its lower case.
+    if caseless { for b in 0x41...0x5A { classes[b] = classes[b | 0x20] } }
+    let totalBytes = literals.reduce(0) { $0 + $1.count }
+    guard (totalBytes + 1) * count <= Self.maximumTableSize else { return nil }
+    let c = count
+    // The trie: -1 where no literal goes on.
+    var table = [Int32](repeating: -1, count: c)
+    var depth: [Int32] = [0]
+    var output: [Int32] = [-1]
+    var parent: [Int32] = [-1]
+    for (index, literal) in literals.enumerated() {
+      var s = 0
+      for b in literal {
+        let k = s * c + Int(classes[Int(b)])
+        if table[k] < 0 {
+          table[k] = Int32(depth.count)
+          table.append(contentsOf: repeatElement(-1, count: c))
+          depth.append(depth[s] + 1)
+          output.append(-1)
+          parent.append(Int32(s))
+        }
+        s = Int(table[k])
+      }
+      if output[s] < 0 { output[s] = Int32(index) }
+    }
+    // A child is made after its parent: from the last state back, each gives its parent its least.
+    var firstBelow = output.map { $0 >= 0 ? $0 : Int32.max }
+    for u in stride(from: firstBelow.count - 1, to: 0, by: -1) {
+      let p = Int(parent[u])
+      firstBelow[p] = Swift.min(firstBelow[p], firstBelow[u])
+    }
+    // Breadth first: a state's failure link is shallower, so complete when the state is reached.
+    let states = depth.count
+    var failure = [Int32](repeating: 0, count: states)
+    var outputLink = [Int32](repeating: -1, count: states)
+    var queue: [Int32] = []
+    queue.reserveCapacity(states)
+    for k in 0..<c {
+      if table[k] < 0 {
+        table[k] = 0
+      } else {
+        queue.append(table[k])
+      }
+    }
+    var head = 0
+    while head < queue.count {
+      let s = Int(queue[head])
+      head += 1
+      let f = Int(failure[s])
+      for k in 0..<c {
+        let child = table[s * c + k]
+        let next = table[f * c + k]
+        if child < 0 {
+          table[s * c + k] = next
+        } else {
+          let u = Int(child)
+          failure[u] = next
+          let v = Int(next)
+          outputLink[u] = output[v] >= 0 ? next : outputLink[v]
+          queue.append(child)
+        }
+      }
+    }
+    let ending = (0..<states).map { output[$0] >= 0 || outputLink[$0] >= 0 }
+    for k in table.indices where ending[Int(table[k])] { table[k] = -table[k] - 1 }
+    self.classes = classes
+    classCount = c
+    transitions = table
+    self.depth = depth
+    self.output = output
+    self.outputLink = outputLink
+    self.firstBelow = firstBelow
   }
 }

@@ -18,7 +18,7 @@ extension Pattern {
     var source = parts.joined(separator: "|")
     if wholeLine { source = "^(?:" + source + ")$" }
     var pattern = Pattern(source, syntax: .regex, ignoreCase: ignoreCase, wholeWord: wholeWord, timeLimit: timeLimit)
-    if syntax == .literal && !wholeLine { pattern.literalAlternatives = texts }
+    if syntax == .literal && !wholeLine { pattern.alternatives = LiteralAlternatives(texts) }
     return pattern
   }
 

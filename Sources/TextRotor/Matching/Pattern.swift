@@ -1,3 +1,4 @@
+import Synchronization
 import TextRotorICU
 
 /// What a pattern rotor (`matches`) searches for: a literal string or an ICU regular expression.
@@ -38,7 +39,10 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
   /// The literals `text` is the alternation of (``anyOf(_:syntax:ignoreCase:wholeWord:wholeLine:timeLimit:)``
   /// of literals), for ``PatternMatcher`` to search together; used only while `text` still is that
   /// alternation. Not part of the pattern's identity.
-  var literalAlternatives: [String]? = nil
+  var literalAlternatives: [String]? { alternatives?.literals }
+  /// Those literals, with the automaton built from them once for every matcher of this pattern
+  /// (and of its copies: one matcher a thread).
+  var alternatives: LiteralAlternatives? = nil
 
   public static func == (a: Pattern, b: Pattern) -> Bool {
     a.text == b.text && a.syntax == b.syntax && a.ignoreCase == b.ignoreCase && a.wholeWord == b.wholeWord
@@ -112,4 +116,26 @@ public struct PatternError: Error, CustomStringConvertible, Sendable {
   }
 
   public var description: String { message }
+}
+
+/// The literals of an alternation (``Pattern/anyOf(_:syntax:ignoreCase:wholeWord:wholeLine:timeLimit:)``)
+/// and their Aho–Corasick automaton, built by the first ``PatternMatcher`` that asks (the others
+/// wait for it) and shared by all: a search on every core holds one automaton, not one a thread.
+final class LiteralAlternatives: Sendable {
+  let literals: [String]
+  /// Per `caseless`: the automaton, or nil when it cannot be built (an empty literal, a table too
+  /// large); absent until asked for.
+  private let built = Mutex<[Bool: MultiLiteralAutomaton?]>([:])
+
+  init(_ literals: [String]) { self.literals = literals }
+
+  /// The automaton of the literals (ASCII ones matched without case when `caseless`), built once.
+  func automaton(caseless: Bool) -> MultiLiteralAutomaton? {
+    built.withLock { cache in
+      if let known = cache[caseless] { return known }
+      let made = MultiLiteralAutomaton(literals.map { Array($0.utf8) }, caseless: caseless)
+      cache.updateValue(made, forKey: caseless)
+      return made
+    }
+  }
 }

@@ -99,12 +99,14 @@ public final class PatternMatcher {
     // Many literals (`-f WORDS`): searched together (see ``MultiLiteralSearch``); without case,
     // when they are ASCII.
     var manyLiterals: MultiLiteralSearch? = nil
-    if strategy == .automatic, let literals = pattern.literalAlternatives, literals.count >= Self.manyLiterals,
+    if strategy == .automatic, let alternatives = pattern.alternatives,
+      case let literals = alternatives.literals, literals.count >= Self.manyLiterals,
       !pattern.ignoreCase || literals.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }),
-      literals.map(RegularExpression.escapedLiteral).joined(separator: "|") == text
+      literals.map(RegularExpression.escapedLiteral).joined(separator: "|") == text,
+      let automaton = alternatives.automaton(caseless: pattern.ignoreCase)
     {
       let exceptions = pattern.ignoreCase ? RegexSearch(try compile(text, options), mode: .lineByLine) : nil
-      manyLiterals = MultiLiteralSearch(literals.map { Array($0.utf8) }, exceptions: exceptions)
+      manyLiterals = MultiLiteralSearch(automaton, exceptions: exceptions)
     }
     // A literal has one match at a start: when it is not a whole word, nothing there is. (Many
     // literals are checked at each start in turn, see ``MultiLiteralSearch/run``, except, without
