@@ -257,12 +257,17 @@ public final class ByteStorage: @unchecked Sendable {
     return UnsafePointer((base + offset).assumingMemoryBound(to: CChar.self))
   }
 
+  /// The bytes; never a nil base (an empty storage's is a static byte), so that no C kernel is
+  /// handed NULL, where `NULL + offset` is undefined behaviour (UBSan reported it for an empty
+  /// file searched by the AVX2 needle scan).
   private var bytes: UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(start: base?.assumingMemoryBound(to: UInt8.self), count: count)
+    let start = base.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+    return UnsafeBufferPointer(
+      start: start ?? UnsafeRawPointer(emptyText).assumingMemoryBound(to: UInt8.self), count: count)
   }
 
-  /// Runs `body` over the raw bytes. For the few hot loops above this layer that need them; the
-  /// pointer must not escape `body`.
+  /// Runs `body` over the raw bytes (a non-nil base address, an empty storage's too). For the few
+  /// hot loops above this layer that need them; the pointer must not escape `body`.
   public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
     try body(bytes)
   }

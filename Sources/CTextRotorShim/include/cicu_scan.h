@@ -83,6 +83,11 @@ static inline int64_t cicu_needle_scalar(const uint8_t *h, int64_t from, int64_t
                                                              const cicu_needle *n, int64_t *starts,             \
                                                              int64_t capacity, int64_t *resume) {               \
     const int64_t len = n->length;                                                                              \
+    /* No room for the needle: nothing to find (and h + rare may not be a pointer into the text). */           \
+    if (end - from < len) {                                                                                     \
+      *resume = end;                                                                                            \
+      return 0;                                                                                                 \
+    }                                                                                                           \
     const uint8_t *p1 = h + n->rare1, *p2 = h + n->rare2, *p3 = h + n->rare3;                                 \
     const __m256i v1 = _mm256_set1_epi8((char)n->bytes[n->rare1]);                                             \
     const __m256i v2 = _mm256_set1_epi8((char)n->bytes[n->rare2]);                                             \

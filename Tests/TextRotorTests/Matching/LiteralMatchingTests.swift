@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import TextRotor
@@ -117,6 +118,45 @@ struct LiteralMatchingTests {
       text += Array(needle.utf8)
       let got = try PatternMatcher(.literal(needle)).matches(in: ByteStorage(text))
       #expect(got == naiveMatches(text, Array(needle.utf8)))
+    }
+  }
+
+  /// An empty storage handed its nil base address to the C kernels, where the AVX2 needle scan
+  /// computed `NULL + offset` (undefined behaviour, UBSan's report on `find --count an` over the
+  /// corpora, whose set holds an empty file).
+  @Test("an empty text, or a range too short for the needle: no NULL for the kernels, nothing found")
+  func emptyTexts() throws {
+    // An empty file (what `find` reads), and an empty copy.
+    let path = "/tmp/textrotor-empty-\(getpid()).txt"
+    fclose(fopen(path, "w"))
+    defer { unlink(path) }
+    let emptyFile = try ByteStorage.contentsOf(path: path)
+    #expect(emptyFile.withUnsafeBytes { $0.baseAddress != nil && $0.isEmpty })
+    for empty in [emptyFile, ByteStorage([UInt8]())] {
+      #expect(empty.withUnsafeBytes { $0.baseAddress != nil && $0.isEmpty })
+      for needle in ["an", "Important"] {
+        let pattern = BytePattern(Array(needle.utf8))
+        #expect(empty.occurrenceCount(of: pattern, in: 0..<0) == 0)
+        #expect(try PatternMatcher(.literal(needle)).count(in: empty, threads: 2) == 0)
+      }
+    }
+    let empty = emptyFile
+    for needle in ["an", "Important", "x"] {
+      for caseless in [false, true] {
+        let pattern = BytePattern(Array(needle.utf8), asciiCaseInsensitive: caseless)
+        #expect(empty.occurrenceCount(of: pattern, in: 0..<0) == 0)
+        #expect(empty.firstIndex(of: pattern, in: 0..<0) == nil)
+        // A text shorter than the needle, and a short range inside a long text.
+        let text = ByteStorage(
+          String(repeating: "a", count: 70) + needle.dropLast() + String(repeating: "b", count: 70))
+        #expect(text.occurrenceCount(of: pattern, in: 70..<(70 + needle.utf8.count - 1)) == 0)
+        #expect(text.occurrenceCount(of: pattern, in: 0..<text.count) == 0)
+        #expect(ByteStorage(needle).occurrenceCount(of: pattern, in: 0..<needle.utf8.count) == 1)
+      }
+      for pattern in [Pattern.literal(needle), .literal(needle, ignoreCase: true), .regex(needle + "\\w*")] {
+        #expect(try PatternMatcher(pattern).count(in: empty, range: 0..<0) == 0)
+        #expect(try PatternMatcher(pattern).matches(in: empty).isEmpty)
+      }
     }
   }
 
