@@ -40,9 +40,9 @@ enum FindJSON {
   }
 
   /// A `match` or `context` message for `line` (with its terminator), of a piece of the file
-  /// starting at offset `base`.
+  /// starting at offset `base`; `lineNumber` nil (`-N`) is written `null`, as rg writes it.
   static func line(
-    type: String, name: String, bytes: ByteStorage, line: Range<Int>, lineNumber: Int, base: Int,
+    type: String, name: String, bytes: ByteStorage, line: Range<Int>, lineNumber: Int?, base: Int,
     submatches: [Range<Int>], into out: inout [UInt8]
   ) {
     append(#"{"type":""#, &out)
@@ -52,7 +52,7 @@ enum FindJSON {
     append(#","lines":"#, &out)
     appendData(line, of: bytes, &out)
     append(#","line_number":"#, &out)
-    JSONText.appendInt(lineNumber, to: &out)
+    if let lineNumber { JSONText.appendInt(lineNumber, to: &out) } else { append("null", &out) }
     append(#","absolute_offset":"#, &out)
     JSONText.appendInt(base + line.lowerBound, to: &out)
     append(#","submatches":["#, &out)

@@ -347,6 +347,8 @@ struct FindOptions: Equatable, Sendable {
       StandardOutput.error(error.description)
       return 2
     }
+    // As rg: -m 0 asks for no match, so nothing is searched (nor opened) and nothing is found.
+    if maxCount == 0 { return 1 }
 
     // What to search: no path means standard input when it is a file, a pipe or a socket (rg's
     // rule: a terminal or /dev/null is not input) and `-f -` did not read the patterns from it,

@@ -77,6 +77,17 @@ typealias OutputSink = (_ bytes: [UInt8], _ continuing: Bool, _ flush: Bool) -> 
 struct FileSearcher {
   let matcher: PatternMatcher
   let format: FindFormat
+  /// A second matcher for the lines searched on their own while `matcher` is in the middle of a
+  /// scan (`-v` context lines with their matches, lines after `-m`'s last match): a matcher keeps
+  /// state across the lines of a scan (a regex's look-ahead), which a nested search would clobber.
+  let lineMatcher: PatternMatcher?
+
+  init(matcher: PatternMatcher, format: FindFormat) {
+    self.matcher = matcher
+    self.format = format
+    let searchesLines = format.hasContext && (format.invert || format.maxCount != nil)
+    lineMatcher = searchesLines ? (try? PatternMatcher(matcher.pattern)) ?? matcher : nil
+  }
 
   /// Bytes read from a stream before a piece of it is searched.
   static let streamPiece = 1 << 20
@@ -87,7 +98,7 @@ struct FileSearcher {
   /// is found (memory stays bounded whatever the file prints), else it is all in the result.
   func search(path: String, explicit: Bool, sink: OutputSink? = nil) -> FileResult {
     let name = Inputs.displayName(path)
-    var scan = FileScan(matcher: matcher, format: format, name: name)
+    var scan = FileScan(matcher: matcher, lineMatcher: lineMatcher ?? matcher, format: format, name: name)
     scan.sink = sink
     do {
       switch try FileSystem.open(path) {
@@ -223,6 +234,8 @@ struct FileSearcher {
 /// The state of one file's search: what was printed, the context still owed, counts.
 struct FileScan {
   let matcher: PatternMatcher
+  /// Searches a line alone while `matcher` scans (see ``FileSearcher/lineMatcher``).
+  let lineMatcher: PatternMatcher
   let format: FindFormat
   let name: String
   /// `name`'s bytes as printed (``FileSystem/bytes(of:)``), made once, not once a line.
@@ -251,8 +264,9 @@ struct FileScan {
   private var begun = false
   private let started = FindJSON.now()
 
-  init(matcher: PatternMatcher, format: FindFormat, name: String) {
+  init(matcher: PatternMatcher, lineMatcher: PatternMatcher, format: FindFormat, name: String) {
     self.matcher = matcher
+    self.lineMatcher = lineMatcher
     self.format = format
     self.name = name
     nameBytes = FileSystem.bytes(of: name)
@@ -548,19 +562,24 @@ struct FileScan {
         appendPrefix(lineNumber: lineNumber, column: cursor.locate(m.lowerBound).column, separator: 0x3A)
         appendText(bytes, m, highlight: [m])
         out.append(0x0A)
+        drain(force: false)
       }
     case .vimgrep:
       for m in line.matches {
         appendPrefix(lineNumber: lineNumber, column: cursor.locate(m.lowerBound).column, separator: 0x3A)
         appendText(bytes, format.matchTextOnly ? m : line.content, highlight: [m])
         endLine(bytes, wholeLine: format.matchTextOnly ? nil : line.content)
+        // A long line of many matches prints its line once a match: offered as it grows, so
+        // that memory stays bounded.
+        drain(force: false)
       }
     case .json:
       jsonBegin()
       stats.matchedLines += 1
       stats.matches += line.matches.count
       FindJSON.line(
-        type: "match", name: name, bytes: bytes, line: line.withTerminator, lineNumber: lineNumber, base: base,
+        type: "match", name: name, bytes: bytes, line: line.withTerminator,
+        lineNumber: format.lineNumber ? lineNumber : nil, base: base,
         submatches: line.matches, into: &out)
     default: break
     }
@@ -580,7 +599,7 @@ struct FileScan {
     if format.invert
       && ([.json, .onlyMatching, .vimgrep].contains(format.mode) || format.column)
     {
-      try? matcher.forEachMatchedLine(in: bytes, range: line.content.lowerBound..<line.next, keeping: .max) {
+      try? lineMatcher.forEachMatchedLine(in: bytes, range: line.content.lowerBound..<line.next, keeping: .max) {
         matched, _ in
         submatches = matched.matches
         return false
@@ -589,7 +608,8 @@ struct FileScan {
     if format.mode == .json {
       jsonBegin()
       FindJSON.line(
-        type: "context", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
+        type: "context", name: name, bytes: bytes, line: line.content.lowerBound..<line.next,
+        lineNumber: format.lineNumber ? number : nil,
         base: base, submatches: submatches, into: &out)
     } else {
       // Columns within the line alone (a cursor over the piece would walk it from its start; the
@@ -643,7 +663,8 @@ struct FileScan {
       jsonBegin()
       stats.matchedLines += 1
       FindJSON.line(
-        type: "match", name: name, bytes: bytes, line: line.content.lowerBound..<line.next, lineNumber: number,
+        type: "match", name: name, bytes: bytes, line: line.content.lowerBound..<line.next,
+        lineNumber: format.lineNumber ? number : nil,
         base: base, submatches: [], into: &out)
     } else {
       appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
@@ -659,7 +680,7 @@ struct FileScan {
     let alone = ByteStorage(bytes.copyBytes(line.content.lowerBound..<line.next))
     let lineBase = base + line.content.lowerBound
     var matched: MatchedLine? = nil
-    try? matcher.forEachMatchedLine(in: alone, range: 0..<alone.count, keeping: .max) { m, _ in
+    try? lineMatcher.forEachMatchedLine(in: alone, range: 0..<alone.count, keeping: .max) { m, _ in
       matched = m
       return false
     }

@@ -265,4 +265,51 @@ struct CLIReviewRegressionTests {
     #expect(column == "7")
     #expect(try CLI.run(["find", "-v", "-C1", "ab", bom]).lines == ["1-7-xx ab", "2:zz"])
   }
+
+  /// A -v context line's matches (its column, --json's submatches) were searched with the very
+  /// matcher whose scan was going on: a regex keeps state across a scan's lines, and the nested
+  /// search clobbered it, so with two patterns and a context line of 254 bytes or more a line
+  /// holding a match (`6:b`) was printed as a line without one.
+  @Test func invertedContextWithSeveralPatterns() throws {
+    let path = try CLI.temporaryFile(Array(("\n" + String(repeating: "b", count: 254) + "\n\nb\nb\nb").utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for after in ["-A1", "-A2"] {
+      let ours = try CLI.run(["find", "-v", after, "-e", "b", "-e", "q", path])
+      let theirs = try FindCommandTests.ripgrep([
+        "--no-config", "-n", "--column", "-v", after, "-e", "b", "-e", "q", path,
+      ])
+      #expect(ours.stdout == theirs, "\(after): \(ours.stdout)")
+      #expect(!ours.lines.contains("6:b"))
+      let json = try CLI.run(["find", "--json", "-v", after, "-e", "b", "-e", "q", path])
+      let rgJSON = try FindCommandTests.ripgrep(["--no-config", "--json", "-v", after, "-e", "b", "-e", "q", path])
+      #expect(FindRipgrepTests.withoutTimes(json.stdout) == FindRipgrepTests.withoutTimes(rgJSON), "\(after)")
+    }
+  }
+
+  /// `--json -N` wrote each line's number where rg writes `null`.
+  @Test func jsonWithoutLineNumbers() throws {
+    let path = try CLI.temporaryFile(Array("ab\nx\nab\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let ours = try CLI.run(["find", "--json", "-N", "-A1", "ab", path])
+    let theirs = try FindCommandTests.ripgrep(["--no-config", "--json", "-N", "-A1", "ab", path])
+    #expect(FindRipgrepTests.withoutTimes(ours.stdout) == FindRipgrepTests.withoutTimes(theirs))
+    #expect(ours.stdout.contains(#""line_number":null"#))
+  }
+
+  /// `-m 0` asks for no match: as rg, nothing is searched, printed or reported, and the exit
+  /// status is 1 (a missing file included); textrotor used to search and list files without a match.
+  @Test func maxCountZero() throws {
+    let path = try CLI.temporaryFile(Array("ab\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    for options in [[], ["--files-without-match"], ["-c", "--include-zero"], ["--json"], ["-v"], ["-q"]] {
+      let ours = try CLI.run(["find", "-m", "0"] + options + ["ab", path, path + ".missing"])
+      #expect(ours.status == 1 && ours.stdout.isEmpty && ours.stderr.isEmpty, "\(options): \(ours)")
+      let theirs = try FindCommandTests.ripgrep(
+        ["--no-config", "-m", "0"] + options + ["ab", path, path + ".missing"])
+      #expect(theirs.isEmpty)
+    }
+    // A pattern that is no regex is still an error.
+    #expect(try CLI.run(["find", "-m", "0", "--regex", "(", path]).status == 2)
+  }
+
 }

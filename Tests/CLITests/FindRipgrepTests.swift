@@ -262,6 +262,41 @@ struct FindRipgrepTests {
       "resident memory \(peakKB) kB after 1.5 s of /dev/zero")
   }
 
+  /// --vimgrep prints a line once a match: a 30,000-byte line of 15,000 matches is 450 MB of
+  /// output, which was all gathered before the first byte was written.
+  @Test("the output of one long line of many matches is written as it grows, in bounded memory")
+  func longLineOutputBoundedMemory() throws {
+    var generator = SystemRandomNumberGenerator()
+    let line = (0..<30_000).map { _ in Bool.random(using: &generator) ? UInt8(ascii: "x") : UInt8(ascii: "a") }
+    let path = try CLI.temporaryFile(line + [0x0A])
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let process = Process()
+    process.executableURL = CLI.executable
+    process.arguments = ["find", "--vimgrep", "x", path]
+    // A pipe nobody reads: once it is full, the writer waits; what it holds meanwhile is the
+    // output not written yet.
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    var peakKB = 0
+    for _ in 0..<20 {
+      Thread.sleep(forTimeInterval: 0.1)
+      let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+      for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        peakKB = max(peakKB, Int(line.split(separator: " ")[1]) ?? 0)
+      }
+    }
+    #expect(process.isRunning, "it waits for the pipe to be read")
+    #expect(
+      peakKB > 0 && peakKB < 64 * 1024 + CLI.sanitizerMemorySlackKB,
+      "resident memory \(peakKB) kB with 2 s of output unread")
+  }
+
   @Test("-f FILE: patterns one a line (CRLF too, - for standard input), with -e, as rg reads them")
   func patternFiles() throws {
     let text = try CLI.temporaryFile(Array("alpha Linux\nbeta\n\ngamma\nBETA\n".utf8))

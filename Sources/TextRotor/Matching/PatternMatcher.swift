@@ -12,7 +12,9 @@ import TextRotorICU
 /// - a regex: ICU over a UTF-8 `UText` (64-bit byte offsets); when the pattern holds a literal every
 ///   match must contain (`foo\d+` holds `foo`), only the lines holding it are given to ICU.
 ///
-/// Not thread-safe (it holds ICU matchers): use one per thread.
+/// Not thread-safe (it holds ICU matchers): use one per thread. Not re-entrant either: a search
+/// keeps state across the lines it visits (a regex's look-ahead), so a visitor must not search
+/// with the matcher that called it (use a second one).
 public final class PatternMatcher {
   public let pattern: Pattern
 
