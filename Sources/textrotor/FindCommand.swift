@@ -56,9 +56,10 @@ struct FindCommand: ExitStatusCommand {
       printed byte for byte, as rg does; a path given on the command line is read as UTF-8.
       - Options of rg's not listed here are refused (--iglob, --ignore-file, --files, \
       --type-add, ...). -t/-T know rg 13's types (--type-list).
-      - -s wins over -i and -S in any order (in rg the last of them wins); --count and -c, and \
-      -l and --files-without-match, cannot be given together (in rg the last wins); --sort takes only path (the order textrotor always \
-      prints in) or none. --count counts matches (rg's --count-matches); -c counts lines with a \
+      - Flags that override one another win as in rg, the last given: -i, -S and -s; --count \
+      and -c; -l and --files-without-match; -H and -I; -n and -N; --column and --no-column; \
+      --heading and --no-heading; -x and -w; -C against -A/-B (-C 1 -A 3 is -A 3 alone). --sort \
+      takes only path (the order textrotor always prints in) or none. --count counts matches (rg's --count-matches); -c counts lines with a \
       match, as rg's -c.
 
       A regex runs on RE2 (linear time: (a+)+$ on a long line takes no time) when it provably \
@@ -310,6 +311,116 @@ struct FindCommand: ExitStatusCommand {
       }
     }
     return result
+  }
+}
+
+extension FindCommand {
+  /// Long options of `find` that take a value (the next argument, or after `=`).
+  static let longOptionsWithValue: Set<String> = [
+    "pattern", "time-limit", "glob", "after-context", "before-context", "context", "max-count", "threads",
+    "position-encoding", "color", "colour", "file", "sort", "type", "type-not", "max-depth",
+  ]
+
+  /// The flags that override one another in rg, by group: of a group, the flag given last wins
+  /// (`-i -s` searches with case, `-s -i` without; `-l --files-without-match` lists the files
+  /// without a match). Short letters and long names.
+  static let overridingFlags: [String: String] = [
+    "i": "case", "ignore-case": "case", "S": "case", "smart-case": "case", "s": "case", "case-sensitive": "case",
+    "c": "count", "count": "count", "count-matches": "count",
+    "l": "files", "files-with-matches": "files", "files-without-match": "files",
+    "H": "filename", "with-filename": "filename", "I": "filename", "no-filename": "filename",
+    "n": "line-number", "line-number": "line-number", "N": "line-number", "no-line-number": "line-number",
+    "column": "column", "no-column": "column",
+    "heading": "heading", "no-heading": "heading",
+    "x": "shape", "line-regexp": "shape", "w": "shape", "word": "shape",
+  ]
+
+  /// rg lets the last of overriding flags win, where the parser sees only which were given: for
+  /// `find` (`arguments` as ``splitAttachedValues(_:)`` leaves them), the flags of each group of
+  /// ``overridingFlags`` but the last one given are taken out, and so is `-C` when `-A` or `-B`
+  /// comes after it, or `-A` and `-B` when `-C` comes after both (rg: `-C 1 -A 3` is `-A 3`
+  /// alone, `-A 3 -C 1` is `-C 1`). Values are left alone (`-e -i` is a pattern).
+  static func lastFlagsWin(_ arguments: [String]) -> [String] {
+    guard arguments.first == "find" else { return arguments }
+    // Each flag's place: its argument, its letter in a cluster of short flags (nil: a long
+    // option), its group.
+    var places: [(argument: Int, letter: Int?, group: String)] = []
+    var values: Set<Int> = []  // arguments that are the value of the option before them
+    var k = 1
+    while k < arguments.count {
+      let argument = arguments[k]
+      if argument == "--" { break }
+      guard argument.hasPrefix("-"), argument.count > 1 else {
+        k += 1
+        continue
+      }
+      if argument.hasPrefix("--") {
+        let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+        let attached = argument.contains("=")
+        let group: String? =
+          switch name {
+          case "after-context", "before-context": "A/B"
+          case "context": "C"
+          default: attached ? nil : overridingFlags[name]
+          }
+        if let group { places.append((k, nil, group)) }
+        if longOptionsWithValue.contains(name) && !attached {
+          values.insert(k + 1)
+          k += 1
+        }
+        k += 1
+        continue
+      }
+      let letters = Array(argument.dropFirst())
+      for (j, letter) in letters.enumerated() {
+        if shortOptionsWithValue.contains(letter) {
+          // splitAttachedValues left it last, its value in the next argument.
+          if letter == "A" || letter == "B" { places.append((k, j, "A/B")) }
+          if letter == "C" { places.append((k, j, "C")) }
+          values.insert(k + 1)
+          k += 1
+          break
+        }
+        if let group = overridingFlags[String(letter)] { places.append((k, j, group)) }
+      }
+      k += 1
+    }
+    // The places to take out.
+    var lastOfGroup: [String: Int] = [:]
+    for (index, place) in places.enumerated() { lastOfGroup[place.group] = index }
+    var removed: [(argument: Int, letter: Int?)] = []
+    for (index, place) in places.enumerated() {
+      switch place.group {
+      case "A/B":
+        // Taken out when a -C comes after it.
+        if let c = lastOfGroup["C"], c > index { removed.append((place.argument, place.letter)) }
+      case "C":
+        // Taken out when an -A or -B comes after it, or another -C.
+        if (lastOfGroup["A/B"] ?? -1) > index || lastOfGroup["C"]! != index {
+          removed.append((place.argument, place.letter))
+        }
+      default:
+        if lastOfGroup[place.group]! != index { removed.append((place.argument, place.letter)) }
+      }
+    }
+    guard !removed.isEmpty else { return arguments }
+    var result = arguments
+    var gone: Set<Int> = []
+    // Letters from the last backwards, so that earlier indices stay right.
+    // An option with a value takes its value with it.
+    for (argument, letter) in removed.reversed() {
+      if let letter {
+        var letters = Array(result[argument].dropFirst())
+        let takesValue = shortOptionsWithValue.contains(letters[letter])
+        letters.remove(at: letter)
+        if letters.isEmpty { gone.insert(argument) } else { result[argument] = "-" + String(letters) }
+        if takesValue { gone.insert(argument + 1) }
+      } else {
+        gone.insert(argument)
+        if values.contains(argument + 1) { gone.insert(argument + 1) }
+      }
+    }
+    return result.enumerated().filter { !gone.contains($0.offset) }.map(\.element)
   }
 }
 

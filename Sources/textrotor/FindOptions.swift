@@ -65,8 +65,9 @@ struct FindOptions: Equatable, Sendable {
     if let maxDepth, maxDepth < 0 { return "--max-depth must not be negative." }
     // Output modes combine as in rg: -q wins over all, then --json, a count, -l or
     // --files-without-match, --vimgrep, -o (-o with a count counts matches; with --vimgrep each
-    // match's text is printed, not its line). rg lets the last of --count and -c, and of -l and
-    // --files-without-match, win; textrotor, which does not see their order, refuses both.
+    // match's text is printed, not its line). Of flags that override one another (--count and
+    // -c, -l and --files-without-match, -i and -S, -H and -I), the command line keeps the last
+    // (``FindCommand/lastFlagsWin(_:)``), as rg: given together here, they are refused.
     if count && countLines {
       return "--count (matches) and -c (lines with a match) cannot be used together: give one of them."
     }

@@ -28,7 +28,7 @@ struct TextRotorCommand: ParsableCommand {
   static func main() {
     let status: Int32
     do {
-      let arguments = FindCommand.splitAttachedValues(AttachedValues.split(Self.rawArguments))
+      let arguments = FindCommand.lastFlagsWin(FindCommand.splitAttachedValues(AttachedValues.split(Self.rawArguments)))
       // An everyday `find` line skips the parser (its tables cost most of a short run's start);
       // the parser reads everything else, and reports every error.
       if let options = FindOptions.fastParse(arguments) {

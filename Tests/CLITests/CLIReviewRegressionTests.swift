@@ -312,4 +312,40 @@ struct CLIReviewRegressionTests {
     #expect(try CLI.run(["find", "-m", "0", "--regex", "(", path]).status == 2)
   }
 
+  /// Overriding flags given together: the last one wins, as in rg (the differential test's table).
+  @Test func lastOfOverridingFlagsWins() throws {
+    let lines = try CLI.temporaryFile(Array("l1\nl2\nl3\nfoo\nl5\nl6\nl7\n".utf8))
+    let cased = try CLI.temporaryFile(Array("ab\nAB\nab(\n".utf8))
+    defer {
+      try? FileManager.default.removeItem(atPath: lines)
+      try? FileManager.default.removeItem(atPath: cased)
+    }
+    let contexts: [[String]] = [
+      ["-B", "3", "-C", "0"], ["-C", "2", "-B", "0"], ["-C", "1", "-A", "3"], ["-A", "3", "-C", "1"],
+      ["-B", "2", "-A", "1", "-C", "1"],
+    ]
+    for options in contexts {
+      let ours = try CLI.run(["find", "--no-column"] + options + ["foo", lines])
+      let theirs = try FindCommandTests.ripgrep(["--no-config", "-n"] + options + ["foo", lines])
+      #expect(ours.stdout == theirs, "\(options): \(ours)")
+    }
+    let flags: [[String]] = [
+      ["-s", "-i"], ["-i", "-s"], ["-S", "-i"], ["-i", "-S"], ["-x", "-w"], ["-w", "-x"], ["-H", "-I"], ["-I", "-H"],
+      ["-l", "--files-without-match"], ["--files-without-match", "-l"],
+    ]
+    for options in flags {
+      let ours = try CLI.run(["find", "-N"] + options + ["ab", cased, lines])
+      let theirs = try FindCommandTests.ripgrep(["--no-config", "--sort", "path"] + options + ["ab", cased, lines])
+      #expect(ours.stdout == theirs && ours.status == (theirs.isEmpty ? 1 : 0), "\(options): \(ours)")
+    }
+    // textrotor's --count is rg's --count-matches.
+    for (ours, theirs) in [
+      (["-c", "--count"], ["-c", "--count-matches"]), (["--count", "-c"], ["--count-matches", "-c"]),
+    ] {
+      let mine = try CLI.run(["find", "-i"] + ours + ["ab", cased])
+      #expect(
+        mine.stdout == (try FindCommandTests.ripgrep(["--no-config", "-i"] + theirs + ["ab", cased])), "\(ours)")
+    }
+  }
+
 }

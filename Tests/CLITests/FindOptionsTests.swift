@@ -9,13 +9,13 @@ import Testing
 @Suite struct FindOptionsTests {
   /// The options the parser gives for `arguments` (as `main` prepares them), or nil on any error.
   private func parsed(_ arguments: [String]) -> FindOptions? {
-    let prepared = FindCommand.splitAttachedValues(AttachedValues.split(arguments))
+    let prepared = FindCommand.lastFlagsWin(FindCommand.splitAttachedValues(AttachedValues.split(arguments)))
     guard let command = try? TextRotorCommand.parseAsRoot(prepared) as? FindCommand else { return nil }
     return command.options
   }
 
   private func fast(_ arguments: [String]) -> FindOptions? {
-    FindOptions.fastParse(FindCommand.splitAttachedValues(AttachedValues.split(arguments)))
+    FindOptions.fastParse(FindCommand.lastFlagsWin(FindCommand.splitAttachedValues(AttachedValues.split(arguments))))
   }
 
   @Test(arguments: [
@@ -43,7 +43,7 @@ import Testing
 
   @Test(arguments: [
     ["find", "--help"], ["find", "-h"], ["find"], ["find", "--", "-x"], ["find", "x", "-"],
-    ["find", "-A", "-1", "x"], ["find", "-i", "-S", "x"], ["find", "--count", "-c", "x"],
+    ["find", "-A", "-1", "x"], ["find", "-F", "-F", "x"], ["find", "--regex", "--regex", "x"],
     ["find", "--bogus", "x"], ["find", "-A", "1", "-A", "2", "x"], ["find", "--position-encoding", "utf-7", "x"],
     ["find", "-e"], ["segment", "--by", "word", "f"], ["find", "--time-limit", "0", "x"], ["find", "help"],
   ])
@@ -103,4 +103,43 @@ import Testing
     }
     #expect(answered > 80, "seed \(seed): the fast path answered only \(answered) of 1500 lines")
   }
+
+  /// rg lets the last of overriding flags win; textrotor refused some pairs (`-i -S`, `-H -I`,
+  /// `-c --count`, `-l --files-without-match`) and resolved others one fixed way (`-s` over `-i`,
+  /// `-N` over `-n`, `-A`/`-B` over `-C`, `-x` over `-w`).
+  @Test(
+    "of flags that override one another, the last given stays; values and what follows -- are left alone",
+    arguments: [
+      (["find", "-i", "-S", "x"], ["find", "-S", "x"]),
+      (["find", "-S", "-i", "-s", "x"], ["find", "-s", "x"]),
+      (["find", "-si", "x"], ["find", "-i", "x"]),
+      (["find", "-iw", "-s", "x"], ["find", "-w", "-s", "x"]),
+      (["find", "-c", "--count", "x"], ["find", "--count", "x"]),
+      (["find", "--count-matches", "-vc", "x"], ["find", "-vc", "x"]),
+      (["find", "-l", "--files-without-match", "x"], ["find", "--files-without-match", "x"]),
+      (["find", "-H", "-I", "-n", "-N", "x"], ["find", "-I", "-N", "x"]),
+      (
+        ["find", "--no-column", "--column", "--heading", "--no-heading", "x"],
+        ["find", "--column", "--no-heading", "x"]
+      ),
+      (["find", "-x", "-w", "x"], ["find", "-w", "x"]),
+      (["find", "-C", "1", "-A", "3", "x"], ["find", "-A", "3", "x"]),
+      (["find", "-A", "3", "-C", "1", "x"], ["find", "-C", "1", "x"]),
+      (["find", "-B", "2", "-A", "1", "-C", "1", "x"], ["find", "-C", "1", "x"]),
+      (["find", "-A", "1", "-C", "2", "-B", "3", "x"], ["find", "-B", "3", "x"]),
+      (["find", "-iC", "1", "-A", "2", "x"], ["find", "-i", "-A", "2", "x"]),
+      (["find", "--context=1", "--after-context", "2", "x"], ["find", "--after-context", "2", "x"]),
+      (["find", "-C", "1", "-C", "2", "x"], ["find", "-C", "2", "x"]),
+      // Values that look like flags are values; after --, nothing is a flag.
+      (["find", "-e", "-i", "-s", "x"], ["find", "-e", "-i", "-s", "x"]),
+      (["find", "--pattern", "-S", "-i", "x"], ["find", "--pattern", "-S", "-i", "x"]),
+      (["find", "-i", "-g", "-s", "x"], ["find", "-i", "-g", "-s", "x"]),
+      (["find", "-i", "--", "-s"], ["find", "-i", "--", "-s"]),
+      (["find", "-i", "-", "-s", "x"], ["find", "-", "-s", "x"]),
+      (["segment", "-i", "-s"], ["segment", "-i", "-s"]),
+    ])
+  func lastFlagsWin(_ given: [String], _ expected: [String]) {
+    #expect(FindCommand.lastFlagsWin(FindCommand.splitAttachedValues(given)) == expected)
+  }
+
 }
