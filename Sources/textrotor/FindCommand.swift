@@ -315,112 +315,117 @@ struct FindCommand: ExitStatusCommand {
 }
 
 extension FindCommand {
-  /// Long options of `find` that take a value (the next argument, or after `=`).
-  static let longOptionsWithValue: Set<String> = [
-    "pattern", "time-limit", "glob", "after-context", "before-context", "context", "max-count", "threads",
-    "position-encoding", "color", "colour", "file", "sort", "type", "type-not", "max-depth",
-  ]
+  /// Whether the long option `name` of `find` takes a value (the next argument, or after `=`).
+  static func longOptionTakesValue(_ name: Substring) -> Bool {
+    switch name {
+    case "pattern", "time-limit", "glob", "after-context", "before-context", "context", "max-count", "threads",
+      "position-encoding", "color", "colour", "file", "sort", "type", "type-not", "max-depth":
+      true
+    default: false
+    }
+  }
 
   /// The flags that override one another in rg, by group: of a group, the flag given last wins
   /// (`-i -s` searches with case, `-s -i` without; `-l --files-without-match` lists the files
-  /// without a match). Short letters and long names.
-  static let overridingFlags: [String: String] = [
-    "i": "case", "ignore-case": "case", "S": "case", "smart-case": "case", "s": "case", "case-sensitive": "case",
-    "c": "count", "count": "count", "count-matches": "count",
-    "l": "files", "files-with-matches": "files", "files-without-match": "files",
-    "H": "filename", "with-filename": "filename", "I": "filename", "no-filename": "filename",
-    "n": "line-number", "line-number": "line-number", "N": "line-number", "no-line-number": "line-number",
-    "column": "column", "no-column": "column",
-    "heading": "heading", "no-heading": "heading",
-    "x": "shape", "line-regexp": "shape", "w": "shape", "word": "shape",
-  ]
+  /// without a match). Short letters and long names; a switch, not a dictionary, which each
+  /// process would build (a third of a short search's start).
+  static func overrideGroup(_ name: Substring) -> Int? {
+    switch name {
+    case "i", "ignore-case", "S", "smart-case", "s", "case-sensitive": 0
+    case "c", "count", "count-matches": 1
+    case "l", "files-with-matches", "files-without-match": 2
+    case "H", "with-filename", "I", "no-filename": 3
+    case "n", "line-number", "N", "no-line-number": 4
+    case "column", "no-column": 5
+    case "heading", "no-heading": 6
+    case "x", "line-regexp", "w", "word": 7
+    case "A", "after-context", "B", "before-context": Self.afterOrBefore
+    case "C", "context": Self.around
+    default: nil
+    }
+  }
+
+  /// The groups of -A/-B and of -C (``overrideGroup(_:)``), which override each other (not
+  /// themselves: -A and -B both stay).
+  static let afterOrBefore = 8
+  static let around = 9
 
   /// rg lets the last of overriding flags win, where the parser sees only which were given: for
   /// `find` (`arguments` as ``splitAttachedValues(_:)`` leaves them), the flags of each group of
-  /// ``overridingFlags`` but the last one given are taken out, and so is `-C` when `-A` or `-B`
+  /// ``overrideGroup(_:)`` but the last one given are taken out, and so is `-C` when `-A` or `-B`
   /// comes after it, or `-A` and `-B` when `-C` comes after both (rg: `-C 1 -A 3` is `-A 3`
   /// alone, `-A 3 -C 1` is `-C 1`). Values are left alone (`-e -i` is a pattern).
   static func lastFlagsWin(_ arguments: [String]) -> [String] {
     guard arguments.first == "find" else { return arguments }
-    // Each flag's place: its argument, its letter in a cluster of short flags (nil: a long
-    // option), its group.
-    var places: [(argument: Int, letter: Int?, group: String)] = []
-    var values: Set<Int> = []  // arguments that are the value of the option before them
+    // Each flag of a group, in order, as one Int (plain arrays of Int: a dictionary or a set of
+    // tuples here made each process instantiate their generic metadata, a fifth of a short
+    // search's start): its argument << 16 | (its letter in a cluster of short flags + 1, 0 for
+    // a long option) << 8 | its group.
+    var places: [Int] = []
     var k = 1
     while k < arguments.count {
       let argument = arguments[k]
       if argument == "--" { break }
-      guard argument.hasPrefix("-"), argument.count > 1 else {
+      guard argument.hasPrefix("-"), argument.utf8.count > 1 else {
         k += 1
         continue
       }
       if argument.hasPrefix("--") {
-        let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+        let name = argument.dropFirst(2).prefix { $0 != "=" }
         let attached = argument.contains("=")
-        let group: String? =
-          switch name {
-          case "after-context", "before-context": "A/B"
-          case "context": "C"
-          default: attached ? nil : overridingFlags[name]
-          }
-        if let group { places.append((k, nil, group)) }
-        if longOptionsWithValue.contains(name) && !attached {
-          values.insert(k + 1)
-          k += 1
+        if let group = overrideGroup(name), !attached || group >= Self.afterOrBefore {
+          places.append(k << 16 | group)
         }
-        k += 1
+        k += longOptionTakesValue(name) && !attached ? 2 : 1
         continue
       }
-      let letters = Array(argument.dropFirst())
-      for (j, letter) in letters.enumerated() {
+      for (j, letter) in argument.dropFirst().enumerated() {
+        let group = overrideGroup(Substring(String(letter)))
+        if let group { places.append(k << 16 | (j + 1) << 8 | group) }
+        // splitAttachedValues left a letter that takes a value last, its value next.
         if shortOptionsWithValue.contains(letter) {
-          // splitAttachedValues left it last, its value in the next argument.
-          if letter == "A" || letter == "B" { places.append((k, j, "A/B")) }
-          if letter == "C" { places.append((k, j, "C")) }
-          values.insert(k + 1)
           k += 1
           break
         }
-        if let group = overridingFlags[String(letter)] { places.append((k, j, group)) }
       }
       k += 1
     }
-    // The places to take out.
-    var lastOfGroup: [String: Int] = [:]
-    for (index, place) in places.enumerated() { lastOfGroup[place.group] = index }
-    var removed: [(argument: Int, letter: Int?)] = []
+    var lastOfGroup = [Int](repeating: -1, count: 10)
+    for (index, place) in places.enumerated() { lastOfGroup[place & 0xFF] = index }
+    var removed: [Int] = []
     for (index, place) in places.enumerated() {
-      switch place.group {
-      case "A/B":
-        // Taken out when a -C comes after it.
-        if let c = lastOfGroup["C"], c > index { removed.append((place.argument, place.letter)) }
-      case "C":
-        // Taken out when an -A or -B comes after it, or another -C.
-        if (lastOfGroup["A/B"] ?? -1) > index || lastOfGroup["C"]! != index {
-          removed.append((place.argument, place.letter))
+      let group = place & 0xFF
+      let out =
+        switch group {
+        // -A/-B: when a -C comes after it.
+        case Self.afterOrBefore: lastOfGroup[Self.around] > index
+        // -C: when an -A or -B comes after it, or another -C.
+        case Self.around: lastOfGroup[Self.afterOrBefore] > index || lastOfGroup[Self.around] != index
+        default: lastOfGroup[group] != index
         }
-      default:
-        if lastOfGroup[place.group]! != index { removed.append((place.argument, place.letter)) }
-      }
+      if out { removed.append(place) }
     }
     guard !removed.isEmpty else { return arguments }
     var result = arguments
-    var gone: Set<Int> = []
-    // Letters from the last backwards, so that earlier indices stay right.
-    // An option with a value takes its value with it.
-    for (argument, letter) in removed.reversed() {
-      if let letter {
+    var gone = [Bool](repeating: false, count: arguments.count)
+    // From the last backwards, so that the letters' places in a cluster stay right. An option
+    // with a value takes its value with it.
+    for place in removed.reversed() {
+      let argument = place >> 16
+      let letter = (place >> 8 & 0xFF) - 1
+      if letter >= 0 {
         var letters = Array(result[argument].dropFirst())
         let takesValue = shortOptionsWithValue.contains(letters[letter])
         letters.remove(at: letter)
-        if letters.isEmpty { gone.insert(argument) } else { result[argument] = "-" + String(letters) }
-        if takesValue { gone.insert(argument + 1) }
+        if letters.isEmpty { gone[argument] = true } else { result[argument] = "-" + String(letters) }
+        if takesValue { gone[argument + 1] = true }
       } else {
-        gone.insert(argument)
-        if values.contains(argument + 1) { gone.insert(argument + 1) }
+        gone[argument] = true
+        let name = result[argument].dropFirst(2)
+        if !name.contains("=") && longOptionTakesValue(name) { gone[argument + 1] = true }
       }
     }
-    return result.enumerated().filter { !gone.contains($0.offset) }.map(\.element)
+    return result.indices.filter { !gone[$0] }.map { result[$0] }
   }
 }
 
