@@ -359,8 +359,8 @@ extension FindCommand {
     guard arguments.first == "find" else { return arguments }
     // Each flag of a group, in order, as one Int (plain arrays of Int: a dictionary or a set of
     // tuples here made each process instantiate their generic metadata, a fifth of a short
-    // search's start): its argument << 16 | (its letter in a cluster of short flags + 1, 0 for
-    // a long option) << 8 | its group.
+    // search's start): its argument << 40 | (its letter in a cluster of short flags + 1, 0 for
+    // a long option) << 8 | its group (an argument holds at most 128 KiB: MAX_ARG_STRLEN).
     var places: [Int] = []
     var k = 1
     while k < arguments.count {
@@ -374,14 +374,14 @@ extension FindCommand {
         let name = argument.dropFirst(2).prefix { $0 != "=" }
         let attached = argument.contains("=")
         if let group = overrideGroup(name), !attached || group >= Self.afterOrBefore {
-          places.append(k << 16 | group)
+          places.append(k << 40 | group)
         }
         k += longOptionTakesValue(name) && !attached ? 2 : 1
         continue
       }
       for (j, letter) in argument.dropFirst().enumerated() {
         let group = overrideGroup(Substring(String(letter)))
-        if let group { places.append(k << 16 | (j + 1) << 8 | group) }
+        if let group { places.append(k << 40 | (j + 1) << 8 | group) }
         // splitAttachedValues left a letter that takes a value last, its value next.
         if shortOptionsWithValue.contains(letter) {
           k += 1
@@ -411,8 +411,8 @@ extension FindCommand {
     // From the last backwards, so that the letters' places in a cluster stay right. An option
     // with a value takes its value with it.
     for place in removed.reversed() {
-      let argument = place >> 16
-      let letter = (place >> 8 & 0xFF) - 1
+      let argument = place >> 40
+      let letter = (place >> 8 & 0xFFFF_FFFF) - 1
       if letter >= 0 {
         var letters = Array(result[argument].dropFirst())
         let takesValue = shortOptionsWithValue.contains(letters[letter])

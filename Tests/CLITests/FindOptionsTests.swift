@@ -137,6 +137,14 @@ import Testing
       (["find", "-i", "--", "-s"], ["find", "-i", "--", "-s"]),
       (["find", "-i", "-", "-s", "x"], ["find", "-", "-s", "x"]),
       (["segment", "-i", "-s"], ["segment", "-i", "-s"]),
+      // A cluster of 256 letters or more (their places once overflowed into the argument's bits:
+      // a trap, or the wrong argument taken out).
+      (["find", "x", "-" + String(repeating: "i", count: 300), "f"], ["find", "x", "-i", "f"]),
+      (["find", "-" + String(repeating: "i", count: 299) + "s", "-n", "x"], ["find", "-s", "-n", "x"]),
+      (
+        ["find", "-" + String(repeating: "v", count: 255) + "iS", "x"],
+        ["find", "-" + String(repeating: "v", count: 255) + "S", "x"]
+      ),
     ])
   func lastFlagsWin(_ given: [String], _ expected: [String]) {
     #expect(FindCommand.lastFlagsWin(FindCommand.splitAttachedValues(given)) == expected)

@@ -23,8 +23,9 @@ extension Pattern {
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and
-  /// `\p{Lu}` do not count as letters of the pattern; a letter spelled as a code point, `\x48`,
-  /// `\x{48}`, `\u0048`, `\U00000048` or `\0110`, does, as in rg).
+  /// `\p{Lu}` do not count as letters of the pattern, nor a group's name, `(?<Name>...)` and
+  /// `\k<Name>`; a letter spelled as a code point, `\x48`, `\x{48}`, `\u0048`, `\U00000048` or
+  /// `\0110`, does, as in rg).
   public static func isAllLowercase(_ text: String, syntax: Syntax) -> Bool {
     func isUpper(_ scalar: Unicode.Scalar) -> Bool {
       scalar.properties.isUppercase || scalar.properties.changesWhenLowercased
@@ -51,10 +52,24 @@ extension Pattern {
       }
       return (j > i ? Unicode.Scalar(value) : nil, j)
     }
+    /// The index after the `>` closing a group's name that starts at `i` (or the end).
+    func afterName(_ i: Int) -> Int {
+      var j = i
+      while j < scalars.count && scalars[j] != ">" { j += 1 }
+      return j + 1
+    }
     var i = 0
     while i < scalars.count {
       let scalar = scalars[i]
       i += 1
+      // `(?<name>`: a group's name, not letters of the pattern (`(?<=` and `(?<!` are
+      // look-behind).
+      if scalar == "(" && i + 2 < scalars.count && scalars[i] == "?" && scalars[i + 1] == "<"
+        && scalars[i + 2] != "=" && scalars[i + 2] != "!"
+      {
+        i = afterName(i + 2)
+        continue
+      }
       guard scalar == "\\" else {
         if isUpper(scalar) { return false }
         continue
@@ -64,6 +79,9 @@ extension Pattern {
       i += 1
       var spelled: Unicode.Scalar? = nil
       switch escape {
+      case "k" where i < scalars.count && scalars[i] == "<":
+        // `\k<name>`: a back reference by name.
+        i = afterName(i)
       case "p", "P", "N":
         // `\pL`, `\p{Lu}`, `\N{NAME}`: a class or a name, not letters of the pattern.
         if i < scalars.count && scalars[i] == "{" {

@@ -206,6 +206,13 @@ struct MatchingRegressionTests {
     #expect(Pattern.isAllLowercase(#"\p{Lu}\pL\N{LATIN CAPITAL LETTER A}\x{}x"#, syntax: .regex))
     #expect(!Pattern.isAllLowercase(#"[\x41-\x5a]"#, syntax: .regex))
     #expect(Pattern.isAllLowercase(#"\x4g\x"#, syntax: .regex), "\\x4 is U+0004")
+    // A group's name is no letter of the pattern (rg: `(?P<Name>abc)` ignores case with -S);
+    // look-behind is not a name.
+    #expect(Pattern.isAllLowercase(#"(?<Name>abc)\k<Name>"#, syntax: .regex))
+    #expect(!Pattern.isAllLowercase(#"(?<Name>Abc)"#, syntax: .regex))
+    #expect(!Pattern.isAllLowercase(#"(?<=A)b"#, syntax: .regex))
+    #expect(!Pattern.isAllLowercase(#"(?<!A)b"#, syntax: .regex))
+    #expect(!Pattern.isAllLowercase(#"(?<Name>abc)\k<Name>D"#, syntax: .regex))
   }
 
 }
