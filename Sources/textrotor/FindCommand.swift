@@ -118,7 +118,7 @@ struct FindCommand: ExitStatusCommand {
   var noIgnore = false
 
   @Option(
-    name: [.customShort("g"), .long], parsing: .singleValue,
+    name: [.customShort("g"), .long], parsing: .unconditionalSingleValue,
     help: "Search only files matching GLOB (gitignore syntax); !GLOB excludes. Repeatable.")
   var glob: [String] = []
 

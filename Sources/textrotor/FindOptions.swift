@@ -444,7 +444,9 @@ struct FindOptions: Equatable, Sendable {
       format.mode = .onlyMatching
     }
     format.showPath = showPath
-    format.heading = showPath && !noHeading && (heading || StandardOutput.isTerminal) && !vimgrep
+    // Headings group each file's lines (the path above them when it is shown; files apart by a
+    // blank line, with -I too, as rg).
+    format.heading = !noHeading && (heading || StandardOutput.isTerminal) && !vimgrep
     format.lineNumber = !noLineNumber
     // The column shows with the line number (textrotor's default), under --vimgrep, or when
     // --column asks for it (-N then hides the line alone, as in rg); --no-column hides it.

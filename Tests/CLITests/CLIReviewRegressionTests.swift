@@ -349,4 +349,26 @@ struct CLIReviewRegressionTests {
     }
   }
 
+  /// `--heading -I` (a terminal's default with -I): files apart by a blank line, as rg, though no
+  /// path is shown (headings were off without a path, so files ran together, or "--" between
+  /// context groups); `-g -x` takes `-x` as the glob, as rg (the parser wanted a value).
+  @Test func headingWithoutPathsAndDashGlob() throws {
+    let directory = NSTemporaryDirectory() + "textrotor-heading-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try Data("foo\nx\nfoo\n".utf8).write(to: URL(fileURLWithPath: directory + "/h1.txt"))
+    try Data("y\nfoo\n".utf8).write(to: URL(fileURLWithPath: directory + "/h2.txt"))
+    try Data("foo\n".utf8).write(to: URL(fileURLWithPath: directory + "/-x"))
+    let files = [directory + "/h1.txt", directory + "/h2.txt"]
+    for options in [["--heading", "-I"], ["--heading", "-I", "-A1"], ["-I", "-A1"], ["--heading", "-A1"]] {
+      let ours = try CLI.run(["find"] + options + ["foo"] + files)
+      let theirs = try FindCommandTests.ripgrep(
+        ["--no-config", "--sort", "path", "-n", "--column"] + options + ["foo"] + files)
+      #expect(ours.stdout == theirs, "\(options): \(ours.stdout)")
+    }
+    let bin = CLI.executable.path
+    let glob = try CLI.runProcess(bin, ["find", "-g", "-x", "foo"], in: directory)
+    #expect(glob.status == 0 && glob.stdout == "-x:1:1:foo\n", "\(glob)")
+  }
+
 }
