@@ -518,9 +518,18 @@ struct FileScan {
       return
     }
     var p = range.lowerBound
-    for m in highlight {
-      let s = max(m.lowerBound, p)
-      let e = min(m.upperBound, range.upperBound)
+    var k = 0
+    while k < highlight.count {
+      let s = max(highlight[k].lowerBound, p)
+      // Matches that touch are one highlighted span, as rg colours them (`foofoo`).
+      var e = min(highlight[k].upperBound, range.upperBound)
+      while k + 1 < highlight.count && highlight[k + 1].lowerBound == highlight[k].upperBound
+        && highlight[k + 1].upperBound > highlight[k].upperBound
+      {
+        k += 1
+        e = min(highlight[k].upperBound, range.upperBound)
+      }
+      k += 1
       guard e > s else { continue }
       out.append(contentsOf: bytes.copyBytes(p..<s))
       out.append(contentsOf: Self.boldRed)
@@ -597,7 +606,7 @@ struct FileScan {
     // first one's column.
     var submatches: [Range<Int>] = []
     if format.invert
-      && ([.json, .onlyMatching, .vimgrep].contains(format.mode) || format.column)
+      && ([.json, .onlyMatching, .vimgrep].contains(format.mode) || format.column || format.color)
     {
       try? lineMatcher.forEachMatchedLine(in: bytes, range: line.content.lowerBound..<line.next, keeping: .max) {
         matched, _ in
@@ -615,7 +624,7 @@ struct FileScan {
       // Columns within the line alone (a cursor over the piece would walk it from its start; the
       // first line's from the file's start, a byte order mark counted, as everywhere); as rg,
       // --vimgrep prints the line once a match and -o each match.
-      var shown: [(column: Int?, text: Range<Int>?)] = [(nil, nil)]
+      var shown: [(column: Int?, text: Range<Int>?, highlight: [Range<Int>])] = [(nil, nil, [])]
       if !submatches.isEmpty {
         let bom =
           base == 0 && line.content.lowerBound == 3 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB
@@ -624,17 +633,20 @@ struct FileScan {
         var cursor = PositionCursor(
           ByteStorage(bytes.copyBytes(from..<line.content.upperBound)), encoding: format.encoding)
         let each = format.mode == .vimgrep || format.mode == .onlyMatching ? submatches : [submatches[0]]
+        // Coloured, a -v context line's matches are highlighted, as rg does: all of them on the
+        // line printed once, the row's own under --vimgrep and -o.
         shown = each.map { m in
           (
             cursor.locate(m.lowerBound - from).column,
-            format.mode == .onlyMatching || format.mode == .vimgrep && format.matchTextOnly ? m : nil
+            format.mode == .onlyMatching || format.mode == .vimgrep && format.matchTextOnly ? m : nil,
+            format.mode == .vimgrep || format.mode == .onlyMatching ? [m] : submatches
           )
         }
       }
-      for (column, text) in shown {
+      for (column, text, highlight) in shown {
         appendPrefix(lineNumber: number, column: column, separator: 0x2D)
         // nil: the whole line.
-        appendText(bytes, text ?? line.content, highlight: [])
+        appendText(bytes, text ?? line.content, highlight: format.color ? highlight : [])
         endLine(bytes, wholeLine: text == nil ? line.content : nil)
       }
     }

@@ -371,4 +371,21 @@ struct CLIReviewRegressionTests {
     #expect(glob.status == 0 && glob.stdout == "-x:1:1:foo\n", "\(glob)")
   }
 
+  /// Colours as rg's: matches that touch are one highlighted span (`foofoo`), and a -v context
+  /// line's matches are highlighted (all on the line printed once, the row's own under --vimgrep).
+  @Test func colouredLikeRipgrep() throws {
+    let path = try CLI.temporaryFile(Array("a foo b foo\nx\nfoo\nfoofoo y\nz\n".utf8))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let modes: [[String]] = [
+      [], ["-o"], ["--vimgrep"], ["-C1"], ["-v", "-C1"], ["-v", "-C1", "-o"], ["-v", "-C1", "--vimgrep"],
+      ["-v", "-C1", "--vimgrep", "-o"],
+    ]
+    for options in modes {
+      let ours = try CLI.run(["find", "--color", "always"] + options + ["foo", path])
+      let theirs = try FindCommandTests.ripgrep(
+        ["--no-config", "-n", "--column", "--color", "always"] + options + ["foo", path])
+      #expect(ours.stdout == theirs, "\(options): \(ours.stdout.debugDescription)")
+    }
+  }
+
 }
