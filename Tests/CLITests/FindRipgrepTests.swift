@@ -235,28 +235,36 @@ struct FindRipgrepTests {
     #expect(try Self.rg(["--json", "needle", file]).contains(#""bytes_printed":"#))
   }
 
-  @Test("an endless device is read in bounded memory (issue 9, item 7)")
-  func endlessInputBoundedMemory() throws {
+  /// Runs `textrotor` with `arguments` (standard output to `output`) for `seconds`, sampling its
+  /// resident memory every 0.1 s; returns the peak (kB) and whether it was still running, then
+  /// kills it (SIGKILL: the test runner's threads block SIGTERM, and the child inherits that mask).
+  static func peakResidentKB(_ arguments: [String], output: Any, seconds: Double) throws -> (kB: Int, running: Bool) {
     let process = Process()
     process.executableURL = CLI.executable
-    process.arguments = ["find", "--count", "a", "/dev/zero"]
-    process.standardOutput = FileHandle.nullDevice
+    process.arguments = arguments
+    process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
     defer {
-      // SIGKILL: the test runner's threads block SIGTERM, and the child inherits that mask.
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
     var peakKB = 0
-    for _ in 0..<15 {
+    for _ in 0..<Int(seconds * 10) {
       Thread.sleep(forTimeInterval: 0.1)
       let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
       for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
         peakKB = max(peakKB, Int(line.split(separator: " ")[1]) ?? 0)
       }
     }
-    #expect(process.isRunning, "it reads on, without end")
+    return (peakKB, process.isRunning)
+  }
+
+  @Test("an endless device is read in bounded memory (issue 9, item 7)")
+  func endlessInputBoundedMemory() throws {
+    let (peakKB, running) = try Self.peakResidentKB(
+      ["find", "--count", "a", "/dev/zero"], output: FileHandle.nullDevice, seconds: 1.5)
+    #expect(running, "it reads on, without end")
     #expect(
       peakKB > 0 && peakKB < 64 * 1024 + CLI.sanitizerMemorySlackKB,
       "resident memory \(peakKB) kB after 1.5 s of /dev/zero")
@@ -270,28 +278,11 @@ struct FindRipgrepTests {
     let line = (0..<30_000).map { _ in Bool.random(using: &generator) ? UInt8(ascii: "x") : UInt8(ascii: "a") }
     let path = try CLI.temporaryFile(line + [0x0A])
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let process = Process()
-    process.executableURL = CLI.executable
-    process.arguments = ["find", "--vimgrep", "x", path]
     // A pipe nobody reads: once it is full, the writer waits; what it holds meanwhile is the
     // output not written yet.
     let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    defer {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
-    var peakKB = 0
-    for _ in 0..<20 {
-      Thread.sleep(forTimeInterval: 0.1)
-      let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-      for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        peakKB = max(peakKB, Int(line.split(separator: " ")[1]) ?? 0)
-      }
-    }
-    #expect(process.isRunning, "it waits for the pipe to be read")
+    let (peakKB, running) = try Self.peakResidentKB(["find", "--vimgrep", "x", path], output: pipe, seconds: 2)
+    #expect(running, "it waits for the pipe to be read")
     #expect(
       peakKB > 0 && peakKB < 64 * 1024 + CLI.sanitizerMemorySlackKB,
       "resident memory \(peakKB) kB with 2 s of output unread")
