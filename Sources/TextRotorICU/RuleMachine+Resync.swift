@@ -101,9 +101,15 @@ extension RuleMachine {
     else { return nil }
     // Whether the old run's record at `d` agrees with `n` (state, result, status, pass start and
     // look-ahead positions the same, or moved by the edit): the boundaries it had ended then.
+    // A pass's start matters only when its result has not moved from it (the pass then ends one
+    // character on): once both results are known and past their starts (a result only moves
+    // on), the starts may differ, as after a line break typed into a long sentence, where the new
+    // run begins a pass after it and the old one is inside a pass begun long before.
     func agreeing(_ d: Int, _ n: Configuration) -> Int? {
       guard let o = records[d] else { return nil }
-      guard o[0] == n.state, o[2] == n.statusState, same(o[1], n.result), same(o[3], n.start) else { return nil }
+      let startsIrrelevant = o[1] != Self.unknown && o[1] != o[3] && n.result != n.start
+      guard o[0] == n.state, o[2] == n.statusState, same(o[1], n.result), startsIrrelevant || same(o[3], n.start)
+      else { return nil }
       for i in 0..<slotCount where !same(o[5 + i], n.slots[i]) { return nil }
       return o[4]
     }

@@ -422,26 +422,32 @@ if singleLine {
     }
     fclose(f)
   }
-  // 1000 edits each. The JSON line's sentences rotor is one entry spanning the line (no sentence
-  // break: a period is always followed by a lowercase word after punctuation): the rule machine's
-  // re-synchronization finds the edit's effect without re-segmenting it.
+  // 1000 edits each, with the six system rotors and a pattern rotor held (as for the edits above).
+  // The JSON line's sentences rotor is one entry spanning the line (no sentence break: a period is
+  // always followed by a lowercase word after punctuation): the rule machine's re-synchronization
+  // finds the edit's effect without re-segmenting it. The pattern rotor is matched again from
+  // before the edit until its matches fall in step with the old ones. Then a line break typed
+  // (Enter) and deleted again: the line becomes two.
   for (path, what, count) in [(prose, "prose", 500), (json, "minified JSON", 500)] {
     let document = try RotorDocument<Int>(
       contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
     for kind in systemSix { _ = try document.rotor(kind) }
+    _ = try document.rotor(matching: .literal(what == "prose" ? "the" : "\"id\""))
     let length = try document.utf8Count(of: 0)
-    var rng = Rng(state: 3)
-    var times: [UInt64] = []
-    var cpu: [UInt64] = []
-    for _ in 0..<count {
-      var o = rng.next(below: length)
-      while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
-      try timed(&times, &cpu) { try document.replace(utf8Range: o..<o, in: 0, with: "x") }
-      try timed(&times, &cpu) { try document.replace(utf8Range: o..<(o + 1), in: 0, with: "") }
+    for typed in ["x", "\n"] {
+      var rng = Rng(state: 3)
+      var times: [UInt64] = []
+      var cpu: [UInt64] = []
+      for _ in 0..<count {
+        var o = rng.next(below: length)
+        while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
+        try timed(&times, &cpu) { try document.replace(utf8Range: o..<o, in: 0, with: typed) }
+        try timed(&times, &cpu) { try document.replace(utf8Range: o..<(o + 1), in: 0, with: "") }
+      }
+      emit(
+        "| \(typed == "x" ? "one-character insert/delete" : "line break typed/deleted"), 100 MB document that is ONE line (\(what)), 6 system rotors + a pattern rotor | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
+      )
     }
-    emit(
-      "| one-character insert/delete, 100 MB document that is ONE line (\(what)), 6 system rotors | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
-    )
     unlink(path)
   }
 }

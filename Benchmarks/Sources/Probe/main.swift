@@ -187,14 +187,16 @@ case "tail":
     var t = timespec(); clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
   }
+  // TYPED=text: what is typed and deleted again (default "x"; e.g. a line break).
+  let typed = ProcessInfo.processInfo.environment["TYPED"] ?? "x"
   for _ in 0..<reps {
     var o = rnd(length); while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
     let f0 = faults()
     let t0 = tcpu()
-    let c = try document.replace(utf8Range: o..<o, in: 0, with: "x")
+    let c = try document.replace(utf8Range: o..<o, in: 0, with: typed)
     let t1 = tcpu()
     let f1 = faults()
-    let c2 = try document.replace(utf8Range: o..<(o + 1), in: 0, with: "")
+    let c2 = try document.replace(utf8Range: o..<(o + typed.utf8.count), in: 0, with: "")
     let t2 = tcpu()
     let d = c.rotors.sorted { $0.key < $1.key }.map {
       "\($0.key.prefix(4)):\($0.value.removed.count)/\($0.value.added.count)"

@@ -141,7 +141,9 @@ public struct TextAnchor: Hashable, Sendable {
 /// - system rotors are re-segmented locally: from the start of the line before the edit to the end
 ///   of the line after it (hard line breaks are boundaries for every segmentation; paragraphs
 ///   widen to blank lines), within the element, and spliced into their trees: O(log n + window);
-/// - computed (pattern) rotors are recomputed over the same lines;
+/// - computed (pattern) rotors are recomputed over the same lines, or, in a long line and for
+///   literals (entries of a bounded length decided by their own bytes), from before the edit until
+///   the new matches fall in step with the old ones;
 /// - custom rotors' entries move with the text: positions before the edit stay, positions after
 ///   it move by the change in length, entries grow when text is typed at their edges, an entry
 ///   without a text range spans its whole element as it grows or shrinks, and entries follow their
@@ -292,8 +294,6 @@ extension RotorDocument {
       change.named[name] = RotorChange(removed: 0..<0, added: 0..<0)
     }
     if !computedRotors.isEmpty {
-      let (ws, we, storage, r) = lines()
-      let shift = s + ws - r.lowerBound
       let emptyLine = newLength == 0 && emptyElementsAreLines
       for name in Array(computedRotors.keys) {
         guard var index = computedRotors[name]!.index else {
@@ -303,9 +303,32 @@ extension RotorDocument {
           continue
         }
         computedRotors[name]!.index = nil
-        guard
-          let found = try? Self.entries(computedRotors[name]!.compute, storage, r, emptyLine: emptyLine)
-        else {
+        let compute = computedRotors[name]!.compute
+        // The window matched again and what was found in it (document offsets): inside a long
+        // line, for entries of a bounded reach, from before the edit until the new entries fall
+        // in step with the old ones; else the lines around the edit.
+        let ws: Int
+        let we: Int
+        let found: [Range<Int>]
+        var convergent = false
+        do {
+          if long, !emptyLine, let reach = computedRotors[name]!.reach,
+            let converged = try Self.convergentMatches(
+              compute, reach: reach, index: index, cuts: cuts, elementStart: s, a: a, b: b, inserted: n,
+              newLength: newLength)
+          {
+            (ws, we, found) = converged
+            convergent = true
+            convergentMatchUpdates += 1
+          } else {
+            let (lineStart, lineEnd, storage, r) = lines()
+            let shift = s + lineStart - r.lowerBound
+            (ws, we) = (lineStart, lineEnd)
+            found = try Self.entries(compute, storage, r, emptyLine: emptyLine).map {
+              ($0.lowerBound + shift)..<($0.upperBound + shift)
+            }
+          }
+        } catch {
           change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
           continue
         }
@@ -323,10 +346,12 @@ extension RotorDocument {
             i1 = atEnd.upperBound
           }
         }
-        index.apply(
-          edit: window, newCount: we - ws,
-          inserting: found.map { (($0.lowerBound + shift)..<($0.upperBound + shift), ()) }
-        ) { r, _ in window.contains(r.lowerBound) ? nil : r }
+        index.apply(edit: window, newCount: we - ws, inserting: found.map { ($0, ()) }) { r, _ in
+          // An empty window (typing at the element's start, where the new entries fell in step
+          // at once): the entries starting at its end move with the text after it.
+          convergent && r.lowerBound >= window.upperBound
+            ? (r.lowerBound + delta)..<(r.upperBound + delta) : window.contains(r.lowerBound) ? nil : r
+        }
         computedRotors[name]!.index = index
         change.named[name] = RotorChange(removed: i0..<i1, added: i0..<(i0 + found.count))
       }
@@ -338,6 +363,87 @@ extension RotorDocument {
     anchors.edit((s + a)..<(s + b), newCount: n)
     lastChange = change
     return change
+  }
+
+  /// A computed rotor's entries after an edit inside a long line (the element's bytes `a..<b`
+  /// became `inserted` bytes), when every entry is non-empty, at most `reach` bytes long and decided
+  /// by its own bytes alone (a literal's matches, ``Pattern/matchReach``): returns the element's
+  /// new range `ws..<we` matched again and the entries found in it (document offsets), which
+  /// replace the old entries starting in `ws..<(we - delta)`. Nil when `reach` is too large for
+  /// the long line's margin (the caller matches the lines around the edit).
+  ///
+  /// Matching is a scan that finds the leftmost entry starting at or after a position and goes on
+  /// from its end. Scanned from any position that is not strictly inside an entry, it finds the
+  /// same entries after it as the scan from the text's start (no entry starts between the last
+  /// entry's end and the next entry's start). So the new scan starts at the first such position
+  /// of the old entries at least `reach` before the edit (an old entry ending before there read
+  /// only unchanged bytes) and stops at the first position past the inserted bytes where it may
+  /// restart (at or after its last entry's end, before any entry it has not found) that is not
+  /// strictly inside an old entry either: from there both scans read the same bytes and find the
+  /// same entries. The text is read in growing pieces, and of each piece only the entries that
+  /// start at least `reach` before its end count (a longer entry may run past it), unless the
+  /// piece ends the element.
+  static func convergentMatches(
+    _ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>], reach: Int, index: IntervalIndex<Void>,
+    cuts: EditCuts, elementStart s: Int, a: Int, b: Int, inserted n: Int, newLength: Int
+  ) throws -> (ws: Int, we: Int, found: [Range<Int>])? {
+    guard reach > 0, reach <= 1024 else { return nil }
+    let delta = n - (b - a)
+    // Where an old entry holds a document offset strictly inside it: that entry's range.
+    func oldEntry(strictlyHolding x: Int) -> Range<Int>? {
+      let i = index.firstIndex(startingAtLeast: x)
+      guard i > 0 else { return nil }
+      let r = index.range(at: i - 1)
+      return r.lowerBound < x && r.upperBound > x ? r : nil
+    }
+    // The start: `reach` before the edit, moved back to the start of an old entry holding it, then
+    // to the start of its character (no entry holds the character then).
+    var q0 = Swift.max(0, a - reach)
+    if let r = oldEntry(strictlyHolding: s + q0) { q0 = r.lowerBound - s }
+    if q0 > 0 {
+      // Back over at most three continuation bytes (a character's), from the byte at q0.
+      let (storage, r) = cuts.bytes((q0 - Swift.min(q0, 3))..<(q0 + 1))
+      var k = r.upperBound - 1
+      while k > r.lowerBound && storage[k] & 0xC0 == 0x80 { k -= 1 }
+      q0 -= r.upperBound - 1 - k
+    }
+    // The first position in `gap` (closed) at or past the inserted bytes whose old offset is not
+    // strictly inside an old entry.
+    func agreement(_ gap: ClosedRange<Int>) -> Int? {
+      var x = Swift.max(gap.lowerBound, a + n)
+      while x <= gap.upperBound {
+        guard let r = oldEntry(strictlyHolding: s + x - delta) else { return x }
+        x = r.upperBound - s + delta
+      }
+      return nil
+    }
+    var found: [Range<Int>] = []
+    var q = q0
+    var piece = Swift.max(256, 4 * reach)
+    while true {
+      let limit = Swift.min(newLength, q + piece)
+      let (storage, r) = cuts.bytes(q..<limit)
+      let shift = q - r.lowerBound
+      // Entries starting before `decided` are the whole text's.
+      let decided = limit == newLength ? newLength + 1 : limit - reach + 1
+      var gapStart = q
+      for m in try compute(storage, r) {
+        let start = m.lowerBound + shift
+        guard start < decided else { break }
+        if let x = agreement(gapStart...start) {
+          return (q0, x, found.map { ($0.lowerBound + s)..<($0.upperBound + s) })
+        }
+        found.append(start..<(m.upperBound + shift))
+        gapStart = m.upperBound + shift
+      }
+      // No entry starts in gapStart..<decided: the scan may restart anywhere there.
+      let restart = Swift.max(gapStart, Swift.min(decided, newLength))
+      if let x = agreement(gapStart...restart) {
+        return (q0, x, found.map { ($0.lowerBound + s)..<($0.upperBound + s) })
+      }
+      q = restart
+      piece *= 2
+    }
   }
 
   /// Whether the edit of `a..<b` lies in a long line: no LF or CR within ``longLineThreshold``
@@ -397,7 +503,11 @@ extension RotorDocument {
     }
     switch kind {
     case .lines, .paragraphs:
-      guard let removed, keepsLineBreaks(removed) else { return nil }
+      guard let removed, keepsLineBreaks(removed) else {
+        let found = lineBreakUpdate(kind, index, cuts, elementStart: s, a: a, b: b, inserted: n, length: length)
+        if found != nil { lineBreakUpdates += 1 }
+        return found
+      }
       // For paragraphs the line stays non-blank (that it was non-blank before is the entry's
       // holding it, below).
       if kind == .paragraphs && !staysNonBlank(nil) { return nil }
@@ -429,6 +539,115 @@ extension RotorDocument {
     case .characters, .words, .sentences, .linebreaks:
       return try segmentUpdate(
         kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
+    }
+  }
+
+  /// The lines or paragraphs update of an edit that adds or removes line breaks (or joins or splits
+  /// a CR LF), from the bytes around the edit and the old entries, without reading the lines it
+  /// touches whole (typing Enter in a line of 100 MB read all of it). `length` is the element's
+  /// new length. In new offsets, `w0..<w1` is the edit with two bytes on each side (no CR LF cut in
+  /// two at either end; `w1` at most the element's end): line terminators before `w0` and from
+  /// `w1` on are the old ones, so
+  /// - lines: the new lines run from the start of the old line holding `w0`, through the
+  ///   terminators found in `w0..<w1`, to the end of the old line holding `w1` (or the element's
+  ///   end, where a last empty line is no entry), and replace the old lines starting there (the
+  ///   bytes replaced run from the first line's start past the last one's end);
+  /// - paragraphs: when `w0..<w1` lay inside one paragraph (to the element's end, when `w1` is
+  ///   there) and every new line it touches is non-blank (each of the two outer ones with a
+  ///   non-blank byte within 64 bytes of its terminator), that paragraph only grows or shrinks.
+  /// Nil when neither applies: the caller re-segments the lines or paragraphs around the edit.
+  func lineBreakUpdate(
+    _ kind: SystemRotor, _ index: SegmentIndex, _ cuts: EditCuts, elementStart s: Int, a: Int, b: Int,
+    inserted n: Int, length: Int
+  ) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
+    let delta = n - (b - a)
+    let oldLength = length - delta
+    guard length > 0, oldLength > 0 else { return nil }
+    var w0 = Swift.max(0, a - 2)
+    if w0 > 0 && cuts.byte(at: w0 - 1) == 0x0D && cuts.byte(at: w0) == 0x0A { w0 -= 1 }
+    var w1 = Swift.min(length, a + n + 2)
+    if w1 < length && cuts.byte(at: w1 - 1) == 0x0D && cuts.byte(at: w1) == 0x0A { w1 += 1 }
+    let atEnd = w1 == length
+    // The line terminators in w0..<w1, as (start, end).
+    var terminators: [(Int, Int)] = []
+    var t = w0
+    while t < w1 {
+      let c = cuts.byte(at: t)
+      if c == 0x0A {
+        terminators.append((t, t + 1))
+      } else if c == 0x0D {
+        let pair = t + 1 < length && cuts.byte(at: t + 1) == 0x0A
+        terminators.append((t, pair ? t + 2 : t + 1))
+        if pair { t += 1 }
+      }
+      t += 1
+    }
+    // The old entries holding w0 and w1 (old offsets); at the end, the element's last one.
+    let j = index.firstIndex(startingAfter: s + w0) - 1
+    let k = index.firstIndex(startingAfter: atEnd ? s + oldLength - 1 : s + w1 - delta) - 1
+    guard j >= 0, k >= j else { return nil }
+    let first = index[j]
+    let last = index[k]
+    guard first.start >= s, last.end <= s + oldLength else { return nil }
+    var chunk = SegmentStore.Chunk(origin: first.start)
+    switch kind {
+    case .lines:
+      // The old line holding w1 runs on past it (no terminator straddles w1), and the one holding
+      // w0 to it at least.
+      guard first.end >= s + w0, atEnd || last.end >= s + w1 - delta else { return nil }
+      var start = first.start
+      for (t, u) in terminators {
+        chunk.append(start: start, end: s + t, status: first.status)
+        start = s + u
+      }
+      if !atEnd {
+        chunk.append(start: start, end: last.end + delta, status: last.status)
+      } else if start < s + length {
+        chunk.append(start: start, end: s + length, status: last.status)
+      }
+      // The old bytes of those lines become the new ones: to the element's end, or to the first
+      // byte of the last line's terminator (so that the last line, when empty, starts inside).
+      let oldEnd = atEnd || last.end == s + oldLength ? s + oldLength : last.end + 1
+      return (first.start..<oldEnd, SegmentStore(chunks: [chunk]), 0)
+    case .paragraphs:
+      guard j == k, first.start <= s + w0, first.end >= s + (atEnd ? oldLength : w1 - delta) else { return nil }
+      func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+      func isBreak(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
+      // Whether a non-blank byte lies within 64 bytes of `from`, going by `step`, before a break.
+      func nonBlank(from: Int, step: Int) -> Bool {
+        var i = from
+        for _ in 0..<64 where i >= 0 && i < length {
+          let c = cuts.byte(at: i)
+          if isBreak(c) { return false }
+          if !isBlank(c) { return true }
+          i += step
+        }
+        return false
+      }
+      // Every new line touching the window is non-blank: the one ending at the first terminator
+      // (or holding the whole window), those between terminators, the one after the last.
+      guard let (firstBreak, _) = terminators.first else {
+        guard nonBlank(from: w1 - 1, step: -1) || nonBlank(from: w1, step: 1) else { return nil }
+        chunk.append(start: first.start, end: first.end + delta, status: first.status)
+        return (first.start..<first.end, SegmentStore(chunks: [chunk]), 0)
+      }
+      guard nonBlank(from: firstBreak - 1, step: -1) else { return nil }
+      for (x, y) in zip(terminators, terminators.dropFirst()) {
+        guard (x.1..<y.0).contains(where: { !isBlank(cuts.byte(at: $0)) }) else { return nil }
+      }
+      let (lastBreak, afterLast) = terminators.last!
+      // At the element's end after a last terminator: no line; the paragraph ends before it.
+      let end: Int
+      if atEnd && afterLast == length {
+        end = s + lastBreak
+      } else {
+        guard nonBlank(from: afterLast, step: 1) else { return nil }
+        end = first.end + delta
+      }
+      chunk.append(start: first.start, end: end, status: first.status)
+      return (first.start..<first.end, SegmentStore(chunks: [chunk]), 0)
+    default:
+      return nil
     }
   }
 

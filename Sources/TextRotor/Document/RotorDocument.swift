@@ -72,6 +72,12 @@ public final class RotorDocument<ID: Hashable> {
   var runUpdates = 0
   /// Edits whose update of a rotor came from the rule machine's re-synchronization (for tests).
   var resynchronized = 0
+  /// Lines and paragraphs updates of edits that add or remove line breaks made from the bytes
+  /// around the edit (`lineBreakUpdate`), not by segmenting the lines it touches (for tests).
+  var lineBreakUpdates = 0
+  /// Pattern rotor updates matched again only until the new matches fell in step with the old
+  /// ones (`convergentMatches`), not over the edited long line (for tests).
+  var convergentMatchUpdates = 0
   /// Edits whose update of a rotor came from a boundary window wider than 1 KB, after the
   /// re-synchronization over 1 KB could not tell (for tests).
   var wideBoundaryUpdates = 0
@@ -88,6 +94,11 @@ public final class RotorDocument<ID: Hashable> {
     var index: IntervalIndex<Void>?
     /// Sorted byte ranges of the entries inside `range` of `bytes`.
     var compute: (ByteStorage, Range<Int>) throws -> [Range<Int>]
+    /// The most bytes an entry spans, when every entry is non-empty and decided by its own bytes
+    /// alone (a literal's matches: ``Pattern/matchReach``); nil when unknown. With it an edit
+    /// inside a long line is matched again only until the new entries fall in step with the old
+    /// ones (`convergentMatches`), not over the whole line.
+    var reach: Int? = nil
   }
 
   /// A document of `elements`. Throws ``DocumentError/duplicateElement(_:)`` when two share an id.
@@ -595,7 +606,15 @@ public final class RotorDocument<ID: Hashable> {
   public func addComputedRotor(
     named name: String, compute: @escaping (ByteStorage, Range<Int>) throws -> [Range<Int>]
   ) throws -> Rotor<ID> {
-    var computed = ComputedRotor(index: nil, compute: compute)
+    try addComputedRotor(named: name, reach: nil, compute: compute)
+  }
+
+  /// ``addComputedRotor(named:compute:)`` with the most bytes one entry spans, when every entry
+  /// is non-empty and decided by its own bytes alone (see `ComputedRotor.reach`).
+  func addComputedRotor(
+    named name: String, reach: Int?, compute: @escaping (ByteStorage, Range<Int>) throws -> [Range<Int>]
+  ) throws -> Rotor<ID> {
+    var computed = ComputedRotor(index: nil, compute: compute, reach: reach)
     let index = try fullIndex(compute)
     computed.index = index
     computedRotors[name] = computed

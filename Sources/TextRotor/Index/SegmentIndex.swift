@@ -299,7 +299,16 @@ struct SegmentIndex: Sendable {
     startingIn old: Range<Int>, movingLaterBy delta: Int, with store: SegmentStore, storeDelta: Int,
     coalescing: Bool = true
   ) -> Range<Int> {
-    replace(startingIn: old, movingLaterBy: delta, coalescing: coalescing, adding: store.chunks.count) {
+    #if DEBUG
+      store.forEach { segment in
+        precondition(
+          segment.start + storeDelta >= old.lowerBound && segment.end + storeDelta <= old.upperBound + delta,
+          "entry \(segment.range) (+\(storeDelta)) outside the new window \(old.lowerBound)..<\(old.upperBound + delta)"
+        )
+        return true
+      }
+    #endif
+    return replace(startingIn: old, movingLaterBy: delta, coalescing: coalescing, adding: store.chunks.count) {
       pieces, from, to in
       Self.appendPieces(of: store, delta: storeDelta, from: from, to: to, into: &pieces)
     }

@@ -22,6 +22,38 @@ extension Pattern {
     return pattern
   }
 
+  /// The most UTF-8 bytes one match can span, when every match is a non-empty run of text decided
+  /// by its own bytes alone: a literal or an alternation of literals, not whole-word (a word
+  /// boundary depends on the text around the match), none empty and none holding U+FFFD (which ICU
+  /// also finds where ill-formed bytes are read as it, and how those are read depends on the bytes
+  /// before them). Nil for every other pattern. An edit then changes matches only within that many
+  /// bytes of it, and a scan restarted anywhere outside a match finds the same next match: a
+  /// pattern rotor is matched again around an edit only until its new matches fall in step with
+  /// its old ones.
+  ///
+  /// Without case, a match is text whose full case folding is the literal's: each of its
+  /// characters folds to at least one scalar and the literal's folding has at most three per
+  /// scalar, so a match holds at most three characters per scalar of the literal, of at most four
+  /// bytes each.
+  var matchReach: Int? {
+    guard !wholeWord else { return nil }
+    let literals: [String]
+    if syntax == .literal {
+      literals = [text]
+    } else if let alternatives, text == Pattern.anyOf(alternatives.literals, syntax: .literal).text {
+      literals = alternatives.literals
+    } else {
+      return nil
+    }
+    guard !literals.isEmpty else { return nil }
+    var reach = 0
+    for literal in literals {
+      guard !literal.isEmpty, !literal.unicodeScalars.contains("\u{FFFD}") else { return nil }
+      reach = Swift.max(reach, ignoreCase ? 12 * literal.unicodeScalars.count : literal.utf8.count)
+    }
+    return reach
+  }
+
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and
   /// `\p{Lu}` do not count as letters of the pattern, nor a group's name, `(?<Name>...)` and
   /// `\k<Name>`; a letter spelled as a code point, `\x48`, `\x{48}`, `\u0048`, `\U00000048` or

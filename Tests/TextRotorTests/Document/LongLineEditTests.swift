@@ -1,0 +1,230 @@
+import Testing
+
+@testable import TextRotor
+
+/// Pattern rotors of literals in long lines: an edit is matched again from before it only until
+/// the new matches fall in step with the old ones (`RotorDocument.convergentMatches`), not over
+/// the whole line. After every random edit each pattern rotor must equal a rebuild's, and its
+/// change report must account for the difference.
+@Suite struct LongLinePatternEditTests {
+  /// Literals whose matches overlap themselves (a typed `a` moves every later `aa` match of a
+  /// run), that full case folding lengthens or shortens (`SS` matches `ß`, `ſs`, `ẞ`), non-ASCII
+  /// ones, alternations searched by ICU (the longer of `abab` and `ab` first: a piece of text cut
+  /// in a run of `ab` finds `ab` where the whole text has `abab`) and one of 42 literals searched by
+  /// the automaton.
+  static let patterns: [Pattern] = [
+    .literal("aa"), .literal("aba"), .literal("SS", ignoreCase: true), .literal("straße", ignoreCase: true),
+    .literal("日本"), .literal("é"),
+    .anyOf(["ab", "abab", "b a"], syntax: .literal), .anyOf(["abab", "ab"], syntax: .literal),
+    .anyOf(["ß", "ss", "a b"], syntax: .literal, ignoreCase: true),
+    .anyOf((0..<40).map { "w\($0)" } + ["ab", "ba"], syntax: .literal),
+  ]
+
+  static let pieces = [
+    "a", "b", "aa", "ab", " ", "a b", "ß", "S", "s", "ſ", "ẞ", "straße", "STRASSE", "日本", "日", "本", "é",
+    "e\u{301}", "w1", "w12", "w3", "😀",
+  ]
+
+  /// Each pattern rotor's entries: element and UTF-8 range (one element: the labels follow).
+  static func patternSnapshots(_ document: RotorDocument<Int>) -> [String: [Range<Int>]] {
+    var all: [String: [Range<Int>]] = [:]
+    for name in document.rotorNames {
+      let rotor = document.rotor(named: name)!
+      all[name] = rotor.indices.map { rotor.location(at: $0)!.utf8Range }
+    }
+    return all
+  }
+
+  @Test func randomEditsMatchRebuild() throws {
+    var seeds = SeededRandom(seed: 0xC0_4E)
+    var updates = 0
+    var edits = 0
+    var small = 0
+    for _ in 0..<TestScale.count(16) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for _ in 0..<(600 + Int(rng.next() % 600)) {
+        // Rare line breaks, and runs of `a` and of `ab` (a match every two or four bytes, all of
+        // which a typed letter moves, across the pieces the text is read in).
+        switch rng.next() % 100 {
+        case 0: text += "\n"
+        case 1: text += String(repeating: "a", count: 100 + Int(rng.next() % 600))
+        case 2: text += String(repeating: "ab", count: 50 + Int(rng.next() % 300))
+        default: text += Self.pieces[Int(rng.next() % UInt64(Self.pieces.count))]
+        }
+      }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      document.longLineThreshold = 48
+      for pattern in Self.patterns { _ = try document.rotor(matching: pattern) }
+      for step in 0..<50 {
+        let current = try document.text(of: 0)
+        var a = DocumentEditModelTests.randomIndex(in: current, &rng)
+        var b = DocumentEditModelTests.randomIndex(in: current, &rng)
+        if b < a { swap(&a, &b) }
+        let inserted: String
+        switch rng.next() % 5 {
+        case 0, 1:  // typing
+          b = a
+          inserted = Self.pieces[Int(rng.next() % UInt64(Self.pieces.count))]
+        case 2:  // a short delete
+          let scalars = current.unicodeScalars
+          if a < scalars.endIndex {
+            b = scalars.index(a, offsetBy: 1 + Int(rng.next() % 3), limitedBy: scalars.endIndex) ?? scalars.endIndex
+          }
+          inserted = ""
+        case 3:  // a line break typed
+          b = a
+          inserted = rng.next() % 2 == 0 ? "\n" : "\r\n"
+        default:  // a paste over a selection
+          inserted = (0..<Int(rng.next() % 4)).map { _ in Self.pieces[Int(rng.next() % UInt64(Self.pieces.count))] }
+            .joined()
+        }
+        let description =
+          "seed \(seed) step \(step): replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
+        let counts = Dictionary(
+          uniqueKeysWithValues: document.rotorNames.map { ($0, document.rotor(named: $0)!.count) })
+        let before = document.convergentMatchUpdates
+        let change = try document.replace(a..<b, in: 0, with: inserted)
+        updates += document.convergentMatchUpdates - before
+        edits += 1
+        let rebuilt = try RotorDocument(elements: document.elements)
+        for pattern in Self.patterns { _ = try rebuilt.rotor(matching: pattern) }
+        let got = Self.patternSnapshots(document)
+        let want = Self.patternSnapshots(rebuilt)
+        for name in document.rotorNames {
+          #expect(got[name] == want[name], "\(description): \(name)")
+          guard got[name] == want[name] else { return }
+          // The report: the old count less the removed entries plus the added ones.
+          let reported = try #require(change.named[name], "\(description): no report for \(name)")
+          #expect(
+            counts[name]! - reported.removed.count + reported.added.count == want[name]!.count,
+            "\(description): \(name) reported \(reported)")
+          if reported.removed.count < 20 { small += 1 }
+        }
+      }
+    }
+    // The path is taken (most edits lie in lines longer than the lowered threshold), and most
+    // updates replace a few matches, not a line's.
+    #expect(updates > edits * Self.patterns.count / 2, "\(updates) convergent updates in \(edits) edits")
+    #expect(small > edits * Self.patterns.count * 3 / 4, "\(small) small reports in \(edits) edits")
+  }
+
+  /// Patterns whose matches depend on the text around them, or may be empty, keep matching the
+  /// whole edited line: whole-word literals, regexes, a literal of U+FFFD.
+  @Test func boundedReachOnlyForContextFreeLiterals() {
+    #expect(Pattern.literal("ab").matchReach == 2)
+    #expect(Pattern.literal("日本").matchReach == 6)
+    #expect(Pattern.literal("SS", ignoreCase: true).matchReach == 24)
+    #expect(Pattern.anyOf(["a", "abc"], syntax: .literal).matchReach == 3)
+    #expect(Pattern.literal("ab", wholeWord: true).matchReach == nil)
+    #expect(Pattern.regex("ab").matchReach == nil)
+    #expect(Pattern.anyOf(["a", "b"], syntax: .regex).matchReach == nil)
+    #expect(Pattern.anyOf(["a", "b"], syntax: .literal, wholeLine: true).matchReach == nil)
+    #expect(Pattern.literal("\u{FFFD}").matchReach == nil)
+    #expect(Pattern.literal("").matchReach == nil)
+  }
+}
+
+/// Line breaks typed into long lines, deleted, CR and LF brought together or apart: the lines and
+/// paragraphs rotors are updated from the bytes around the edit (`lineBreakUpdate`), not by
+/// segmenting the lines it touches, and every rotor must equal a rebuild after each edit.
+@Suite struct LineBreakEditTests {
+  @Test func lineBreaksMatchRebuild() throws {
+    let pieces = ["word", " ", "a", "Hello, world. ", "é", "日本", "  ", "\t", "x"]
+    let breaks = ["\n", "\r\n", "\r", "\n\n", " \n", "\n\t\n", "\r\r\n"]
+    var seeds = SeededRandom(seed: 0x1B_7E)
+    var edits = 0
+    var updates = 0
+    for _ in 0..<TestScale.count(10) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for _ in 0..<(200 + Int(rng.next() % 400)) {
+        text +=
+          rng.next() % 40 == 0
+          ? breaks[Int(rng.next() % UInt64(breaks.count))] : pieces[Int(rng.next() % UInt64(pieces.count))]
+      }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+      let before = document.lineBreakUpdates
+      for step in 0..<40 {
+        let current = try document.text(of: 0)
+        let bytes = Array(current.utf8)
+        var a = DocumentEditModelTests.randomIndex(in: current, &rng)
+        // Often at the end, after a line break, or next to a CR or an LF.
+        switch rng.next() % 6 {
+        case 0: a = current.endIndex
+        case 1:
+          if let k = bytes.indices.filter({ bytes[$0] == 0x0A || bytes[$0] == 0x0D }).randomElement(using: &rng) {
+            a = current.utf8.index(current.startIndex, offsetBy: k + Int(rng.next() % 2))
+          }
+        default: break
+        }
+        var b = a
+        let inserted: String
+        if rng.next() % 3 == 0 {
+          // Delete one to three scalars (a line break among them, often).
+          let scalars = current.unicodeScalars
+          b = scalars.index(a, offsetBy: 1 + Int(rng.next() % 3), limitedBy: scalars.endIndex) ?? scalars.endIndex
+          inserted = rng.next() % 2 == 0 ? "" : breaks[Int(rng.next() % UInt64(breaks.count))]
+        } else {
+          inserted = breaks[Int(rng.next() % UInt64(breaks.count))]
+        }
+        let description =
+          "seed \(seed) step \(step): replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
+        try document.replace(a..<b, in: 0, with: inserted)
+        edits += 1
+        let rebuilt = try RotorDocument(elements: document.elements)
+        for kind in SystemRotor.allCases {
+          let got = try DocumentEditModelTests.systemSnapshot(document, kind)
+          let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
+          #expect(got == want, "\(description): \(kind)")
+          guard got == want else { return }
+        }
+      }
+      updates += document.lineBreakUpdates - before
+    }
+    // Lines and paragraphs are two updates an edit; paragraphs fall back where a blank line
+    // comes or goes.
+    #expect(updates > edits, "\(updates) line-break updates in \(edits) edits")
+  }
+
+  /// Line breaks typed into a minified JSON line (one sentence of kilobytes, no old boundary near
+  /// any edit): the sentences, words and line-break segments come from the rule machine's
+  /// re-synchronization (the new run begins a pass after the line break, inside the old run's
+  /// pass), and every rotor must equal a rebuild.
+  @Test func lineBreaksInLongSentencesMatchRebuild() throws {
+    var records = ""
+    for r in 0..<120 {
+      records +=
+        "{\"id\":\(r),\"name\":\"Element \(r) has a few words. e.g. U.S. (see) x.\",\"tags\":[\"a\",\"b\"],\"score\":\(r % 97).5},"
+    }
+    var rng = SeededRandom(seed: 0x75_0E)
+    var edits = 0
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: records)])
+    document.longLineThreshold = 48
+    document.boundaryReach = 0  // no old boundary looked for: the machine's re-synchronization
+    document.runEdits = false
+    for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+    for step in 0..<TestScale.count(60) {
+      let current = try document.text(of: 0)
+      let bytes = Array(current.utf8)
+      let a = Int(rng.next() % UInt64(bytes.count + 1))
+      let typed = ["\n", "\r\n", "\r", " \n", ".\n", "\nA"][Int(rng.next() % 6)]
+      let description = "step \(step): \(typed.debugDescription) at \(a)"
+      try document.replace(utf8Range: a..<a, in: 0, with: typed)
+      // Deleted again half of the time (the line joined, a CR LF maybe brought together).
+      if rng.next() % 2 == 0 { try document.replace(utf8Range: a..<(a + typed.utf8.count), in: 0, with: "") }
+      edits += 1
+      let rebuilt = try RotorDocument(elements: document.elements)
+      for kind in SystemRotor.allCases {
+        let got = try DocumentEditModelTests.systemSnapshot(document, kind)
+        let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
+        #expect(got == want, "\(description): \(kind)")
+        guard got == want else { return }
+      }
+    }
+    #expect(document.resynchronized > edits, "\(document.resynchronized) re-synchronized updates in \(edits) edits")
+  }
+}
