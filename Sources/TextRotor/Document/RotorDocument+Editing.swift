@@ -487,17 +487,7 @@ extension RotorDocument {
     /// Whether the edited line is non-blank before the edit and after it: a non-blank byte
     /// removed (before) or typed (after), or one on the same line within 64 bytes of the edit.
     func staysNonBlank(_ removed: [UInt8]?) -> Bool {
-      func nonBlank(from start: Int, step: Int) -> Bool {
-        var i = start
-        for _ in 0..<64 where i >= 0 && i < length {
-          let c = cuts.byte(at: i)
-          if isBreak(c) { return false }
-          if !isBlank(c) { return true }
-          i += step
-        }
-        return false
-      }
-      if nonBlank(from: a - 1, step: -1) || nonBlank(from: a + n, step: 1) { return true }
+      if cuts.nonBlankNear(a - 1, step: -1) || cuts.nonBlankNear(a + n, step: 1) { return true }
       guard inserted.contains(where: { !isBlank($0) }) else { return false }
       return removed.map { $0.contains(where: { !isBlank($0) }) } ?? true
     }
@@ -612,18 +602,7 @@ extension RotorDocument {
     case .paragraphs:
       guard j == k, first.start <= s + w0, first.end >= s + (atEnd ? oldLength : w1 - delta) else { return nil }
       func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
-      func isBreak(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
-      // Whether a non-blank byte lies within 64 bytes of `from`, going by `step`, before a break.
-      func nonBlank(from: Int, step: Int) -> Bool {
-        var i = from
-        for _ in 0..<64 where i >= 0 && i < length {
-          let c = cuts.byte(at: i)
-          if isBreak(c) { return false }
-          if !isBlank(c) { return true }
-          i += step
-        }
-        return false
-      }
+      func nonBlank(from: Int, step: Int) -> Bool { cuts.nonBlankNear(from, step: step) }
       // Every new line touching the window is non-blank: the one ending at the first terminator
       // (or holding the whole window), those between terminators, the one after the last.
       guard let (firstBreak, _) = terminators.first else {
@@ -1372,6 +1351,19 @@ final class EditCuts {
     if let w = chunkWindow, let cut = try? w.cut(after: p, rotor: rotor) { return cut }
     if usesNear, let cut = try? nearWindow.cut(after: p, rotor: rotor) { return cut }
     return (try? wideWindow.cut(after: p, rotor: rotor)) ?? text.cut(after: p, rotor: rotor)
+  }
+
+  /// Whether a byte other than a space or a tab lies within 64 bytes of `from`, going by `step`
+  /// (1 or -1), before a line break or the text's end: the line there is non-blank.
+  func nonBlankNear(_ from: Int, step: Int) -> Bool {
+    var i = from
+    for _ in 0..<64 where i >= 0 && i < text.utf8Count {
+      let c = byte(at: i)
+      if c == 0x0A || c == 0x0D { return false }
+      if c != 0x20 && c != 0x09 { return true }
+      i += step
+    }
+    return false
   }
 
   /// The byte at `offset`: from the chunk holding the edit, or the near window, when one holds it
