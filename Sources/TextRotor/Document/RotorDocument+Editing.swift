@@ -310,6 +310,8 @@ extension RotorDocument {
         let ws: Int
         let we: Int
         let found: [Range<Int>]
+        // What moves `found` to document offsets.
+        var shift = 0
         var convergent = false
         do {
           if long, !emptyLine, let reach = computedRotors[name]!.reach,
@@ -322,11 +324,9 @@ extension RotorDocument {
             convergentMatchUpdates += 1
           } else {
             let (lineStart, lineEnd, storage, r) = lines()
-            let shift = s + lineStart - r.lowerBound
+            shift = s + lineStart - r.lowerBound
             (ws, we) = (lineStart, lineEnd)
-            found = try Self.entries(compute, storage, r, emptyLine: emptyLine).map {
-              ($0.lowerBound + shift)..<($0.upperBound + shift)
-            }
+            found = try Self.entries(compute, storage, r, emptyLine: emptyLine)
           }
         } catch {
           change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
@@ -346,7 +346,10 @@ extension RotorDocument {
             i1 = atEnd.upperBound
           }
         }
-        index.apply(edit: window, newCount: we - ws, inserting: found.map { ($0, ()) }) { r, _ in
+        index.apply(
+          edit: window, newCount: we - ws,
+          inserting: found.map { (($0.lowerBound + shift)..<($0.upperBound + shift), ()) }
+        ) { r, _ in
           // An empty window (typing at the element's start, where the new entries fell in step
           // at once): the entries starting at its end move with the text after it.
           convergent && r.lowerBound >= window.upperBound
@@ -487,7 +490,9 @@ extension RotorDocument {
     /// Whether the edited line is non-blank before the edit and after it: a non-blank byte
     /// removed (before) or typed (after), or one on the same line within 64 bytes of the edit.
     func staysNonBlank(_ removed: [UInt8]?) -> Bool {
-      if cuts.nonBlankNear(a - 1, step: -1) || cuts.nonBlankNear(a + n, step: 1) { return true }
+      if cuts.nonBlankNear(a - 1, step: -1) || cuts.nonBlankNear(a + n, step: 1) {
+        return true
+      }
       guard inserted.contains(where: { !isBlank($0) }) else { return false }
       return removed.map { $0.contains(where: { !isBlank($0) }) } ?? true
     }
@@ -1356,8 +1361,9 @@ final class EditCuts {
   /// Whether a byte other than a space or a tab lies within 64 bytes of `from`, going by `step`
   /// (1 or -1), before a line break or the text's end: the line there is non-blank.
   func nonBlankNear(_ from: Int, step: Int) -> Bool {
+    let length = text.utf8Count
     var i = from
-    for _ in 0..<64 where i >= 0 && i < text.utf8Count {
+    for _ in 0..<64 where i >= 0 && i < length {
       let c = byte(at: i)
       if c == 0x0A || c == 0x0D { return false }
       if c != 0x20 && c != 0x09 { return true }
