@@ -311,22 +311,20 @@ extension RotorDocument {
         let we: Int
         let found: [Range<Int>]
         // What moves `found` to document offsets.
-        var shift = 0
-        var convergent = false
+        let shift: Int
+        let convergent: Bool
         do {
           if long, !emptyLine, let reach = computedRotors[name]!.reach,
             let converged = try Self.convergentMatches(
               compute, reach: reach, index: index, cuts: cuts, elementStart: s, a: a, b: b, inserted: n,
               newLength: newLength)
           {
-            (ws, we, found) = converged
-            convergent = true
+            (ws, we, found, shift, convergent) = (converged.ws, converged.we, converged.found, 0, true)
             convergentMatchUpdates += 1
           } else {
             let (lineStart, lineEnd, storage, r) = lines()
-            shift = s + lineStart - r.lowerBound
-            (ws, we) = (lineStart, lineEnd)
             found = try Self.entries(compute, storage, r, emptyLine: emptyLine)
+            (ws, we, shift, convergent) = (lineStart, lineEnd, s + lineStart - r.lowerBound, false)
           }
         } catch {
           change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
