@@ -17,6 +17,31 @@ import Testing
     return s
   }
 
+  /// A random edit of `current` as an editor makes them: one of `typed` typed (two times in four),
+  /// one to three scalars deleted, up to three of `pieces` pasted over a selection, and with
+  /// `lineBreaks` also a line break typed (LF or CR LF).
+  static func randomEdit(
+    in current: String, typed: [String], pieces: [String], lineBreaks: Bool = false, _ rng: inout SeededRandom
+  ) -> (Range<String.Index>, String) {
+    var a = randomIndex(in: current, &rng)
+    var b = randomIndex(in: current, &rng)
+    if b < a { swap(&a, &b) }
+    switch rng.next() % (lineBreaks ? 5 : 4) {
+    case 0, 1:  // typing
+      return (a..<a, typed[Int(rng.next() % UInt64(typed.count))])
+    case 2:  // deleting one scalar (backspace), or a short run
+      let scalars = current.unicodeScalars
+      if a < scalars.endIndex {
+        b = scalars.index(a, offsetBy: 1 + Int(rng.next() % 3), limitedBy: scalars.endIndex) ?? scalars.endIndex
+      }
+      return (a..<b, "")
+    case 3 where lineBreaks:
+      return (a..<a, rng.next() % 2 == 0 ? "\n" : "\r\n")
+    default:  // a paste over a selection
+      return (a..<b, (0..<Int(rng.next() % 4)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined())
+    }
+  }
+
   static func randomIndex(in text: String, _ rng: inout SeededRandom) -> String.Index {
     let scalars = text.unicodeScalars
     let n = scalars.count
@@ -479,23 +504,8 @@ import Testing
       defer { resynchronized += document.resynchronized }
       for step in 0..<40 {
         let current = try document.text(of: 0)
-        var a = Self.randomIndex(in: current, &rng)
-        var b = Self.randomIndex(in: current, &rng)
-        if b < a { swap(&a, &b) }
-        let inserted: String
-        switch rng.next() % 4 {
-        case 0, 1:  // typing one character
-          b = a
-          inserted = typed[Int(rng.next() % UInt64(typed.count))]
-        case 2:  // deleting one scalar (backspace), or a short run
-          let scalars = current.unicodeScalars
-          if a < scalars.endIndex {
-            b = scalars.index(a, offsetBy: 1 + Int(rng.next() % 3), limitedBy: scalars.endIndex) ?? scalars.endIndex
-          }
-          inserted = ""
-        default:  // a paste over a selection
-          inserted = (0..<Int(rng.next() % 4)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
-        }
+        let (range, inserted) = Self.randomEdit(in: current, typed: typed, pieces: pieces, &rng)
+        let (a, b) = (range.lowerBound, range.upperBound)
         let description =
           "replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
         let before = try document.rotor(.words).count

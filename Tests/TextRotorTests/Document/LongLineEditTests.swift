@@ -59,27 +59,9 @@ import Testing
       for pattern in Self.patterns { _ = try document.rotor(matching: pattern) }
       for step in 0..<50 {
         let current = try document.text(of: 0)
-        var a = DocumentEditModelTests.randomIndex(in: current, &rng)
-        var b = DocumentEditModelTests.randomIndex(in: current, &rng)
-        if b < a { swap(&a, &b) }
-        let inserted: String
-        switch rng.next() % 5 {
-        case 0, 1:  // typing
-          b = a
-          inserted = Self.pieces[Int(rng.next() % UInt64(Self.pieces.count))]
-        case 2:  // a short delete
-          let scalars = current.unicodeScalars
-          if a < scalars.endIndex {
-            b = scalars.index(a, offsetBy: 1 + Int(rng.next() % 3), limitedBy: scalars.endIndex) ?? scalars.endIndex
-          }
-          inserted = ""
-        case 3:  // a line break typed
-          b = a
-          inserted = rng.next() % 2 == 0 ? "\n" : "\r\n"
-        default:  // a paste over a selection
-          inserted = (0..<Int(rng.next() % 4)).map { _ in Self.pieces[Int(rng.next() % UInt64(Self.pieces.count))] }
-            .joined()
-        }
+        let (range, inserted) = DocumentEditModelTests.randomEdit(
+          in: current, typed: Self.pieces, pieces: Self.pieces, lineBreaks: true, &rng)
+        let (a, b) = (range.lowerBound, range.upperBound)
         let description =
           "seed \(seed) step \(step): replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
         let counts = Dictionary(
