@@ -397,10 +397,11 @@ extension RotorDocument {
       let r = index.range(at: i - 1)
       return r.lowerBound < x && r.upperBound > x ? r : nil
     }
-    // The start: `reach` before the edit, moved back to the start of an old entry holding it, then
-    // to the start of its character (no entry holds the character then).
+    // The start: `reach` before the edit, moved back to the start of its character, then to the
+    // start of an old entry holding that (an entry starts on a character; in that order, as a
+    // stray continuation byte just after an entry is no character's: stepping back over it after
+    // the entry's check entered the entry).
     var q0 = Swift.max(0, a - reach)
-    if let r = oldEntry(strictlyHolding: s + q0) { q0 = r.lowerBound - s }
     if q0 > 0 {
       // Back over at most three continuation bytes (a character's), from the byte at q0.
       let (storage, r) = cuts.bytes((q0 - Swift.min(q0, 3))..<(q0 + 1))
@@ -408,6 +409,7 @@ extension RotorDocument {
       while k > r.lowerBound && storage[k] & 0xC0 == 0x80 { k -= 1 }
       q0 -= r.upperBound - 1 - k
     }
+    if let r = oldEntry(strictlyHolding: s + q0) { q0 = r.lowerBound - s }
     // The first position in `gap` (closed) at or past the inserted bytes whose old offset is not
     // strictly inside an old entry.
     func agreement(_ gap: ClosedRange<Int>) -> Int? {

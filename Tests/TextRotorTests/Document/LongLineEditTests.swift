@@ -92,6 +92,31 @@ import Testing
     #expect(small > edits * Self.patterns.count * 3 / 4, "\(small) small reports in \(edits) edits")
   }
 
+  /// The scan's start is moved to its character's start before an old match holding it is looked
+  /// for: `reach` bytes before the edit is a stray continuation byte right after the match `ab`,
+  /// and stepping back over it after the check started the scan inside that match, which then
+  /// found `b` again, overlapping it (found by review; ill-formed bytes reach an element only
+  /// through the engine's own initializers, files are repaired to U+FFFD).
+  @Test func scanStartsOutsideOldMatchesInIllFormedText() throws {
+    let bytes: [UInt8] = Array("ab".utf8) + [0x80] + Array("cdefghij".utf8)
+    let table = try DocumentText<Int>(elements: [
+      (0, TextRope(ByteStorage(bytes), 0..<bytes.count), ElementItem.virtualGap)
+    ])
+    let document = RotorDocument<Int>(table: table, source: nil, segmenter: Segmenter())
+    document.longLineThreshold = 1
+    let pattern = Pattern.anyOf(["ab", "b"], syntax: .literal)
+    #expect(pattern.matchReach == 2)
+    _ = try document.rotor(matching: pattern)
+    let change = try document.replace(utf8Range: 4..<4, in: 0, with: "x")
+    #expect(document.convergentMatchUpdates == 1)
+    let name = "matches: \(pattern)"
+    let rotor = try #require(document.rotor(named: name))
+    #expect(rotor.indices.map { rotor.location(at: $0)!.utf8Range } == [0..<2])
+    // One match before the edit and after it: the report removes and adds as many.
+    let reported = try #require(change.named[name])
+    #expect(reported.removed.count == reported.added.count, "\(reported)")
+  }
+
   /// Patterns whose matches depend on the text around them, or may be empty, keep matching the
   /// whole edited line: whole-word literals, regexes, a literal of U+FFFD.
   @Test func boundedReachOnlyForContextFreeLiterals() {
