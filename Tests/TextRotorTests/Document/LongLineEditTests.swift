@@ -92,6 +92,67 @@ import Testing
     #expect(small > edits * Self.patterns.count * 3 / 4, "\(small) small reports in \(edits) edits")
   }
 
+  /// Documents of one to three elements (some empty) at several long-line thresholds: edits at
+  /// any scalar boundary of any element (often its start or end), pattern rotors and every system
+  /// rotor compared with a rebuild, and each pattern rotor's report checked against the counts.
+  @Test func severalElementsMatchRebuild() throws {
+    let patterns: [Pattern] = [
+      .literal("aa"), .literal("aba"), .literal("ss", ignoreCase: true), .literal("K", ignoreCase: true),
+      .anyOf(["b", "abab"], syntax: .literal), .anyOf(["ſ", "st"], syntax: .literal, ignoreCase: true),
+    ]
+    let pieces = ["a", "b", "ab", " ", "ß", "s", "S", "ſ", "st", "ﬆ", "k", "\u{212A}", "é", "日本", "\n", "\r\n", "\t"]
+    var seeds = SeededRandom(seed: 0x5E_7E)
+    var convergent = 0
+    for _ in 0..<TestScale.count(20) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      let texts = (0..<(1 + Int(rng.next() % 3))).map { _ in
+        rng.next() % 5 == 0
+          ? ""
+          : (0..<(20 + Int(rng.next() % 150))).map { _ in
+            rng.next() % 20 == 0
+              ? String(repeating: "a", count: 10 + Int(rng.next() % 60))
+              : pieces[Int(rng.next() % UInt64(pieces.count))]
+          }.joined()
+      }
+      let document = try RotorDocument(
+        elements: texts.enumerated().map { TextElement(id: $0.offset, text: $0.element) })
+      document.longLineThreshold = [4, 16, 48][Int(rng.next() % 3)]
+      for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+      for pattern in patterns { _ = try document.rotor(matching: pattern) }
+      defer { convergent += document.convergentMatchUpdates }
+      for step in 0..<40 {
+        let id = Int(rng.next() % UInt64(texts.count))
+        let current = try document.text(of: id)
+        var a = DocumentEditModelTests.randomIndex(in: current, &rng)
+        if rng.next() % 4 == 0 { a = rng.next() % 2 == 0 ? current.startIndex : current.endIndex }
+        let scalars = current.unicodeScalars
+        let b =
+          rng.next() % 3 == 0
+          ? scalars.index(a, offsetBy: Int(rng.next() % 4), limitedBy: scalars.endIndex) ?? scalars.endIndex : a
+        let inserted = (0..<Int(rng.next() % 3)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined()
+        let description =
+          "seed \(seed) step \(step): element \(id), replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
+        let counts = Dictionary(
+          uniqueKeysWithValues: document.rotorNames.map { ($0, document.rotor(named: $0)!.count) })
+        let change = try document.replace(a..<b, in: id, with: inserted)
+        let rebuilt = try RotorDocument(elements: document.elements)
+        for pattern in patterns { _ = try rebuilt.rotor(matching: pattern) }
+        let got = try DocumentEditModelTests.rotorSnapshots(document)
+        let want = try DocumentEditModelTests.rotorSnapshots(rebuilt)
+        for (name, entries) in want {
+          #expect(got[name] == entries, "\(description): \(name)")
+          guard got[name] == entries else { return }
+          guard let old = counts[name], let reported = change.named[name], !reported.rebuilt else { continue }
+          #expect(
+            old - reported.removed.count + reported.added.count == entries.count,
+            "\(description): \(name) reported \(reported)")
+        }
+      }
+    }
+    #expect(convergent > 500, "\(convergent) convergent pattern updates")
+  }
+
   /// The scan's start is moved to its character's start before an old match holding it is looked
   /// for: `reach` bytes before the edit is a stray continuation byte right after the match `ab`,
   /// and stepping back over it after the check started the scan inside that match, which then
