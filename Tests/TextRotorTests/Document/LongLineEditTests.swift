@@ -150,7 +150,7 @@ import Testing
         }
       }
     }
-    #expect(convergent > 500, "\(convergent) convergent pattern updates")
+    #expect(convergent > TestScale.count(20) * 25, "\(convergent) convergent pattern updates")
   }
 
   /// The scan's start is moved to its character's start before an old match holding it is looked
