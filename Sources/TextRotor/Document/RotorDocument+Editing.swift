@@ -503,18 +503,23 @@ extension RotorDocument {
         if found != nil { lineBreakUpdates += 1 }
         return found
       }
-      // For paragraphs the line stays non-blank (that it was non-blank before is the entry's
-      // holding it, below).
-      if kind == .paragraphs && !staysNonBlank(nil) { return nil }
+      // For paragraphs the line stays non-blank, and it was non-blank before when a paragraph
+      // holds the edit (else, a line typed into a blank one, the paragraphs around it are joined
+      // or split: `paragraphUpdate`).
+      func paragraphsAround() -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
+        kind == .paragraphs
+          ? paragraphUpdate(index, cuts, elementStart: s, a: a, b: b, inserted: n, length: length) : nil
+      }
+      if kind == .paragraphs && !staysNonBlank(nil) { return paragraphsAround() }
       // The entry holding the edit (old offsets).
       let j = index.firstIndex(startingAfter: s + a) - 1
-      guard j >= 0 else { return nil }
+      guard j >= 0 else { return paragraphsAround() }
       let entry = index[j]
       // An empty entry (an empty line) is not in the range of starts `entry.start..<entry.end`
       // that the replacement removes, and a line emptied at the element's end is no entry: the
       // window path takes both.
       guard entry.start >= s, entry.end >= s + b, entry.end > entry.start, entry.end + delta > entry.start
-      else { return nil }
+      else { return paragraphsAround() }
       var chunk = SegmentStore.Chunk(origin: entry.start)
       chunk.append(start: entry.start, end: entry.end + delta, status: entry.status)
       return (entry.start..<entry.end, SegmentStore(chunks: [chunk]), 0)
@@ -558,12 +563,50 @@ extension RotorDocument {
     let delta = n - (b - a)
     let oldLength = length - delta
     guard length > 0, oldLength > 0 else { return nil }
+    if kind == .paragraphs {
+      return paragraphUpdate(index, cuts, elementStart: s, a: a, b: b, inserted: n, length: length)
+    }
+    guard kind == .lines else { return nil }
+    let (w0, w1, terminators) = Self.lineBreakWindow(cuts, a: a, inserted: n, length: length)
+    let atEnd = w1 == length
+    // The old entries holding w0 and w1 (old offsets); at the end, the element's last one.
+    let j = index.firstIndex(startingAfter: s + w0) - 1
+    let k = index.firstIndex(startingAfter: atEnd ? s + oldLength - 1 : s + w1 - delta) - 1
+    guard j >= 0, k >= j else { return nil }
+    let first = index[j]
+    let last = index[k]
+    guard first.start >= s, last.end <= s + oldLength else { return nil }
+    // The old line holding w1 runs on past it (no terminator straddles w1), and the one holding
+    // w0 to it at least.
+    guard first.end >= s + w0, atEnd || last.end >= s + w1 - delta else { return nil }
+    var chunk = SegmentStore.Chunk(origin: first.start)
+    var start = first.start
+    for (t, u) in terminators {
+      chunk.append(start: start, end: s + t, status: first.status)
+      start = s + u
+    }
+    if !atEnd {
+      chunk.append(start: start, end: last.end + delta, status: last.status)
+    } else if start < s + length {
+      chunk.append(start: start, end: s + length, status: last.status)
+    }
+    // The old bytes of those lines become the new ones: to the element's end, or to the first
+    // byte of the last line's terminator (so that the last line, when empty, starts inside).
+    let oldEnd = atEnd || last.end == s + oldLength ? s + oldLength : last.end + 1
+    return (first.start..<oldEnd, SegmentStore(chunks: [chunk]), 0)
+  }
+
+  /// The window of ``lineBreakUpdate`` in new offsets: the edit (`a`, `n` bytes typed) with two
+  /// bytes on each side, widened so that no CR LF is cut in two at either end (`w1` at most the
+  /// element's `length`), and the line terminators in it as (start, end). Line terminators before
+  /// `w0` and from `w1` on are the old ones.
+  static func lineBreakWindow(_ cuts: EditCuts, a: Int, inserted n: Int, length: Int) -> (
+    w0: Int, w1: Int, terminators: [(Int, Int)]
+  ) {
     var w0 = Swift.max(0, a - 2)
     if w0 > 0 && cuts.byte(at: w0 - 1) == 0x0D && cuts.byte(at: w0) == 0x0A { w0 -= 1 }
     var w1 = Swift.min(length, a + n + 2)
     if w1 < length && cuts.byte(at: w1 - 1) == 0x0D && cuts.byte(at: w1) == 0x0A { w1 += 1 }
-    let atEnd = w1 == length
-    // The line terminators in w0..<w1, as (start, end).
     var terminators: [(Int, Int)] = []
     var t = w0
     while t < w1 {
@@ -577,62 +620,160 @@ extension RotorDocument {
       }
       t += 1
     }
-    // The old entries holding w0 and w1 (old offsets); at the end, the element's last one.
-    let j = index.firstIndex(startingAfter: s + w0) - 1
-    let k = index.firstIndex(startingAfter: atEnd ? s + oldLength - 1 : s + w1 - delta) - 1
-    guard j >= 0, k >= j else { return nil }
-    let first = index[j]
-    let last = index[k]
-    guard first.start >= s, last.end <= s + oldLength else { return nil }
-    var chunk = SegmentStore.Chunk(origin: first.start)
-    switch kind {
-    case .lines:
-      // The old line holding w1 runs on past it (no terminator straddles w1), and the one holding
-      // w0 to it at least.
-      guard first.end >= s + w0, atEnd || last.end >= s + w1 - delta else { return nil }
-      var start = first.start
-      for (t, u) in terminators {
-        chunk.append(start: start, end: s + t, status: first.status)
-        start = s + u
-      }
-      if !atEnd {
-        chunk.append(start: start, end: last.end + delta, status: last.status)
-      } else if start < s + length {
-        chunk.append(start: start, end: s + length, status: last.status)
-      }
-      // The old bytes of those lines become the new ones: to the element's end, or to the first
-      // byte of the last line's terminator (so that the last line, when empty, starts inside).
-      let oldEnd = atEnd || last.end == s + oldLength ? s + oldLength : last.end + 1
-      return (first.start..<oldEnd, SegmentStore(chunks: [chunk]), 0)
-    case .paragraphs:
-      guard j == k, first.start <= s + w0, first.end >= s + (atEnd ? oldLength : w1 - delta) else { return nil }
-      func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
-      func nonBlank(from: Int, step: Int) -> Bool { cuts.nonBlankNear(from, step: step) }
-      // Every new line touching the window is non-blank: the one ending at the first terminator
-      // (or holding the whole window), those between terminators, the one after the last.
-      guard let (firstBreak, _) = terminators.first else {
-        guard nonBlank(from: w1 - 1, step: -1) || nonBlank(from: w1, step: 1) else { return nil }
-        chunk.append(start: first.start, end: first.end + delta, status: first.status)
-        return (first.start..<first.end, SegmentStore(chunks: [chunk]), 0)
-      }
-      guard nonBlank(from: firstBreak - 1, step: -1) else { return nil }
-      for (x, y) in zip(terminators, terminators.dropFirst()) {
-        guard (x.1..<y.0).contains(where: { !isBlank(cuts.byte(at: $0)) }) else { return nil }
-      }
-      let (lastBreak, afterLast) = terminators.last!
-      // At the element's end after a last terminator: no line; the paragraph ends before it.
-      let end: Int
-      if atEnd && afterLast == length {
-        end = s + lastBreak
-      } else {
-        guard nonBlank(from: afterLast, step: 1) else { return nil }
-        end = first.end + delta
-      }
-      chunk.append(start: first.start, end: end, status: first.status)
-      return (first.start..<first.end, SegmentStore(chunks: [chunk]), 0)
-    default:
-      return nil
+    return (w0, w1, terminators)
+  }
+
+  /// The paragraphs update of an edit that adds or removes line breaks, or makes a line blank or
+  /// non-blank, from the bytes around the edit and the old paragraphs, without reading the lines
+  /// or paragraphs it touches whole (a blank line typed into a paragraph of 100 MB re-segmented all
+  /// of it). A paragraph is a run of non-blank lines (``ElementKind/paragraphs(in:range:)``), so
+  /// in new offsets, with `w0..<w1` and its terminators from ``lineBreakWindow``:
+  /// - the new lines touching the window are the one holding `w0`, those between its terminators,
+  ///   and the one holding `w1`; the bytes of the first before `w0` and of the last from `w1` on
+  ///   are old, read for at most 64 bytes out to a non-blank byte or a terminator (else nil);
+  /// - the first line, when an old non-blank byte `c` of it was found, is in the old paragraph
+  ///   holding `c`, whose lines up to it are unchanged: the paragraph there starts where that one
+  ///   did. When its start was found instead, the line before it (unchanged) is non-blank exactly
+  ///   when an old paragraph holds its last byte, and that paragraph runs on into the first line
+  ///   when it is non-blank, or ends at that line's end. The last line mirrors this to the right.
+  /// - the lines in between, read whole, open and close paragraphs.
+  /// The old paragraphs replaced are those starting from the first of those found to the end of
+  /// the last (the old lines touching the window lie in between). Nil when an edge line's bytes
+  /// are undecided within 64 bytes or the old paragraphs disagree with the bytes.
+  func paragraphUpdate(
+    _ index: SegmentIndex, _ cuts: EditCuts, elementStart s: Int, a: Int, b: Int, inserted n: Int, length: Int
+  ) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
+    let delta = n - (b - a)
+    let oldLength = length - delta
+    guard length > 0, oldLength > 0 else { return nil }
+    let (w0, w1, terminators) = Self.lineBreakWindow(cuts, a: a, inserted: n, length: length)
+    func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+    func isBreak(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
+    /// The old paragraph holding the old offset `p` (of this element), if any.
+    func holding(_ p: Int) -> SegmentStore.Segment? {
+      let j = index.firstIndex(startingAfter: s + p) - 1
+      guard j >= 0 else { return nil }
+      let e = index[j]
+      return e.start >= s && e.end > s + p ? e : nil
     }
+    // Left of w0 (old bytes): a non-blank byte of the first line, or its start and the end of the
+    // line before it (nil at the element's start).
+    var leftNonBlank: Int? = nil
+    var firstStart = 0
+    var previousEnd: Int? = nil
+    do {
+      var i = w0 - 1
+      while true {
+        guard i >= 0 else { break }
+        guard w0 - i <= 64 else { return nil }
+        let c = cuts.byte(at: i)
+        if isBreak(c) {
+          firstStart = i + 1
+          previousEnd = c == 0x0A && i > 0 && cuts.byte(at: i - 1) == 0x0D ? i - 1 : i
+          break
+        }
+        if !isBlank(c) {
+          leftNonBlank = i
+          break
+        }
+        i -= 1
+      }
+    }
+    // Right of w1 (old bytes): a non-blank byte of the last line, or its end and the start of the
+    // line after it (nil at the element's end).
+    var rightNonBlank: Int? = nil
+    var lastEnd = length
+    var nextStart: Int? = nil
+    do {
+      var i = w1
+      while i < length {
+        guard i - w1 < 64 else { return nil }
+        let c = cuts.byte(at: i)
+        if isBreak(c) {
+          lastEnd = i
+          let u = c == 0x0D && i + 1 < length && cuts.byte(at: i + 1) == 0x0A ? i + 2 : i + 1
+          nextStart = u < length ? u : nil
+          break
+        }
+        if !isBlank(c) {
+          rightNonBlank = i
+          break
+        }
+        i += 1
+      }
+    }
+    // The first paragraph replaced (document offsets), and the one open at the first line.
+    var oldStart = s + firstStart
+    var open: Int? = nil
+    var chunk: SegmentStore.Chunk
+    // The end of the last line seen (element offsets): a paragraph closed at a blank line ends there.
+    var seenEnd = 0
+    if let c = leftNonBlank {
+      guard let e = holding(c) else { return nil }
+      oldStart = e.start
+      open = e.start
+      chunk = SegmentStore.Chunk(origin: e.start)
+    } else if let t = previousEnd, t > 0, let e = holding(t - 1) {
+      guard e.end >= s + t else { return nil }
+      oldStart = e.start
+      open = e.start
+      seenEnd = t
+      chunk = SegmentStore.Chunk(origin: e.start)
+    } else {
+      chunk = SegmentStore.Chunk(origin: oldStart)
+    }
+    // The lines touching the window: from the first line's start (or w0) through each terminator.
+    var lineStart = leftNonBlank == nil ? firstStart : w0
+    var blank = leftNonBlank == nil
+    var i = w0
+    var k = 0
+    while true {
+      let lineEnd = k < terminators.count ? terminators[k].0 : w1
+      while i < lineEnd {
+        if blank && !isBlank(cuts.byte(at: i)) { blank = false }
+        i += 1
+      }
+      guard k < terminators.count else { break }
+      if blank {
+        if let o = open { chunk.append(start: o, end: s + seenEnd) }
+        open = nil
+      } else {
+        if open == nil { open = s + lineStart }
+        seenEnd = lineEnd
+      }
+      lineStart = terminators[k].1
+      i = lineStart
+      blank = true
+      k += 1
+    }
+    // The last line: the bytes from w1 on.
+    if rightNonBlank != nil { blank = false }
+    // The old paragraph the last line (or the line after it) is part of, and where the
+    // replacement ends (old offsets).
+    var oldEnd = s + lastEnd - delta
+    if !blank {
+      if open == nil { open = s + lineStart }
+      if let c = rightNonBlank {
+        guard let f = holding(c - delta) else { return nil }
+        chunk.append(start: open!, end: f.end + delta)
+        oldEnd = f.end
+      } else if let u = nextStart, let f = holding(u - delta) {
+        chunk.append(start: open!, end: f.end + delta)
+        oldEnd = f.end
+      } else {
+        chunk.append(start: open!, end: s + lastEnd)
+      }
+    } else {
+      if let o = open { chunk.append(start: o, end: s + seenEnd) }
+      if let u = nextStart, let f = holding(u - delta) {
+        guard f.start <= s + u - delta else { return nil }
+        chunk.append(start: s + u, end: f.end + delta)
+        oldEnd = f.end
+      }
+    }
+    guard oldStart <= s + a, oldEnd >= s + b, oldEnd <= s + oldLength else { return nil }
+    paragraphUpdates += 1
+    return (oldStart..<oldEnd, SegmentStore(chunks: [chunk]), 0)
   }
 
   /// The update of `kind` (characters, words, sentences, line-break segments, prose sentences) for

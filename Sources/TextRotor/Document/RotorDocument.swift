@@ -75,6 +75,10 @@ public final class RotorDocument<ID: Hashable> {
   /// Lines and paragraphs updates of edits that add or remove line breaks made from the bytes
   /// around the edit (`lineBreakUpdate`), not by segmenting the lines it touches (for tests).
   var lineBreakUpdates = 0
+  /// Paragraph updates made from the lines around the edit and the old paragraphs
+  /// (`paragraphUpdate`: a line made blank or non-blank, line breaks added or removed), not by
+  /// segmenting the paragraphs around it (for tests).
+  var paragraphUpdates = 0
   /// Pattern rotor updates matched again only until the new matches fell in step with the old
   /// ones (`convergentMatches`), not over the edited long line (for tests).
   var convergentMatchUpdates = 0
