@@ -528,13 +528,24 @@ extension RotorDocument {
       // changes and the edited line stays non-blank, every line break reads as before, and the
       // sentences are re-segmented as sentences are, from an old boundary until they agree again
       // (over a copy of the bytes around them in which single line breaks are spaces); else the
-      // paragraph is re-segmented.
-      guard let removed, keepsLineBreaks(removed), staysNonBlank(removed) else { return nil }
+      // edit is widened to the line breaks whose reading it may change (`proseReadingSpan`) and
+      // re-segmented the same way.
+      guard let removed else { return nil }
+      if keepsLineBreaks(removed) && staysNonBlank(removed) {
+        guard
+          let found = try segmentUpdate(
+            kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
+        else { return nil }
+        proseLocalUpdates += 1
+        return found
+      }
+      guard let (pa, pb) = Self.proseReadingSpan(cuts, a: a, inserted: n, length: length) else { return nil }
       guard
         let found = try segmentUpdate(
-          kind, index, text, cuts, elementStart: s, a: a, b: b, inserted: inserted, removed: removed)
+          kind, index, text, cuts, elementStart: s, a: pa, b: pb - delta, inserted: text.bytes(pa..<pb),
+          removed: text.bytes(pa..<a) + removed + text.bytes((a + n)..<pb))
       else { return nil }
-      proseLocalUpdates += 1
+      proseLineBreakUpdates += 1
       return found
     case .characters, .words, .sentences, .linebreaks:
       return try segmentUpdate(
@@ -623,6 +634,24 @@ extension RotorDocument {
     return (w0, w1, terminators)
   }
 
+  /// The bytes (new offsets `pa..<pb`; old `pa..<pb - delta`) outside which the prose reading of
+  /// the text (``ByteStorage/proseCopy(_:)``: a line break between two non-blank lines is a space)
+  /// is the same before and after an edit that changed line breaks or a line's blankness: the
+  /// reading of a line break depends only on whether the lines on each side are blank, and only
+  /// the lines touching ``lineBreakWindow`` (new) and the old ones there can have changed. So the
+  /// span is that window, widened over the line break before its first line when that line shows
+  /// no non-blank byte before the window (within 64 bytes), and over the one after its last line
+  /// likewise. Nil when 64 blank bytes leave an edge line undecided.
+  static func proseReadingSpan(_ cuts: EditCuts, a: Int, inserted n: Int, length: Int) -> (Int, Int)? {
+    let (w0, w1, _) = lineBreakWindow(cuts, a: a, inserted: n, length: length)
+    guard let left = cuts.edge(before: w0), let right = cuts.edge(from: w1) else { return nil }
+    var pa = w0
+    var pb = w1
+    if case .blank(let edge, let beyond) = left { pa = beyond ?? edge }
+    if case .blank(let edge, let beyond) = right { pb = beyond ?? edge }
+    return (pa, pb)
+  }
+
   /// The paragraphs update of an edit that adds or removes line breaks, or makes a line blank or
   /// non-blank, from the bytes around the edit and the old paragraphs, without reading the lines
   /// or paragraphs it touches whole (a blank line typed into a paragraph of 100 MB re-segmented all
@@ -648,7 +677,6 @@ extension RotorDocument {
     guard length > 0, oldLength > 0 else { return nil }
     let (w0, w1, terminators) = Self.lineBreakWindow(cuts, a: a, inserted: n, length: length)
     func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
-    func isBreak(_ c: UInt8) -> Bool { c == 0x0A || c == 0x0D }
     /// The old paragraph holding the old offset `p` (of this element), if any.
     func holding(_ p: Int) -> SegmentStore.Segment? {
       let j = index.firstIndex(startingAfter: s + p) - 1
@@ -656,51 +684,22 @@ extension RotorDocument {
       let e = index[j]
       return e.start >= s && e.end > s + p ? e : nil
     }
-    // Left of w0 (old bytes): a non-blank byte of the first line, or its start and the end of the
-    // line before it (nil at the element's start).
+    // Left of w0 and from w1 on (old bytes): a non-blank byte of the first (last) line, or its
+    // start and the end of the line before it (its end and the start of the line after it).
+    guard let left = cuts.edge(before: w0), let right = cuts.edge(from: w1) else { return nil }
     var leftNonBlank: Int? = nil
     var firstStart = 0
     var previousEnd: Int? = nil
-    do {
-      var i = w0 - 1
-      while true {
-        guard i >= 0 else { break }
-        guard w0 - i <= 64 else { return nil }
-        let c = cuts.byte(at: i)
-        if isBreak(c) {
-          firstStart = i + 1
-          previousEnd = c == 0x0A && i > 0 && cuts.byte(at: i - 1) == 0x0D ? i - 1 : i
-          break
-        }
-        if !isBlank(c) {
-          leftNonBlank = i
-          break
-        }
-        i -= 1
-      }
+    switch left {
+    case .nonBlank(let c): leftNonBlank = c
+    case .blank(let edge, let beyond): (firstStart, previousEnd) = (edge, beyond)
     }
-    // Right of w1 (old bytes): a non-blank byte of the last line, or its end and the start of the
-    // line after it (nil at the element's end).
     var rightNonBlank: Int? = nil
     var lastEnd = length
     var nextStart: Int? = nil
-    do {
-      var i = w1
-      while i < length {
-        guard i - w1 < 64 else { return nil }
-        let c = cuts.byte(at: i)
-        if isBreak(c) {
-          lastEnd = i
-          let u = c == 0x0D && i + 1 < length && cuts.byte(at: i + 1) == 0x0A ? i + 2 : i + 1
-          nextStart = u < length ? u : nil
-          break
-        }
-        if !isBlank(c) {
-          rightNonBlank = i
-          break
-        }
-        i += 1
-      }
+    switch right {
+    case .nonBlank(let c): rightNonBlank = c
+    case .blank(let edge, let beyond): (lastEnd, nextStart) = (edge, beyond)
     }
     // The first paragraph replaced (document offsets), and the one open at the first line.
     var oldStart = s + firstStart
@@ -924,6 +923,22 @@ extension RotorDocument {
     return (copy, (range.lowerBound - c0)..<(range.upperBound - c0))
   }
 
+  /// The old bytes of ``proseWindow(_:_:)``'s `range` (new offsets, holding `edited`, whose bytes
+  /// were `removed`), read as prose with the same context: the new text around, the old bytes
+  /// in place of the edit. The caller has made the new window, which decides the edge lines (the
+  /// same bytes in both).
+  static func proseWindow(_ text: TextRope, _ range: Range<Int>, before edited: Range<Int>, was removed: [UInt8])
+    -> [UInt8]
+  {
+    let length = text.utf8Count
+    let c0 = Swift.max(0, range.lowerBound - 1024)
+    let c1 = Swift.min(length, range.upperBound + 1024)
+    let raw = text.bytes(c0..<edited.lowerBound) + removed + text.bytes(edited.upperBound..<c1)
+    let delta = edited.count - removed.count
+    let copy = ByteStorage(raw).proseCopy(0..<raw.count)
+    return copy.copyBytes((range.lowerBound - c0)..<(range.upperBound - delta - c0))
+  }
+
   /// The update of `kind` for an edit inside a long segment, from ``RuleMachine/resync(old:new:editStart:oldEnd:newEnd:boundaries:startsText:endsText:span:)``
   /// over the bytes around the edit (`reaches` bytes on each side, in turn): the entries from
   /// the one holding the point where the machine's state is known to the first old boundary past
@@ -949,18 +964,22 @@ extension RotorDocument {
       let w0 = Swift.max(0, a - reach)
       let w1 = Swift.min(length, a + n + reach + 16)
       let new: [UInt8]
+      var old: [UInt8]
       if kind == .proseSentences {
         guard let (copy, local) = Self.proseWindow(text, w0..<w1) else {
           undecidable = true
           return nil
         }
         new = copy.copyBytes(local)
+        // The old bytes read as prose on their own: where the edit changed line breaks or a
+        // line's blankness, line breaks beside it read otherwise than in the new copy.
+        old = Self.proseWindow(text, w0..<w1, before: a..<(a + n), was: removed)
       } else {
         new = text.bytes(w0..<w1)
+        old = Array(new[..<(a - w0)])
+        old.append(contentsOf: removed)
+        old.append(contentsOf: new[(a + n - w0)...])
       }
-      var old = Array(new[..<(a - w0)])
-      old.append(contentsOf: removed)
-      old.append(contentsOf: new[(a + n - w0)...])
       // The old boundaries in w0...a.
       var boundaries: [Int] = []
       index.forEach(in: index.firstIndex(startingAfter: s + w0 - 1)..<index.firstIndex(startingAfter: s + a)) {
@@ -1439,6 +1458,17 @@ extension RotorDocument {
 /// chunk leaves the typed bytes in a chunk of their own, so the chunk holding the edit is a few bytes
 /// long in four edits of ten, and a wide window then copied 8 KB (20,000 instructions) to find the
 /// ends of a 70-byte line.
+/// What the bytes of a line show on one side of an edit (``EditCuts/edge(before:)``,
+/// ``EditCuts/edge(from:)``).
+enum LineEdge {
+  /// A byte other than a space or a tab: the line is non-blank.
+  case nonBlank(Int)
+  /// Only spaces and tabs out to the line's `edge` (its start, or its content's end), and
+  /// `beyond` it the end of the line before (its terminator's first byte) or the start of the line
+  /// after; nil when there is none.
+  case blank(edge: Int, beyond: Int?)
+}
+
 final class EditCuts {
   let text: TextRope
   let edited: Range<Int>
@@ -1511,6 +1541,44 @@ final class EditCuts {
       i += step
     }
     return false
+  }
+
+  /// What the line holding `offset - 1` shows going back from `offset` (at most 64 bytes, to a
+  /// byte other than a space or a tab, or to a line terminator): a non-blank byte of it, or its
+  /// start and where the line before it ends (its terminator's first byte; nil at the text's
+  /// start). Nil when 64 blank bytes leave it undecided. `offset` must not split a CR LF.
+  func edge(before offset: Int) -> LineEdge? {
+    var i = offset - 1
+    while i >= 0 {
+      guard offset - i <= 64 else { return nil }
+      let c = byte(at: i)
+      if c == 0x0A || c == 0x0D {
+        return .blank(edge: i + 1, beyond: c == 0x0A && i > 0 && byte(at: i - 1) == 0x0D ? i - 1 : i)
+      }
+      if c != 0x20 && c != 0x09 { return .nonBlank(i) }
+      i -= 1
+    }
+    return .blank(edge: 0, beyond: nil)
+  }
+
+  /// What the line holding `offset` shows going on from it (at most 64 bytes): a non-blank byte
+  /// of it, or its end (its terminator's first byte, or the text's end) and where the line after
+  /// it starts (nil when none does: no terminator, or one ending the text). Nil when undecided.
+  /// `offset` must not split a CR LF.
+  func edge(from offset: Int) -> LineEdge? {
+    let length = text.utf8Count
+    var i = offset
+    while i < length {
+      guard i - offset < 64 else { return nil }
+      let c = byte(at: i)
+      if c == 0x0A || c == 0x0D {
+        let u = c == 0x0D && i + 1 < length && byte(at: i + 1) == 0x0A ? i + 2 : i + 1
+        return .blank(edge: i, beyond: u < length ? u : nil)
+      }
+      if c != 0x20 && c != 0x09 { return .nonBlank(i) }
+      i += 1
+    }
+    return .blank(edge: length, beyond: nil)
   }
 
   /// The byte at `offset`: from the chunk holding the edit, or the near window, when one holds it

@@ -88,6 +88,10 @@ public final class RotorDocument<ID: Hashable> {
   /// Edits whose prose sentences were re-segmented from a boundary near the edit, not over the
   /// whole paragraph (for tests).
   var proseLocalUpdates = 0
+  /// Prose sentences updates of edits that changed line breaks or a line's blankness, made from
+  /// the bytes whose prose reading changed (`proseReadingSpan`), not by segmenting the paragraph
+  /// (for tests).
+  var proseLineBreakUpdates = 0
   /// Names of custom and computed rotors, in the order they were added.
   public private(set) var rotorNames: [String] = []
 

@@ -29,6 +29,7 @@ import Testing
     var seeds = SeededRandom(seed: 0x9A_4A)
     var edits = 0
     var updates = 0
+    var proseUpdates = 0
     for _ in 0..<TestScale.count(40) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
@@ -39,6 +40,7 @@ import Testing
       let document = try RotorDocument(elements: elements)
       for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
       let before = document.paragraphUpdates
+      let proseBefore = document.proseLineBreakUpdates
       for step in 0..<30 {
         let id = Int(rng.next() % UInt64(elements.count))
         let current = try document.text(of: id)
@@ -85,10 +87,67 @@ import Testing
         }
       }
       updates += document.paragraphUpdates - before
+      proseUpdates += document.proseLineBreakUpdates - proseBefore
     }
     // Most edits change a line's blankness or its line breaks; those beside a blank run longer
     // than 64 bytes, or in an element emptied, fall back.
     #expect(updates * 3 > edits, "\(updates) paragraph updates in \(edits) edits")
+    #expect(proseUpdates * 3 > edits, "\(proseUpdates) prose sentence updates in \(edits) edits")
+  }
+
+  /// Prose sentences across edits inside blank lines of several spaces and next to line breaks:
+  /// a line made blank or non-blank changes how the line breaks on each side of it read (a space
+  /// between two non-blank lines, else a break), also a few bytes away from the edit. Lines
+  /// without full stops make sentences that run across many lines; with `boundaryReach` 0 no old
+  /// boundary is looked for and the rule machine re-synchronizes over prose copies of the old and
+  /// the new bytes, each read on its own.
+  @Test(arguments: [0, 4096]) func proseSentencesAcrossLineBreaksMatchRebuild(boundaryReach: Int) throws {
+    let lines = ["alpha beta", "gamma", "    ", "      ", "\t  ", "delta. Epsilon", "zeta eta theta iota", " "]
+    let typed = ["x", "\n", "\n\n", " ", "\r\n", "y\n", "\nz"]
+    var seeds = SeededRandom(seed: 0x9B_05 &+ UInt64(boundaryReach))
+    var edits = 0
+    var updates = 0
+    for _ in 0..<TestScale.count(20) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for i in 0..<(20 + Int(rng.next() % 40)) {
+        if i > 0 { text += rng.next() % 8 == 0 ? "\r\n" : "\n" }
+        text += lines[Int(rng.next() % UInt64(lines.count))]
+      }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      document.boundaryReach = boundaryReach
+      document.runEdits = false
+      for kind in SystemRotor.allCases { _ = try document.rotor(kind) }
+      let before = document.proseLineBreakUpdates
+      for step in 0..<30 {
+        let bytes = Array(try document.text(of: 0).utf8)
+        // Inside a run of spaces (a blank line, often), or next to a line break.
+        let places = bytes.indices.filter { bytes[$0] == 0x20 || bytes[$0] == 0x0A }
+        var a = places.randomElement(using: &rng) ?? 0
+        if bytes.indices.contains(a) && bytes[a] == 0x0A { a += Int(rng.next() % 2) }
+        if a > 0 && a < bytes.count && bytes[a - 1] == 0x0D && bytes[a] == 0x0A { a -= 1 }
+        var b = a
+        var inserted = typed[Int(rng.next() % UInt64(typed.count))]
+        if rng.next() % 3 == 0 {
+          // Delete the byte there (a space, or a line break joining two lines), maybe typing.
+          b = Swift.min(bytes.count, a + (a < bytes.count && bytes[a] == 0x0D ? 2 : 1))
+          if rng.next() % 2 == 0 { inserted = "" }
+        }
+        let description = "seed \(seed) step \(step): replace \(a)..<\(b) with \(inserted.debugDescription)"
+        try document.replace(utf8Range: a..<b, in: 0, with: inserted)
+        edits += 1
+        let rebuilt = try RotorDocument(elements: document.elements)
+        for kind in SystemRotor.allCases {
+          let got = try DocumentEditModelTests.systemSnapshot(document, kind)
+          let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
+          #expect(got == want, "\(description): \(kind)")
+          guard got == want else { return }
+        }
+      }
+      updates += document.proseLineBreakUpdates - before
+    }
+    #expect(updates * 2 > edits, "\(updates) prose sentence updates in \(edits) edits")
   }
 
   /// A blank line typed into a paragraph that is one long line, and deleted again: the paragraph
