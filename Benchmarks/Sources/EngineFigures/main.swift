@@ -427,14 +427,15 @@ if singleLine {
   // always followed by a lowercase word after punctuation): the rule machine's re-synchronization
   // finds the edit's effect without re-segmenting it. The pattern rotor is matched again from
   // before the edit until its matches fall in step with the old ones. Then a line break typed
-  // (Enter) and deleted again: the line becomes two.
+  // (Enter) and deleted again: the line becomes two; and a blank line (two line breaks) typed and
+  // deleted: the paragraph too becomes two.
   for (path, what, count) in [(prose, "prose", 500), (json, "minified JSON", 500)] {
     let document = try RotorDocument<Int>(
       contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
     for kind in systemSix { _ = try document.rotor(kind) }
     _ = try document.rotor(matching: .literal(what == "prose" ? "the" : "\"id\""))
     let length = try document.utf8Count(of: 0)
-    for typed in ["x", "\n"] {
+    for typed in ["x", "\n", "\n\n"] {
       var rng = Rng(state: 3)
       var times: [UInt64] = []
       var cpu: [UInt64] = []
@@ -442,10 +443,13 @@ if singleLine {
         var o = rng.next(below: length)
         while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
         try timed(&times, &cpu) { try document.replace(utf8Range: o..<o, in: 0, with: typed) }
-        try timed(&times, &cpu) { try document.replace(utf8Range: o..<(o + 1), in: 0, with: "") }
+        try timed(&times, &cpu) {
+          try document.replace(utf8Range: o..<(o + typed.utf8.count), in: 0, with: "")
+        }
       }
+      let edit = ["x": "one-character insert/delete", "\n": "line break typed/deleted"][typed] ?? "blank line typed/deleted"
       emit(
-        "| \(typed == "x" ? "one-character insert/delete" : "line break typed/deleted"), 100 MB document that is ONE line (\(what)), 6 system rotors + a pattern rotor | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
+        "| \(edit), 100 MB document that is ONE line (\(what)), 6 system rotors + a pattern rotor | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
       )
     }
     unlink(path)
