@@ -188,7 +188,11 @@ case "tail":
     return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
   }
   // TYPED=text: what is typed and deleted again (default "x"; e.g. a line break).
-  let typed = ProcessInfo.processInfo.environment["TYPED"] ?? "x"
+  // PASTE=N: the first N bytes of the file are pasted and deleted again instead.
+  let typed =
+    ProcessInfo.processInfo.environment["PASTE"].flatMap(Int.init).map {
+      String(try! document.text(of: 0).utf8.prefix($0))!
+    } ?? ProcessInfo.processInfo.environment["TYPED"] ?? "x"
   for _ in 0..<reps {
     var o = rnd(length); while (try? document.position(in: 0, utf8Offset: o)) == nil { o -= 1 }
     let f0 = faults()

@@ -465,12 +465,16 @@ extension RotorDocument {
   /// - lines and paragraphs (for every small edit, long line or not: a paragraph can be hundreds of
   ///   kilobytes, and re-segmenting it per keystroke made the p99 of an edit 25 times its median),
   ///   when the edit adds and removes no line break and its line stays non-blank: the entry holding
-  ///   the edit only grows or shrinks;
+  ///   the edit only grows or shrinks; else from the bytes around the edit and the old entries
+  ///   (``lineBreakUpdate``, ``paragraphUpdate``);
   /// - characters, words, sentences, line-break segments and prose sentences: re-segmented from an
   ///   old boundary near the edit until the boundaries agree again (`boundaryUpdate`), or, in a
   ///   long segment, from where the rule machine's state is known until its runs over the old and
-  ///   the new text agree (`resyncUpdate`), nearest windows first (`segmentUpdate`).
-  /// Nil when none applies: the caller re-segments the whole line.
+  ///   the new text agree (`resyncUpdate`), nearest windows first (`segmentUpdate`); prose
+  ///   sentences after an edit that changes line breaks or a line's blankness, from the edit
+  ///   widened over the line breaks whose reading it may change (``proseReadingSpan``).
+  /// Nil when none applies: the caller re-segments the whole line (for paragraphs and prose
+  /// sentences, the paragraphs around the edit).
   /// Returns the old document range whose entries are replaced, the new entries, and their shift.
   func longLineUpdate(
     _ kind: SystemRotor, _ index: SegmentIndex, _ text: TextRope, _ cuts: EditCuts, elementStart s: Int, a: Int,
@@ -563,10 +567,8 @@ extension RotorDocument {
   ///   terminators found in `w0..<w1`, to the end of the old line holding `w1` (or the element's
   ///   end, where a last empty line is no entry), and replace the old lines starting there (the
   ///   bytes replaced run from the first line's start past the last one's end);
-  /// - paragraphs: when `w0..<w1` lay inside one paragraph (to the element's end, when `w1` is
-  ///   there) and every new line it touches is non-blank (each of the two outer ones with a
-  ///   non-blank byte within 64 bytes of its terminator), that paragraph only grows or shrinks.
-  /// Nil when neither applies: the caller re-segments the lines or paragraphs around the edit.
+  /// - paragraphs: ``paragraphUpdate(_:_:elementStart:a:b:inserted:length:)``.
+  /// Nil when that does not apply: the caller re-segments the lines or paragraphs around the edit.
   func lineBreakUpdate(
     _ kind: SystemRotor, _ index: SegmentIndex, _ cuts: EditCuts, elementStart s: Int, a: Int, b: Int,
     inserted n: Int, length: Int
@@ -765,7 +767,6 @@ extension RotorDocument {
     } else {
       if let o = open { chunk.append(start: o, end: s + seenEnd) }
       if let u = nextStart, let f = holding(u - delta) {
-        guard f.start <= s + u - delta else { return nil }
         chunk.append(start: s + u, end: f.end + delta)
         oldEnd = f.end
       }
@@ -856,7 +857,7 @@ extension RotorDocument {
       let store: SegmentStore
       let r: Range<Int>
       if kind == .proseSentences {
-        guard let (copy, local) = Self.proseWindow(text, ws..<we) else { return nil }
+        guard let (copy, local, _) = Self.proseWindow(text, ws..<we) else { return nil }
         r = local
         store = try windowSegmenter.segment(copy, local, rotor: .sentences)
       } else {
@@ -898,41 +899,48 @@ extension RotorDocument {
   }
 
   /// The bytes of `range` (in `text`) in which every line break between two non-blank lines is a
-  /// space, as the prose sentences rotor reads them (``ByteStorage/proseCopy(_:)``), copied with up
-  /// to 1 KB of the text on each side, so that the lines around the range's line breaks are seen;
-  /// nil when that is not enough to tell (a line of more than 1 KB of spaces at an edge of the copy).
-  static func proseWindow(_ text: TextRope, _ range: Range<Int>) -> (ByteStorage, Range<Int>)? {
+  /// space, as the prose sentences rotor reads them (``ByteStorage/proseCopy(_:)``), copied with
+  /// 1 KB of the text on each side (`context`), so that the lines around the range's line breaks
+  /// are seen. Only the copy's first and last line breaks have a line beside them that the copy
+  /// may hold in part, and the copy outside `range` is read by no one: nil when such a break lies
+  /// in `range` (no line break in the 1 KB before or after it) and the part shows only spaces and
+  /// tabs (the whole line might be blank or not). A break in the margins may read wrong: an
+  /// indented line cut in its indentation there no longer makes the copy undecided (it made every
+  /// keystroke in perluniprops' indented table re-segment its paragraph of 394 sentences).
+  static func proseWindow(_ text: TextRope, _ range: Range<Int>) -> (
+    copy: ByteStorage, local: Range<Int>, context: Range<Int>
+  )? {
     let length = text.utf8Count
     let c0 = Swift.max(0, range.lowerBound - 1024)
     let c1 = Swift.min(length, range.upperBound + 1024)
     let (storage, r) = text.contiguous(c0..<c1)
-    func isBlank(_ k: Int) -> Bool { storage[k] == 0x20 || storage[k] == 0x09 }
-    // A partial line at an edge of the copy, up to its first (from its last) line break, must show
-    // a non-blank byte: else the whole line might be blank or not. Read in place (memchr and
-    // memrchr find the breaks; only the edge lines are scanned, and only up to a non-blank byte).
+    // Text offsets x in c0..<c1 are storage[x - shift].
+    let shift = c0 - r.lowerBound
+    func isBlank(_ x: Int) -> Bool { storage[x - shift] == 0x20 || storage[x - shift] == 0x09 }
     func either(_ x: Int?, _ y: Int?, _ pick: (Int, Int) -> Int) -> Int? {
       x.map { x in y.map { pick(x, $0) } ?? x } ?? y
     }
+    // memchr and memrchr find the breaks; only an edge line in `range` is scanned, up to a
+    // non-blank byte.
     if let first = either(storage.firstIndex(of: 0x0A, in: r), storage.firstIndex(of: 0x0D, in: r), Swift.min),
       let last = either(storage.lastIndex(of: 0x0A, in: r), storage.lastIndex(of: 0x0D, in: r), Swift.max)
     {
-      if c0 > 0 && (r.lowerBound..<first).allSatisfy(isBlank) { return nil }
-      if c1 < length && ((last + 1)..<r.upperBound).allSatisfy(isBlank) { return nil }
+      if c0 > 0 && first + shift >= range.lowerBound && (c0..<(first + shift)).allSatisfy(isBlank) { return nil }
+      if c1 < length && last + shift < range.upperBound && ((last + shift + 1)..<c1).allSatisfy(isBlank) {
+        return nil
+      }
     }
-    let copy = storage.proseCopy(r)
-    return (copy, (range.lowerBound - c0)..<(range.upperBound - c0))
+    return (storage.proseCopy(r), (range.lowerBound - c0)..<(range.upperBound - c0), c0..<c1)
   }
 
   /// The old bytes of ``proseWindow(_:_:)``'s `range` (new offsets, holding `edited`, whose bytes
-  /// were `removed`), read as prose with the same context: the new text around, the old bytes
-  /// in place of the edit. The caller has made the new window, which decides the edge lines (the
-  /// same bytes in both).
-  static func proseWindow(_ text: TextRope, _ range: Range<Int>, before edited: Range<Int>, was removed: [UInt8])
-    -> [UInt8]
-  {
-    let length = text.utf8Count
-    let c0 = Swift.max(0, range.lowerBound - 1024)
-    let c1 = Swift.min(length, range.upperBound + 1024)
+  /// were `removed`), read as prose with the same `context` (new offsets, around `edited`, from
+  /// ``proseWindow(_:_:)``, whose edge lines are the same bytes in both texts): the new text
+  /// around, the old bytes in place of the edit.
+  static func proseWindow(
+    _ text: TextRope, _ range: Range<Int>, context: Range<Int>, before edited: Range<Int>, was removed: [UInt8]
+  ) -> [UInt8] {
+    let (c0, c1) = (context.lowerBound, context.upperBound)
     let raw = text.bytes(c0..<edited.lowerBound) + removed + text.bytes(edited.upperBound..<c1)
     let delta = edited.count - removed.count
     let copy = ByteStorage(raw).proseCopy(0..<raw.count)
@@ -951,9 +959,10 @@ extension RotorDocument {
     inserted: [UInt8], removed: [UInt8], reaches: [Int], undecidable: inout Bool
   ) -> (old: Range<Int>, store: SegmentStore, storeDelta: Int)? {
     // Prose sentences are ICU's sentences of the prose copy (line breaks inside a paragraph read
-    // as spaces): the sentence machine runs over prose copies of the old and the new bytes. The
-    // caller has checked that the edit keeps every line break and its line non-blank, so the
-    // copies differ only where the edit is.
+    // as spaces): the sentence machine runs over prose copies of the old and the new bytes, each
+    // read on its own. The caller has checked that the copies differ only where the edit is: it
+    // keeps every line break and its line non-blank, or it was widened over the line breaks whose
+    // reading it may change (`proseReadingSpan`).
     let rules: SystemRotor = kind == .proseSentences ? .sentences : kind
     guard let machine = windowSegmenter.machine(rules) else { return nil }
     let n = inserted.count
@@ -966,14 +975,14 @@ extension RotorDocument {
       let new: [UInt8]
       var old: [UInt8]
       if kind == .proseSentences {
-        guard let (copy, local) = Self.proseWindow(text, w0..<w1) else {
+        guard let (copy, local, context) = Self.proseWindow(text, w0..<w1) else {
           undecidable = true
           return nil
         }
         new = copy.copyBytes(local)
         // The old bytes read as prose on their own: where the edit changed line breaks or a
         // line's blankness, line breaks beside it read otherwise than in the new copy.
-        old = Self.proseWindow(text, w0..<w1, before: a..<(a + n), was: removed)
+        old = Self.proseWindow(text, w0..<w1, context: context, before: a..<(a + n), was: removed)
       } else {
         new = text.bytes(w0..<w1)
         old = Array(new[..<(a - w0)])
@@ -1450,14 +1459,6 @@ extension RotorDocument {
   }
 }
 
-/// The cuts of one edit's windows, found in the bytes around the edit: first the rope chunk holding
-/// it (no copy), then a copy of ``nearMargin`` bytes on each side, then of `margin` bytes, then the
-/// rope itself.
-///
-/// The near window is what most edits need when the chunk does not do: a keystroke inside a large
-/// chunk leaves the typed bytes in a chunk of their own, so the chunk holding the edit is a few bytes
-/// long in four edits of ten, and a wide window then copied 8 KB (20,000 instructions) to find the
-/// ends of a 70-byte line.
 /// What the bytes of a line show on one side of an edit (``EditCuts/edge(before:)``,
 /// ``EditCuts/edge(from:)``).
 enum LineEdge {
@@ -1469,6 +1470,14 @@ enum LineEdge {
   case blank(edge: Int, beyond: Int?)
 }
 
+/// The cuts of one edit's windows, found in the bytes around the edit: first the rope chunk holding
+/// it (no copy), then a copy of ``nearMargin`` bytes on each side, then of `margin` bytes, then the
+/// rope itself.
+///
+/// The near window is what most edits need when the chunk does not do: a keystroke inside a large
+/// chunk leaves the typed bytes in a chunk of their own, so the chunk holding the edit is a few bytes
+/// long in four edits of ten, and a wide window then copied 8 KB (20,000 instructions) to find the
+/// ends of a 70-byte line.
 final class EditCuts {
   let text: TextRope
   let edited: Range<Int>
