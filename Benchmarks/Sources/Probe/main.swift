@@ -224,6 +224,7 @@ case "tail":
   let inserts = sorted.filter { $0.2.hasPrefix("faults") }
   for d in 0..<10 {
     let part = inserts[(inserts.count * d / 10)..<(inserts.count * (d + 1) / 10)]
+    guard !part.isEmpty else { continue }
     let withFaults = part.filter { !$0.2.hasPrefix("faults 0 ") }.count
     let (low, high) = (Double(part.first!.0) / 1000, Double(part.last!.0) / 1000)
     print("decile \(d): \(low)–\(high) µs, \(withFaults) of \(part.count) with a page fault")

@@ -580,7 +580,7 @@ extension RotorDocument {
       return paragraphUpdate(index, cuts, elementStart: s, a: a, b: b, inserted: n, length: length)
     }
     guard kind == .lines else { return nil }
-    let (w0, w1, terminators) = Self.lineBreakWindow(cuts, a: a, inserted: n, length: length)
+    let (w0, w1, terminators, _) = Self.lineBreakWindow(cuts, a: a, inserted: n, length: length)
     let atEnd = w1 == length
     // The old entries holding w0 and w1 (old offsets); at the end, the element's last one.
     let j = index.firstIndex(startingAfter: s + w0) - 1
@@ -611,29 +611,44 @@ extension RotorDocument {
 
   /// The window of ``lineBreakUpdate`` in new offsets: the edit (`a`, `n` bytes typed) with two
   /// bytes on each side, widened so that no CR LF is cut in two at either end (`w1` at most the
-  /// element's `length`), and the line terminators in it as (start, end). Line terminators before
-  /// `w0` and from `w1` on are the old ones.
-  static func lineBreakWindow(_ cuts: EditCuts, a: Int, inserted n: Int, length: Int) -> (
-    w0: Int, w1: Int, terminators: [(Int, Int)]
-  ) {
+  /// element's `length`). Line terminators before `w0` and from `w1` on are the old ones.
+  static func lineBreakEdges(_ cuts: EditCuts, a: Int, inserted n: Int, length: Int) -> (w0: Int, w1: Int) {
     var w0 = Swift.max(0, a - 2)
     if w0 > 0 && cuts.byte(at: w0 - 1) == 0x0D && cuts.byte(at: w0) == 0x0A { w0 -= 1 }
     var w1 = Swift.min(length, a + n + 2)
     if w1 < length && cuts.byte(at: w1 - 1) == 0x0D && cuts.byte(at: w1) == 0x0A { w1 += 1 }
+    return (w0, w1)
+  }
+
+  /// ``lineBreakEdges(_:a:inserted:length:)``'s window, its line terminators as (start, end), and
+  /// its bytes (a storage and their range in it).
+  static func lineBreakWindow(_ cuts: EditCuts, a: Int, inserted n: Int, length: Int) -> (
+    w0: Int, w1: Int, terminators: [(Int, Int)], bytes: (ByteStorage, Range<Int>)
+  ) {
+    let (w0, w1) = lineBreakEdges(cuts, a: a, inserted: n, length: length)
+    // Read at once (a slice of a window, for a keystroke), the terminators found by memchr: a
+    // paste of a megabyte was read a byte, and a descent of the rope, at a time.
+    let (storage, r) = cuts.bytes(w0..<w1)
+    let shift = w0 - r.lowerBound
     var terminators: [(Int, Int)] = []
-    var t = w0
-    while t < w1 {
-      let c = cuts.byte(at: t)
-      if c == 0x0A {
-        terminators.append((t, t + 1))
-      } else if c == 0x0D {
-        let pair = t + 1 < length && cuts.byte(at: t + 1) == 0x0A
-        terminators.append((t, pair ? t + 2 : t + 1))
-        if pair { t += 1 }
+    var t = r.lowerBound
+    var nextCR = storage.firstIndex(of: 0x0D, in: r) ?? r.upperBound
+    while t < r.upperBound {
+      if nextCR < t { nextCR = storage.firstIndex(of: 0x0D, in: t..<r.upperBound) ?? r.upperBound }
+      let lf = storage.firstIndex(of: 0x0A, in: t..<nextCR) ?? nextCR
+      if lf < nextCR {
+        terminators.append((lf + shift, lf + 1 + shift))
+        t = lf + 1
+      } else if nextCR < r.upperBound {
+        // No CR LF is cut in two at w1 (unless w1 is the text's end).
+        let pair = nextCR + 1 < r.upperBound && storage[nextCR + 1] == 0x0A
+        terminators.append((nextCR + shift, nextCR + (pair ? 2 : 1) + shift))
+        t = nextCR + (pair ? 2 : 1)
+      } else {
+        break
       }
-      t += 1
     }
-    return (w0, w1, terminators)
+    return (w0, w1, terminators, (storage, r))
   }
 
   /// The bytes (new offsets `pa..<pb`; old `pa..<pb - delta`) outside which the prose reading of
@@ -645,7 +660,7 @@ extension RotorDocument {
   /// no non-blank byte before the window (within 64 bytes), and over the one after its last line
   /// likewise. Nil when 64 blank bytes leave an edge line undecided.
   static func proseReadingSpan(_ cuts: EditCuts, a: Int, inserted n: Int, length: Int) -> (Int, Int)? {
-    let (w0, w1, _) = lineBreakWindow(cuts, a: a, inserted: n, length: length)
+    let (w0, w1) = lineBreakEdges(cuts, a: a, inserted: n, length: length)
     guard let left = cuts.edge(before: w0), let right = cuts.edge(from: w1) else { return nil }
     var pa = w0
     var pb = w1
@@ -677,8 +692,7 @@ extension RotorDocument {
     let delta = n - (b - a)
     let oldLength = length - delta
     guard length > 0, oldLength > 0 else { return nil }
-    let (w0, w1, terminators) = Self.lineBreakWindow(cuts, a: a, inserted: n, length: length)
-    func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+    let (w0, w1, terminators, window) = Self.lineBreakWindow(cuts, a: a, inserted: n, length: length)
     /// The old paragraph holding the old offset `p` (of this element), if any.
     func holding(_ p: Int) -> SegmentStore.Segment? {
       let j = index.firstIndex(startingAfter: s + p) - 1
@@ -728,12 +742,10 @@ extension RotorDocument {
     var blank = leftNonBlank == nil
     var i = w0
     var k = 0
+    let (storage, r) = window
     while true {
       let lineEnd = k < terminators.count ? terminators[k].0 : w1
-      while i < lineEnd {
-        if blank && !isBlank(cuts.byte(at: i)) { blank = false }
-        i += 1
-      }
+      if blank && !storage.isBlank(in: (i - w0 + r.lowerBound)..<(lineEnd - w0 + r.lowerBound)) { blank = false }
       guard k < terminators.count else { break }
       if blank {
         if let o = open { chunk.append(start: o, end: s + seenEnd) }
