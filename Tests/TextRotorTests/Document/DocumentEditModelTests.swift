@@ -72,6 +72,21 @@ import Testing
     }
   }
 
+  /// Whether every system rotor of `document` equals the one of a document rebuilt from its
+  /// elements; the first that differs is recorded as an issue naming `description` and the rotor.
+  static func matchesRebuild(
+    _ document: RotorDocument<Int>, _ description: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> Bool {
+    let rebuilt = try RotorDocument(elements: document.elements)
+    for kind in SystemRotor.allCases {
+      let got = try systemSnapshot(document, kind)
+      let want = try systemSnapshot(rebuilt, kind)
+      #expect(got == want, "\(description): \(kind)", sourceLocation: sourceLocation)
+      guard got == want else { return false }
+    }
+    return true
+  }
+
   /// Every held rotor's entries (system rotors and the custom one) as comparable strings, by name.
   static func rotorSnapshots(_ document: RotorDocument<Int>) throws -> [String: [String]] {
     var all: [String: [String]] = [:]

@@ -243,13 +243,7 @@ import Testing
           "seed \(seed) step \(step): replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
         try document.replace(a..<b, in: 0, with: inserted)
         edits += 1
-        let rebuilt = try RotorDocument(elements: document.elements)
-        for kind in SystemRotor.allCases {
-          let got = try DocumentEditModelTests.systemSnapshot(document, kind)
-          let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
-          #expect(got == want, "\(description): \(kind)")
-          guard got == want else { return }
-        }
+        guard try DocumentEditModelTests.matchesRebuild(document, description) else { return }
       }
       updates += document.lineBreakUpdates - before
     }
@@ -285,13 +279,7 @@ import Testing
       // Deleted again half of the time (the line joined, a CR LF maybe brought together).
       if rng.next() % 2 == 0 { try document.replace(utf8Range: a..<(a + typed.utf8.count), in: 0, with: "") }
       edits += 1
-      let rebuilt = try RotorDocument(elements: document.elements)
-      for kind in SystemRotor.allCases {
-        let got = try DocumentEditModelTests.systemSnapshot(document, kind)
-        let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
-        #expect(got == want, "\(description): \(kind)")
-        guard got == want else { return }
-      }
+      guard try DocumentEditModelTests.matchesRebuild(document, description) else { return }
     }
     #expect(document.resynchronized > edits, "\(document.resynchronized) re-synchronized updates in \(edits) edits")
   }

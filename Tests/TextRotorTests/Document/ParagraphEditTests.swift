@@ -78,13 +78,7 @@ import Testing
           "seed \(seed) step \(step): element \(id), replace \(u8.distance(from: u8.startIndex, to: a))..<\(u8.distance(from: u8.startIndex, to: b)) of \(current.debugDescription) with \(inserted.debugDescription)"
         try document.replace(a..<b, in: id, with: inserted)
         edits += 1
-        let rebuilt = try RotorDocument(elements: document.elements)
-        for kind in SystemRotor.allCases {
-          let got = try DocumentEditModelTests.systemSnapshot(document, kind)
-          let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
-          #expect(got == want, "\(description): \(kind)")
-          guard got == want else { return }
-        }
+        guard try DocumentEditModelTests.matchesRebuild(document, description) else { return }
       }
       updates += document.paragraphUpdates - before
       proseUpdates += document.proseLineBreakUpdates - proseBefore
@@ -137,13 +131,7 @@ import Testing
         let description = "seed \(seed) step \(step): replace \(a)..<\(b) with \(inserted.debugDescription)"
         try document.replace(utf8Range: a..<b, in: 0, with: inserted)
         edits += 1
-        let rebuilt = try RotorDocument(elements: document.elements)
-        for kind in SystemRotor.allCases {
-          let got = try DocumentEditModelTests.systemSnapshot(document, kind)
-          let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
-          #expect(got == want, "\(description): \(kind)")
-          guard got == want else { return }
-        }
+        guard try DocumentEditModelTests.matchesRebuild(document, description) else { return }
       }
       updates += document.proseLineBreakUpdates - before
     }
@@ -168,10 +156,7 @@ import Testing
       let before = document.paragraphUpdates
       try document.replace(utf8Range: a..<a, in: 0, with: typed)
       #expect(document.paragraphUpdates == before + 1, "\(description): paragraphs segmented again")
-      var rebuilt = try RotorDocument(elements: document.elements)
-      #expect(
-        try DocumentEditModelTests.systemSnapshot(document, .paragraphs)
-          == DocumentEditModelTests.systemSnapshot(rebuilt, .paragraphs), "\(description)")
+      guard try DocumentEditModelTests.matchesRebuild(document, description) else { return }
       // Deleted again, or its middle line made non-blank (the paragraphs joined).
       if rng.next() % 2 == 0 {
         try document.replace(utf8Range: a..<(a + typed.utf8.count), in: 0, with: "")
@@ -180,13 +165,7 @@ import Testing
         try document.replace(utf8Range: (a + middle)..<(a + middle), in: 0, with: "x")
       }
       #expect(document.paragraphUpdates == before + 2, "\(description): paragraphs segmented again when joined")
-      rebuilt = try RotorDocument(elements: document.elements)
-      for kind in SystemRotor.allCases {
-        let got = try DocumentEditModelTests.systemSnapshot(document, kind)
-        let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
-        #expect(got == want, "\(description): \(kind)")
-        guard got == want else { return }
-      }
+      guard try DocumentEditModelTests.matchesRebuild(document, description + ", joined") else { return }
     }
   }
 
@@ -226,13 +205,7 @@ import Testing
         try document.replace(utf8Range: a..<(a + typed.utf8.count), in: 0, with: "")
         edits += 1
       }
-      let rebuilt = try RotorDocument(elements: document.elements)
-      for kind in SystemRotor.allCases {
-        let got = try DocumentEditModelTests.systemSnapshot(document, kind)
-        let want = try DocumentEditModelTests.systemSnapshot(rebuilt, kind)
-        #expect(got == want, "\(description): \(kind)")
-        guard got == want else { return }
-      }
+      guard try DocumentEditModelTests.matchesRebuild(document, description) else { return }
     }
     let local = document.proseLocalUpdates + document.proseLineBreakUpdates - before
     #expect(local * 10 >= edits * 9, "\(local) local prose sentence updates in \(edits) edits")
