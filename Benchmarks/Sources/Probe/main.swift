@@ -178,6 +178,8 @@ case "tail":
   let prose = ProcessInfo.processInfo.environment["PROSE"] != nil
   for kind in SystemRotor.allCases where kind != .proseSentences || prose { _ = try document.rotor(kind) }
   _ = try document.rotor(matching: .literal("the"))
+  // REGEX=pattern: a regex rotor held too.
+  if let regex = ProcessInfo.processInfo.environment["REGEX"] { _ = try document.rotor(matching: .regex(regex)) }
   var rows: [(UInt64, Int, String)] = []
   func faults() -> Int {
     // 1: RUSAGE_THREAD (not imported into Swift).

@@ -26,7 +26,8 @@ extension Pattern {
   /// by its own bytes alone: a literal or an alternation of literals, not whole-word (a word
   /// boundary depends on the text around the match), none empty and none holding U+FFFD (which ICU
   /// also finds where ill-formed bytes are read as it, and how those are read depends on the bytes
-  /// before them). Nil for every other pattern. An edit then changes matches only within that many
+  /// before them); or a regex of bounded length without context (``regexReach``). Nil for every
+  /// other pattern. An edit then changes matches only within that many
   /// bytes of it, and a scan restarted anywhere outside a match finds the same next match: a
   /// pattern rotor is matched again around an edit only until its new matches fall in step with
   /// its old ones.
@@ -43,7 +44,7 @@ extension Pattern {
     } else if let alternatives, text == Pattern.anyOf(alternatives.literals, syntax: .literal).text {
       literals = alternatives.literals
     } else {
-      return nil
+      return regexReach
     }
     guard !literals.isEmpty else { return nil }
     var reach = 0
@@ -52,6 +53,22 @@ extension Pattern {
       reach = Swift.max(reach, ignoreCase ? 12 * literal.unicodeScalars.count : literal.utf8.count)
     }
     return reach
+  }
+
+  /// ``matchReach`` of a regex: every match holds at least one character and at most N
+  /// (``RegexShapeParser/length(ofRegex:)``: no anchor, word boundary, look-around,
+  /// back-reference, flag or unbounded quantifier), so whether a match starts at a position and
+  /// where it ends are decided by the N characters there and the one after (a greedy quantifier
+  /// reads it to stop): 4 bytes a character, 12 without case (a literal character may match up to
+  /// three by full case folding). Nil past 64 KB, and for a pattern holding U+FFFD, also as an
+  /// escape (its bytes, searched for as a required literal, are not where ICU reads ill-formed
+  /// bytes as it).
+  var regexReach: Int? {
+    guard syntax == .regex, !text.unicodeScalars.contains("\u{FFFD}"), !text.lowercased().contains("fffd"),
+      let length = RegexShapeParser.length(ofRegex: text), length.min >= 1, let characters = length.max
+    else { return nil }
+    let reach = characters * (ignoreCase ? 12 : 4) + 4
+    return reach <= 1 << 16 ? reach : nil
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and

@@ -197,8 +197,11 @@ struct RegexShapeParser {
     case noWordCharacter(ahead: Bool)
     /// `\b`: zero width, and a word boundary of ICU's default kind (`\w` on one side only).
     case wordBoundary
-    /// A group: the atoms it can consume (nil: unknown).
-    case group([String]?)
+    /// A group: the atoms it can consume (nil: unknown), and how many characters it matches
+    /// (``Length``; nil when that cannot be told or depends on the text around).
+    case group([String]?, length: Length?)
+    /// `|` inside a group: what comes before and after are alternatives.
+    case alternation
     /// Consumes what cannot be told (a back-reference, `\X`, `\R`).
     case unknown
 
@@ -206,16 +209,68 @@ struct RegexShapeParser {
       switch self {
       case .literal(let c): return [RegularExpression.escapedLiteral(String(c))]
       case .atom(let source): return [source]
-      case .zeroWidth, .wordBoundary, .assertedLiteral, .noWordCharacter: return []
-      case .group(let atoms): return atoms
+      case .zeroWidth, .wordBoundary, .assertedLiteral, .noWordCharacter, .alternation: return []
+      case .group(let atoms, _): return atoms
       case .unknown: return nil
       }
     }
   }
 
+  /// How many characters something matches, at least and at most (nil: no bound).
+  struct Length: Equatable {
+    var min: Int
+    var max: Int?
+  }
+
   struct Item {
     var kind: Kind
     var quantifier: Quantifier
+    /// How many times the item repeats, as its quantifier says (`{2,5}`: 2 to 5).
+    var repeats = Length(min: 1, max: 1)
+
+    /// How many characters the item matches; nil when that cannot be told or when it depends on
+    /// the text around it (anchors, word boundaries, look-around), or on an earlier group
+    /// (back-references).
+    var length: Length? {
+      let one: Length
+      switch kind {
+      case .literal, .atom: one = Length(min: 1, max: 1)
+      case .group(_, let length?): one = length
+      case .group(_, nil), .zeroWidth, .wordBoundary, .assertedLiteral, .noWordCharacter, .alternation, .unknown:
+        return nil
+      }
+      let max: Int? = one.max == 0 ? 0 : one.max.flatMap { m in repeats.max.map { m * $0 } }
+      return Length(min: one.min * repeats.min, max: max)
+    }
+  }
+
+  /// How many characters `items` (a group's, with its `|`) match: the sum along each alternative,
+  /// the least and the most of the alternatives. Nil when an item's length is nil.
+  static func length(of items: [Item]) -> Length? {
+    var result: Length? = nil
+    var branch = Length(min: 0, max: 0)
+    for item in items + [Item(kind: .alternation, quantifier: .one)] {
+      if case .alternation = item.kind {
+        result =
+          result.map {
+            Length(min: Swift.min($0.min, branch.min), max: $0.max.flatMap { m in branch.max.map { Swift.max(m, $0) } })
+          } ?? branch
+        branch = Length(min: 0, max: 0)
+        continue
+      }
+      guard let l = item.length else { return nil }
+      branch = Length(min: branch.min + l.min, max: branch.max.flatMap { m in l.max.map { m + $0 } })
+    }
+    return result
+  }
+
+  /// How many characters a match of the ICU regex `pattern` holds, at least and at most; nil when
+  /// that cannot be told, or when whether the pattern matches somewhere depends on the text around
+  /// (anchors, word boundaries, look-around, back-references, flags).
+  static func length(ofRegex pattern: String) -> Length? {
+    var parser = RegexShapeParser(Array(("(?:" + pattern + ")").unicodeScalars))
+    guard let items = parser.sequence(topLevel: true), parser.atEnd, items.count == 1 else { return nil }
+    return items[0].length
   }
 
   let s: [Unicode.Scalar]
@@ -247,13 +302,15 @@ struct RegexShapeParser {
       if c == "|" {
         if topLevel { return nil }
         i += 1
-        items.append(Item(kind: .zeroWidth, quantifier: .one))
+        items.append(Item(kind: .alternation, quantifier: .one))
         continue
       }
       if c == "?" || c == "*" || c == "+" || c == "{" {
-        guard let q = quantifier(), var last = items.popLast() else { return nil }
+        guard let (q, repeats) = quantifier(), var last = items.popLast() else { return nil }
         guard last.quantifier == .one else { return nil }  // `a**`: not read
+        if case .alternation = last.kind { return nil }
         last.quantifier = q
+        last.repeats = repeats
         items.append(last)
         continue
       }
@@ -263,31 +320,43 @@ struct RegexShapeParser {
     return items
   }
 
-  /// Reads a quantifier at `i` (with its lazy `?` or possessive `+`).
-  private mutating func quantifier() -> Quantifier? {
+  /// Reads a quantifier at `i` (with its lazy `?` or possessive `+`), and the repeats it allows.
+  private mutating func quantifier() -> (Quantifier, Length)? {
     var q: Quantifier
+    var repeats: Length
     switch s[i] {
     case "?", "*":
       q = .optional
+      repeats = Length(min: 0, max: s[i] == "?" ? 1 : nil)
       i += 1
     case "+":
       q = .required
+      repeats = Length(min: 1, max: nil)
       i += 1
     default:  // "{"
       var j = i + 1
-      var digits = ""
-      while j < s.count && isDigit(s[j]) {
-        digits.unicodeScalars.append(s[j])
-        j += 1
+      func number() -> Int? {
+        var digits = ""
+        while j < s.count && isDigit(s[j]) && digits.count < 9 {
+          digits.unicodeScalars.append(s[j])
+          j += 1
+        }
+        return Int(digits)
       }
-      guard let n = Int(digits) else { return nil }
-      while j < s.count && (isDigit(s[j]) || s[j] == ",") { j += 1 }
+      guard let n = number() else { return nil }
+      var m: Int? = n
+      if j < s.count && s[j] == "," {
+        j += 1
+        m = number()
+        if let m, m < n { return nil }
+      }
       guard j < s.count && s[j] == "}" else { return nil }
       i = j + 1
       q = n == 0 ? .optional : .required
+      repeats = Length(min: n, max: m)
     }
     if i < s.count && (s[i] == "?" || s[i] == "+") { i += 1 }
-    return q
+    return (q, repeats)
   }
 
   private mutating func item() -> Kind? {
@@ -426,12 +495,13 @@ struct RegexShapeParser {
       }
       return characters.isEmpty ? .zeroWidth : .assertedLiteral(characters, ahead: ahead)
     }
+    let length = Self.length(of: inner)
     var atoms: [String] = []
     for item in inner {
-      guard let a = item.kind.atoms else { return .group(nil) }
+      guard let a = item.kind.atoms else { return .group(nil, length: length) }
       atoms += a
     }
-    return .group(atoms)
+    return .group(atoms, length: length)
   }
 
   /// The index after the set starting at `from` (`[`), with nested sets and escapes; nil when the

@@ -92,6 +92,91 @@ import Testing
     #expect(small > edits * Self.patterns.count * 3 / 4, "\(small) small reports in \(edits) edits")
   }
 
+  /// Regexes of bounded length without context (``Pattern/regexReach``): greedy and lazy counted
+  /// repeats, `.`, alternations in groups, optional parts, case folding that matches `ß` with `ss`;
+  /// and one unbounded regex, matched again over its line. After every random edit in a long line
+  /// each pattern rotor equals a rebuild's and its report accounts for the difference.
+  @Test func boundedRegexesMatchRebuild() throws {
+    let bounded: [Pattern] = [
+      .regex(#"\d{2,3}"#), .regex(#"\d{1,2}?x"#), .regex("a.b"), .regex("(ab|ba){1,2}"), .regex("colou?r"),
+      .regex("[ab]{3}"), .regex("w1x?|w12"), .regex("(?:s|ß){2}", ignoreCase: true),
+      .regex("STRASSE", ignoreCase: true), .regex(#"\w{2}\d"#), .regex(#"e\x{301}|é"#),
+    ]
+    for pattern in bounded { #expect(pattern.matchReach != nil, "\(pattern)") }
+    let patterns = bounded + [.regex("a+b")]
+    let pieces = [
+      "a", "b", "ab", "ba", "1", "12", "123", "x", " ", "colour", "color", "ß", "s", "S", "STRASSE", "straße", "é",
+      "e\u{301}", "w1", "w12", "日本", "😀",
+    ]
+    var seeds = SeededRandom(seed: 0x4E_6E)
+    var updates = 0
+    var edits = 0
+    for _ in 0..<TestScale.count(10) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for _ in 0..<(500 + Int(rng.next() % 500)) {
+        switch rng.next() % 100 {
+        case 0: text += "\n"
+        case 1: text += String(repeating: "ab", count: 20 + Int(rng.next() % 200))
+        case 2: text += String(repeating: "1", count: 20 + Int(rng.next() % 200))
+        default: text += pieces[Int(rng.next() % UInt64(pieces.count))]
+        }
+      }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      document.longLineThreshold = 48
+      for pattern in patterns { _ = try document.rotor(matching: pattern) }
+      for step in 0..<40 {
+        let current = try document.text(of: 0)
+        let (range, inserted) = DocumentEditModelTests.randomEdit(
+          in: current, typed: pieces, pieces: pieces, lineBreaks: true, &rng)
+        let u8 = current.utf8
+        let description =
+          "seed \(seed) step \(step): replace \(u8.distance(from: u8.startIndex, to: range.lowerBound))..<\(u8.distance(from: u8.startIndex, to: range.upperBound)) with \(inserted.debugDescription)"
+        let counts = Dictionary(
+          uniqueKeysWithValues: document.rotorNames.map { ($0, document.rotor(named: $0)!.count) })
+        let before = document.convergentMatchUpdates
+        let change = try document.replace(range, in: 0, with: inserted)
+        updates += document.convergentMatchUpdates - before
+        edits += 1
+        let rebuilt = try RotorDocument(elements: document.elements)
+        for pattern in patterns { _ = try rebuilt.rotor(matching: pattern) }
+        let got = Self.patternSnapshots(document)
+        let want = Self.patternSnapshots(rebuilt)
+        for name in document.rotorNames {
+          #expect(got[name] == want[name], "\(description): \(name)")
+          guard got[name] == want[name] else { return }
+          let reported = try #require(change.named[name], "\(description): no report for \(name)")
+          #expect(
+            counts[name]! - reported.removed.count + reported.added.count == want[name]!.count,
+            "\(description): \(name) reported \(reported)")
+        }
+      }
+    }
+    #expect(updates > edits * bounded.count / 2, "\(updates) convergent updates in \(edits) edits")
+  }
+
+  /// A regex's reach counts bytes, four a character: typing `Z` after `日😀😀` makes a match of
+  /// `日..Z` that starts 11 bytes before the edit (a reach of one byte a character would start the
+  /// scan inside the emoji and miss it), and deleting it again removes it; likewise at the end of
+  /// the scan, for a match that the edit moves.
+  @Test func regexReachCountsBytes() throws {
+    let filler = String(repeating: "word ", count: 40)
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: filler + "日😀😀" + filler + "日😀😀Z" + filler)])
+    document.longLineThreshold = 16
+    let pattern = Pattern.regex("日..Z")
+    _ = try document.rotor(matching: pattern)
+    let name = "matches: \(pattern)"
+    let at = filler.utf8.count + "日😀😀".utf8.count
+    for (range, typed) in [(at..<at, "Z"), (at..<(at + 1), ""), (0..<0, "😀😀")] {
+      try document.replace(utf8Range: range, in: 0, with: typed)
+      let rebuilt = try RotorDocument(elements: document.elements)
+      _ = try rebuilt.rotor(matching: pattern)
+      #expect(Self.patternSnapshots(document)[name] == Self.patternSnapshots(rebuilt)[name], "\(range) \(typed)")
+    }
+    #expect(document.convergentMatchUpdates == 3)
+  }
+
   /// Documents of one to three elements (some empty) at several long-line thresholds: edits at
   /// any scalar boundary of any element (often its start or end), pattern rotors and every system
   /// rotor compared with a rebuild, and each pattern rotor's report checked against the counts.
@@ -178,19 +263,33 @@ import Testing
     #expect(reported.removed.count == reported.added.count, "\(reported)")
   }
 
-  /// Patterns whose matches depend on the text around them, or may be empty, keep matching the
-  /// whole edited line: whole-word literals, regexes, a literal of U+FFFD.
-  @Test func boundedReachOnlyForContextFreeLiterals() {
+  /// Patterns whose matches depend on the text around them, may be empty, or have no bound keep
+  /// matching the whole edited line: whole-word patterns, regexes with anchors, word boundaries,
+  /// look-around, back-references, flags or unbounded repeats, a pattern of U+FFFD.
+  @Test func boundedReachOnlyForContextFreePatterns() {
     #expect(Pattern.literal("ab").matchReach == 2)
     #expect(Pattern.literal("日本").matchReach == 6)
     #expect(Pattern.literal("SS", ignoreCase: true).matchReach == 24)
     #expect(Pattern.anyOf(["a", "abc"], syntax: .literal).matchReach == 3)
     #expect(Pattern.literal("ab", wholeWord: true).matchReach == nil)
-    #expect(Pattern.regex("ab").matchReach == nil)
-    #expect(Pattern.anyOf(["a", "b"], syntax: .regex).matchReach == nil)
     #expect(Pattern.anyOf(["a", "b"], syntax: .literal, wholeLine: true).matchReach == nil)
     #expect(Pattern.literal("\u{FFFD}").matchReach == nil)
     #expect(Pattern.literal("").matchReach == nil)
+    // Regexes: 4 bytes a character (12 without case) and the character after.
+    #expect(Pattern.regex("ab").matchReach == 12)
+    #expect(Pattern.regex("ab", ignoreCase: true).matchReach == 28)
+    #expect(Pattern.anyOf(["a", "b"], syntax: .regex).matchReach == 8)
+    #expect(Pattern.regex(#"\d{4}-\d{2}"#).matchReach == 7 * 4 + 4)
+    #expect(Pattern.regex("colou?r|(ab|c){1,2}").matchReach == 6 * 4 + 4)
+    #expect(Pattern.regex("(ab|cde){1,2}|x").matchReach == 6 * 4 + 4)
+    #expect(Pattern.regex("x{2,5}?[a-z]").matchReach == 6 * 4 + 4)
+    let unbounded = [
+      "a+", "a*b", "[a-z]{2,}", "^a", "a$", #"\bab"#, #"a\B"#, "(?=a)b", "a(?!b)", "(?<=a)b", #"(a)\1"#, "(?i)a",
+      #"\Aa"#, #"\X"#, #"\R"#, "a|", "(?:)", "x{0}", "a??", #"\x{FFFD}"#, "\u{FFFD}", "[a", "(a", "a{70000}",
+    ]
+    for text in unbounded { #expect(Pattern.regex(text).matchReach == nil, "\(text)") }
+    #expect(Pattern.regex("ab", wholeWord: true).matchReach == nil)
+    #expect(Pattern.anyOf(["a", "b"], syntax: .regex, wholeLine: true).matchReach == nil)
   }
 }
 
