@@ -60,15 +60,16 @@ extension Pattern {
   /// back-reference, flag or unbounded quantifier), so whether a match starts at a position and
   /// where it ends are decided by the N characters there and the one after (a greedy quantifier
   /// reads it to stop): 4 bytes a character, 12 without case (a literal character may match up to
-  /// three by full case folding). Nil past 64 KB, and for a pattern holding U+FFFD, also as an
-  /// escape (its bytes, searched for as a required literal, are not where ICU reads ill-formed
-  /// bytes as it).
+  /// three by full case folding). Nil for a pattern holding U+FFFD, also as an escape
+  /// (``PatternMatcher/holdsReplacementCharacter(_:syntax:)``; a regex's matches over ill-formed
+  /// bytes are refused anyway, this only keeps to the literals' rule), and when the reach is past
+  /// `Int.max`. (The update takes reaches of up to 1 KB.)
   var regexReach: Int? {
-    guard syntax == .regex, !text.unicodeScalars.contains("\u{FFFD}"), !text.lowercased().contains("fffd"),
-      let length = RegexShapeParser.length(ofRegex: text), length.min >= 1, let characters = length.max
+    guard syntax == .regex, !PatternMatcher.holdsReplacementCharacter(text, syntax: .regex),
+      let length = RegexShapeParser.length(ofRegex: text), length.min >= 1, let characters = length.max,
+      let bytes = RegexShapeParser.Length.product(characters, ignoreCase ? 12 : 4)
     else { return nil }
-    let reach = characters * (ignoreCase ? 12 : 4) + 4
-    return reach <= 1 << 16 ? reach : nil
+    return RegexShapeParser.Length.sum(bytes, 4)
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and

@@ -220,6 +220,18 @@ struct RegexShapeParser {
   struct Length: Equatable {
     var min: Int
     var max: Int?
+
+    /// `a × b` and `a + b`, nil past `Int.max` (ICU takes counts up to 100,000 and more, and
+    /// nested repeats multiply them: `((a{100000}){100000}){100000}`).
+    static func product(_ a: Int, _ b: Int) -> Int? {
+      let (r, overflow) = a.multipliedReportingOverflow(by: b)
+      return overflow ? nil : r
+    }
+
+    static func sum(_ a: Int, _ b: Int) -> Int? {
+      let (r, overflow) = a.addingReportingOverflow(b)
+      return overflow ? nil : r
+    }
   }
 
   struct Item {
@@ -239,8 +251,8 @@ struct RegexShapeParser {
       case .group(_, nil), .zeroWidth, .wordBoundary, .assertedLiteral, .noWordCharacter, .alternation, .unknown:
         return nil
       }
-      let max: Int? = one.max == 0 ? 0 : one.max.flatMap { m in repeats.max.map { m * $0 } }
-      return Length(min: one.min * repeats.min, max: max)
+      let max: Int? = one.max == 0 ? 0 : one.max.flatMap { m in repeats.max.flatMap { Length.product(m, $0) } }
+      return Length(min: Length.product(one.min, repeats.min) ?? Int.max, max: max)
     }
   }
 
@@ -259,7 +271,9 @@ struct RegexShapeParser {
         continue
       }
       guard let l = item.length else { return nil }
-      branch = Length(min: branch.min + l.min, max: branch.max.flatMap { m in l.max.map { m + $0 } })
+      branch = Length(
+        min: Length.sum(branch.min, l.min) ?? Int.max,
+        max: branch.max.flatMap { m in l.max.flatMap { Length.sum(m, $0) } })
     }
     return result
   }

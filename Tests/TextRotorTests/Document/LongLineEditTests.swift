@@ -285,9 +285,16 @@ import Testing
     #expect(Pattern.regex("x{2,5}?[a-z]").matchReach == 6 * 4 + 4)
     let unbounded = [
       "a+", "a*b", "[a-z]{2,}", "^a", "a$", #"\bab"#, #"a\B"#, "(?=a)b", "a(?!b)", "(?<=a)b", #"(a)\1"#, "(?i)a",
-      #"\Aa"#, #"\X"#, #"\R"#, "a|", "(?:)", "x{0}", "a??", #"\x{FFFD}"#, "\u{FFFD}", "[a", "(a", "a{70000}",
+      #"\Aa"#, #"\X"#, #"\R"#, "a|", "(?:)", "x{0}", "a??", #"\x{FFFD}"#, "\u{FFFD}", "[a", "(a",
+      #"\N{REPLACEMENT CHARACTER}"#,
+      // Past Int.max: counts that ICU takes, nested (the sums and products do not overflow).
+      "(((a{100000}){100000}){100000}){100000}",
+      "(((a{100000}){100000}){100000}){9000}(((b{100000}){100000}){100000}){9000}",
     ]
     for text in unbounded { #expect(Pattern.regex(text).matchReach == nil, "\(text)") }
+    #expect(Pattern.regex("a{70000}").matchReach == 70000 * 4 + 4)
+    // A regex search of such a pattern reads its shape too (required literals): no overflow there.
+    #expect(throws: Never.self) { _ = try? PatternMatcher(.regex("(?:(((a{100000}){100000}){100000}){100000})")) }
     #expect(Pattern.regex("ab", wholeWord: true).matchReach == nil)
     #expect(Pattern.anyOf(["a", "b"], syntax: .regex, wholeLine: true).matchReach == nil)
   }
