@@ -35,6 +35,31 @@ import Testing
     return all
   }
 
+  /// Makes the edit, then checks each pattern rotor against a rebuild holding `patterns`, and its
+  /// report against the counts before and after (the old count less the removed entries plus the
+  /// added ones). The edit's change, or nil after a difference (recorded as an issue).
+  static func replaceMatchingRebuild(
+    _ document: RotorDocument<Int>, _ range: Range<String.Index>, with inserted: String, patterns: [Pattern],
+    _ description: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> DocumentChange<Int>? {
+    let counts = Dictionary(uniqueKeysWithValues: document.rotorNames.map { ($0, document.rotor(named: $0)!.count) })
+    let change = try document.replace(range, in: 0, with: inserted)
+    let rebuilt = try RotorDocument(elements: document.elements)
+    for pattern in patterns { _ = try rebuilt.rotor(matching: pattern) }
+    let got = patternSnapshots(document)
+    let want = patternSnapshots(rebuilt)
+    for name in document.rotorNames {
+      #expect(got[name] == want[name], "\(description): \(name)", sourceLocation: sourceLocation)
+      guard got[name] == want[name] else { return nil }
+      let reported = try #require(
+        change.named[name], "\(description): no report for \(name)", sourceLocation: sourceLocation)
+      #expect(
+        counts[name]! - reported.removed.count + reported.added.count == want[name]!.count,
+        "\(description): \(name) reported \(reported)", sourceLocation: sourceLocation)
+    }
+    return change
+  }
+
   @Test func randomEditsMatchRebuild() throws {
     var seeds = SeededRandom(seed: 0xC0_4E)
     var updates = 0
@@ -64,26 +89,14 @@ import Testing
         let (a, b) = (range.lowerBound, range.upperBound)
         let description =
           "seed \(seed) step \(step): replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
-        let counts = Dictionary(
-          uniqueKeysWithValues: document.rotorNames.map { ($0, document.rotor(named: $0)!.count) })
         let before = document.convergentMatchUpdates
-        let change = try document.replace(a..<b, in: 0, with: inserted)
+        guard
+          let change = try Self.replaceMatchingRebuild(
+            document, a..<b, with: inserted, patterns: Self.patterns, description)
+        else { return }
         updates += document.convergentMatchUpdates - before
         edits += 1
-        let rebuilt = try RotorDocument(elements: document.elements)
-        for pattern in Self.patterns { _ = try rebuilt.rotor(matching: pattern) }
-        let got = Self.patternSnapshots(document)
-        let want = Self.patternSnapshots(rebuilt)
-        for name in document.rotorNames {
-          #expect(got[name] == want[name], "\(description): \(name)")
-          guard got[name] == want[name] else { return }
-          // The report: the old count less the removed entries plus the added ones.
-          let reported = try #require(change.named[name], "\(description): no report for \(name)")
-          #expect(
-            counts[name]! - reported.removed.count + reported.added.count == want[name]!.count,
-            "\(description): \(name) reported \(reported)")
-          if reported.removed.count < 20 { small += 1 }
-        }
+        small += document.rotorNames.filter { (change.named[$0]?.removed.count ?? 20) < 20 }.count
       }
     }
     // The path is taken (most edits lie in lines longer than the lowered threshold), and most
@@ -133,24 +146,11 @@ import Testing
         let u8 = current.utf8
         let description =
           "seed \(seed) step \(step): replace \(u8.distance(from: u8.startIndex, to: range.lowerBound))..<\(u8.distance(from: u8.startIndex, to: range.upperBound)) with \(inserted.debugDescription)"
-        let counts = Dictionary(
-          uniqueKeysWithValues: document.rotorNames.map { ($0, document.rotor(named: $0)!.count) })
         let before = document.convergentMatchUpdates
-        let change = try document.replace(range, in: 0, with: inserted)
+        guard try Self.replaceMatchingRebuild(document, range, with: inserted, patterns: patterns, description) != nil
+        else { return }
         updates += document.convergentMatchUpdates - before
         edits += 1
-        let rebuilt = try RotorDocument(elements: document.elements)
-        for pattern in patterns { _ = try rebuilt.rotor(matching: pattern) }
-        let got = Self.patternSnapshots(document)
-        let want = Self.patternSnapshots(rebuilt)
-        for name in document.rotorNames {
-          #expect(got[name] == want[name], "\(description): \(name)")
-          guard got[name] == want[name] else { return }
-          let reported = try #require(change.named[name], "\(description): no report for \(name)")
-          #expect(
-            counts[name]! - reported.removed.count + reported.added.count == want[name]!.count,
-            "\(description): \(name) reported \(reported)")
-        }
       }
     }
     #expect(updates > edits * bounded.count / 2, "\(updates) convergent updates in \(edits) edits")
