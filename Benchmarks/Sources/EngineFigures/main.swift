@@ -447,7 +447,8 @@ if singleLine {
           try document.replace(utf8Range: o..<(o + typed.utf8.count), in: 0, with: "")
         }
       }
-      let edit = ["x": "one-character insert/delete", "\n": "line break typed/deleted"][typed] ?? "blank line typed/deleted"
+      let edit =
+        ["x": "one-character insert/delete", "\n": "line break typed/deleted"][typed] ?? "blank line typed/deleted"
       emit(
         "| \(edit), 100 MB document that is ONE line (\(what)), 6 system rotors + a pattern rotor | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
       )
