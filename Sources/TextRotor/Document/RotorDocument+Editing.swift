@@ -367,28 +367,36 @@ extension RotorDocument {
   }
 
   /// A computed rotor's entries after an edit inside a long line (the element's bytes `a..<b`
-  /// became `inserted` bytes), when every entry is non-empty, at most `reach` bytes long and decided
-  /// by its own bytes alone (a literal's matches, ``Pattern/matchReach``): returns the element's
-  /// new range `ws..<we` matched again and the entries found in it (document offsets), which
-  /// replace the old entries starting in `ws..<(we - delta)`. Nil when `reach` is too large for
-  /// the long line's margin (the caller matches the lines around the edit).
+  /// became `inserted` bytes), when every entry is non-empty and decided by its own bytes alone
+  /// (a pattern's matches, ``Pattern/convergentReach``): at most `reach` bytes long, or holding
+  /// only characters of an alphabet, ended by any ASCII character outside it (a separator).
+  /// Returns the element's new range `ws..<we` matched again and the entries found in it
+  /// (document offsets), which replace the old entries starting in `ws..<(we - delta)`. Nil when
+  /// a reach in bytes is too large for the long line's margin (the caller matches the lines
+  /// around the edit).
   ///
   /// Matching is a scan that finds the leftmost entry starting at or after a position and goes on
   /// from its end. Scanned from any position that is not strictly inside an entry, it finds the
   /// same entries after it as the scan from the text's start (no entry starts between the last
   /// entry's end and the next entry's start). So the new scan starts at the first such position
-  /// of the old entries at least `reach` before the edit (an old entry ending before there read
-  /// only unchanged bytes) and stops at the first position past the inserted bytes where it may
-  /// restart (at or after its last entry's end, before any entry it has not found) that is not
-  /// strictly inside an old entry either: from there both scans read the same bytes and find the
-  /// same entries. The text is read in growing pieces, and of each piece only the entries that
-  /// start at least `reach` before its end count (a longer entry may run past it), unless the
-  /// piece ends the element.
+  /// of the old entries at least `reach` before the edit, or right after the last separator
+  /// before it (an old entry, or a failed attempt at one, before there read only unchanged bytes)
+  /// and stops at the first position past the inserted bytes where it may restart (at or after
+  /// its last entry's end, before any entry it has not found) that is not strictly inside an old
+  /// entry either: from there both scans read the same bytes and find the same entries. The text
+  /// is read in growing pieces, and of each piece only the entries that start at least `reach`
+  /// before its end count (a longer entry may run past it), or with separators those that start
+  /// before its last separator, unless the piece ends the element.
   static func convergentMatches(
-    _ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>], reach: Int, index: IntervalIndex<Void>,
+    _ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>], reach: MatchReach, index: IntervalIndex<Void>,
     cuts: EditCuts, elementStart s: Int, a: Int, b: Int, inserted n: Int, newLength: Int
   ) throws -> (ws: Int, we: Int, found: [Range<Int>])? {
-    guard reach > 0, reach <= 1024 else { return nil }
+    // The reach in bytes; 0 for runs.
+    var bytes = 0
+    if case .bytes(let r) = reach {
+      guard r > 0, r <= MatchReach.byteLimit else { return nil }
+      bytes = r
+    }
     let delta = n - (b - a)
     // Where an old entry holds a document offset strictly inside it: that entry's range.
     func oldEntry(strictlyHolding x: Int) -> Range<Int>? {
@@ -401,13 +409,35 @@ extension RotorDocument {
     // start of an old entry holding that (an entry starts on a character; in that order, as a
     // stray continuation byte just after an entry is no character's: stepping back over it after
     // the entry's check entered the entry).
-    var q0 = Swift.max(0, a - reach)
-    if q0 > 0 {
-      // Back over at most three continuation bytes (a character's), from the byte at q0.
-      let (storage, r) = cuts.bytes((q0 - Swift.min(q0, 3))..<(q0 + 1))
-      var k = r.upperBound - 1
-      while k > r.lowerBound && storage[k] & 0xC0 == 0x80 { k -= 1 }
-      q0 -= r.upperBound - 1 - k
+    // With runs: right after the last separator before the edit (no attempt before it read past
+    // it), or the element's start; read backwards in growing blocks.
+    var q0 = 0
+    if bytes > 0 {
+      q0 = Swift.max(0, a - bytes)
+      if q0 > 0 {
+        // Back over at most three continuation bytes (a character's), from the byte at q0.
+        let (storage, r) = cuts.bytes((q0 - Swift.min(q0, 3))..<(q0 + 1))
+        var k = r.upperBound - 1
+        while k > r.lowerBound && storage[k] & 0xC0 == 0x80 { k -= 1 }
+        q0 -= r.upperBound - 1 - k
+      }
+    } else {
+      var upper = a
+      var block = 256
+      search: while upper > 0 {
+        let lower = Swift.max(0, upper - block)
+        let (storage, r) = cuts.bytes(lower..<upper)
+        var k = r.upperBound
+        while k > r.lowerBound {
+          k -= 1
+          if reach.separates(storage[k]) {
+            q0 = lower + (k - r.lowerBound) + 1
+            break search
+          }
+        }
+        upper = lower
+        block *= 4
+      }
     }
     if let r = oldEntry(strictlyHolding: s + q0) { q0 = r.lowerBound - s }
     // The first position in `gap` (closed) at or past the inserted bytes whose old offset is not
@@ -422,13 +452,25 @@ extension RotorDocument {
     }
     var found: [Range<Int>] = []
     var q = q0
-    var piece = Swift.max(256, 4 * reach)
+    var piece = Swift.max(256, 4 * bytes)
     while true {
       let limit = Swift.min(newLength, q + piece)
       let (storage, r) = cuts.bytes(q..<limit)
       let shift = q - r.lowerBound
-      // Entries starting before `decided` are the whole text's.
-      let decided = limit == newLength ? newLength + 1 : limit - reach + 1
+      // Entries starting before `decided` are the whole text's: those `reach` bytes before the
+      // piece's end, or, with runs, at or before its last separator (none starts on one).
+      var decided = limit == newLength ? newLength + 1 : limit - bytes + 1
+      if bytes == 0 && limit < newLength {
+        decided = q
+        var k = r.upperBound
+        while k > r.lowerBound {
+          k -= 1
+          if reach.separates(storage[k]) {
+            decided = k + shift + 1
+            break
+          }
+        }
+      }
       var gapStart = q
       for m in try compute(storage, r) {
         let start = m.lowerBound + shift

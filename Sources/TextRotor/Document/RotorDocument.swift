@@ -102,11 +102,11 @@ public final class RotorDocument<ID: Hashable> {
     var index: IntervalIndex<Void>?
     /// Sorted byte ranges of the entries inside `range` of `bytes`.
     var compute: (ByteStorage, Range<Int>) throws -> [Range<Int>]
-    /// The most bytes an entry spans, when every entry is non-empty and decided by its own bytes
-    /// alone (a literal's matches: ``Pattern/matchReach``); nil when unknown. With it an edit
+    /// How far an entry reads, when every entry is non-empty and decided by its own bytes alone
+    /// (a pattern's matches: ``Pattern/convergentReach``); nil when unknown. With it an edit
     /// inside a long line is matched again only until the new entries fall in step with the old
     /// ones (`convergentMatches`), not over the whole line.
-    var reach: Int? = nil
+    var reach: MatchReach? = nil
   }
 
   /// A document of `elements`. Throws ``DocumentError/duplicateElement(_:)`` when two share an id.
@@ -617,10 +617,10 @@ public final class RotorDocument<ID: Hashable> {
     try addComputedRotor(named: name, reach: nil, compute: compute)
   }
 
-  /// ``addComputedRotor(named:compute:)`` with the most bytes one entry spans, when every entry
-  /// is non-empty and decided by its own bytes alone (see `ComputedRotor.reach`).
+  /// ``addComputedRotor(named:compute:)`` with how far one entry reads, when every entry is
+  /// non-empty and decided by its own bytes alone (see `ComputedRotor.reach`).
   func addComputedRotor(
-    named name: String, reach: Int?, compute: @escaping (ByteStorage, Range<Int>) throws -> [Range<Int>]
+    named name: String, reach: MatchReach?, compute: @escaping (ByteStorage, Range<Int>) throws -> [Range<Int>]
   ) throws -> Rotor<ID> {
     var computed = ComputedRotor(index: nil, compute: compute, reach: reach)
     let index = try fullIndex(compute)

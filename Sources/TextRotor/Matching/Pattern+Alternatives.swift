@@ -72,6 +72,47 @@ extension Pattern {
     return RegexShapeParser.Length.sum(bytes, 4)
   }
 
+  /// How an edit inside a long line matches this pattern's rotor again (``MatchReach``): by its
+  /// ``matchReach`` when that is at most 1 KB, else by the runs of ``matchAlphabet``; nil when
+  /// neither is known (the edited line is matched again).
+  var convergentReach: MatchReach? {
+    if let bytes = matchReach, bytes <= MatchReach.byteLimit { return .bytes(bytes) }
+    return matchAlphabet.map(MatchReach.runs)
+  }
+
+  /// The characters a match of a regex may hold, when every match holds at least one and is
+  /// decided by them and the character after them alone (no anchor, word boundary, look-around,
+  /// back-reference or flag; any length: `\w+ing`, `[0-9]+`), and some printable ASCII character
+  /// is not among them (``ByteClass/excludesPrintableASCII``; `.` leaves out only controls, VT and
+  /// FF, which are rare). Such a character
+  /// ends every match and every attempt at one that reads it: a match starting at a position, and
+  /// its end, are decided by the run of the alphabet's characters there and the character after.
+  ///
+  /// Without case, an atom that is a literal character outside ASCII, or spelled by its code
+  /// point (`\x{DF}`), may match several characters by full case folding (`ß` matches `ss`), which
+  /// the class, tried one character at a time, would not hold: nil then (sets and properties fold
+  /// simply). Nil for a pattern holding U+FFFD, as ``regexReach``.
+  var matchAlphabet: ByteClass? {
+    guard syntax == .regex, !wholeWord, !PatternMatcher.holdsReplacementCharacter(text, syntax: .regex),
+      let shape = RegexShapeParser.shape(ofRegex: text), shape.length.min >= 1
+    else { return nil }
+    if ignoreCase {
+      for atom in shape.atoms {
+        let s = Array(atom.unicodeScalars)
+        if !s.allSatisfy(\.isASCII) && s.first != "[" && !(s.first == "\\" && s.count > 1 && s[1].isASCII) {
+          return nil
+        }
+        if s.count > 1, s[0] == "\\", ["x", "u", "U", "0", "N"].contains(s[1]) { return nil }
+      }
+    }
+    var options: RegularExpression.Options = [.multiline]
+    if ignoreCase { options.insert(.caseInsensitive) }
+    guard let alphabet = try? ByteClass(shape.atoms, options: options, timeLimit: timeLimit),
+      alphabet.excludesPrintableASCII
+    else { return nil }
+    return alphabet
+  }
+
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and
   /// `\p{Lu}` do not count as letters of the pattern, nor a group's name, `(?<Name>...)` and
   /// `\k<Name>`; a letter spelled as a code point, `\x48`, `\x{48}`, `\u0048`, `\U00000048` or
@@ -156,5 +197,30 @@ extension Pattern {
       if let spelled, isUpper(spelled) { return false }
     }
     return true
+  }
+}
+
+/// What an edit inside a long line must match again of a computed rotor whose entries depend on
+/// their own bytes alone (a pattern rotor; see `RotorDocument.convergentMatches`): the scan is
+/// started where no old entry before it read an edited byte, and stopped where the new entries
+/// fall in step with the old ones.
+enum MatchReach: Equatable, Sendable {
+  /// Every entry is non-empty and at most this many bytes long, and an attempt at one reads at
+  /// most this many bytes (``Pattern/matchReach``; at most ``byteLimit``).
+  case bytes(Int)
+  /// Every entry is non-empty and holds only characters of the class, and an attempt at one reads
+  /// no further than the first character outside it (``Pattern/matchAlphabet``): an ASCII byte
+  /// outside the class is where scans start and pieces are cut.
+  case runs(ByteClass)
+
+  /// The largest ``bytes(_:)`` reach an update takes.
+  static let byteLimit = 1024
+
+  /// Whether `byte` is an ASCII character no entry holds and no attempt reads past (never, for a
+  /// reach in bytes).
+  @inline(__always)
+  func separates(_ byte: UInt8) -> Bool {
+    guard case .runs(let alphabet) = self else { return false }
+    return byte < 0x80 && !alphabet.contains(byte)
   }
 }

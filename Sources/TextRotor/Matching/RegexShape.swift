@@ -281,10 +281,16 @@ struct RegexShapeParser {
   /// How many characters a match of the ICU regex `pattern` holds, at least and at most; nil when
   /// that cannot be told, or when whether the pattern matches somewhere depends on the text around
   /// (anchors, word boundaries, look-around, back-references, flags).
-  static func length(ofRegex pattern: String) -> Length? {
+  static func length(ofRegex pattern: String) -> Length? { shape(ofRegex: pattern)?.length }
+
+  /// ``length(ofRegex:)`` and the atoms of the whole pattern: every character a match holds is
+  /// matched by one of them (each a one-character matcher's source). Nil as for the length.
+  static func shape(ofRegex pattern: String) -> (length: Length, atoms: [String])? {
     var parser = RegexShapeParser(Array(("(?:" + pattern + ")").unicodeScalars))
-    guard let items = parser.sequence(topLevel: true), parser.atEnd, items.count == 1 else { return nil }
-    return items[0].length
+    guard let items = parser.sequence(topLevel: true), parser.atEnd, items.count == 1,
+      let length = items[0].length, let atoms = items[0].kind.atoms
+    else { return nil }
+    return (length, atoms)
   }
 
   let s: [Unicode.Scalar]
@@ -578,6 +584,11 @@ struct ByteClass: Equatable {
 
   private mutating func insert(_ b: UInt8) {
     if b < 64 { low |= UInt64(1) << b } else { high |= UInt64(1) << (b - 64) }
+  }
+
+  /// Whether some printable ASCII character (space to `~`) is outside the class.
+  var excludesPrintableASCII: Bool {
+    low | 0xFFFF_FFFF != ~0 || high | UInt64(1) << (0x7F - 64) != ~0
   }
 
   @inline(__always)

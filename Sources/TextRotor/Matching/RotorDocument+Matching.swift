@@ -1,9 +1,9 @@
 extension RotorDocument {
   /// The `matches` rotor of `pattern`: an entry per match (leftmost, non-overlapping, never spanning
   /// a line break; see ``Pattern``), labelled with the matched text. The document keeps it up to
-  /// date across edits by matching the edited lines again (inside a long line, for a literal or
-  /// literals without `wholeWord`, only from before the edit until the new matches fall in step
-  /// with the old ones). The rotor is named `name`, by default
+  /// date across edits by matching the edited lines again (inside a long line, for literals and
+  /// regexes whose matches depend on no context, ``Pattern/convergentReach``, only from before
+  /// the edit until the new matches fall in step with the old ones). The rotor is named `name`, by default
   /// "matches: " and the pattern's description, so that rotors of different patterns live side by
   /// side; asking again for the same name replaces that rotor (``rotorNames`` lists them).
   ///
@@ -12,7 +12,7 @@ extension RotorDocument {
   @discardableResult
   public func rotor(matching pattern: Pattern, named name: String? = nil) throws -> Rotor<ID> {
     let matcher = try PatternMatcher(pattern)
-    return try addComputedRotor(named: name ?? "matches: \(pattern)", reach: pattern.matchReach) { bytes, range in
+    return try addComputedRotor(named: name ?? "matches: \(pattern)", reach: pattern.convergentReach) { bytes, range in
       try matcher.matches(in: bytes, range: range)
     }
   }

@@ -107,8 +107,9 @@ import Testing
 
   /// Regexes of bounded length without context (``Pattern/regexReach``): greedy and lazy counted
   /// repeats, `.`, alternations in groups, optional parts, case folding that matches `ß` with `ss`;
-  /// and one unbounded regex, matched again over its line. After every random edit in a long line
-  /// each pattern rotor equals a rebuild's and its report accounts for the difference.
+  /// and one unbounded regex (matched again over its runs of `a` and `b`). After every random edit
+  /// in a long line each pattern rotor equals a rebuild's and its report accounts for the
+  /// difference.
   @Test func boundedRegexesMatchRebuild() throws {
     let bounded: [Pattern] = [
       .regex(#"\d{2,3}"#), .regex(#"\d{1,2}?x"#), .regex("a.b"), .regex("(ab|ba){1,2}"), .regex("colou?r"),
@@ -154,6 +155,152 @@ import Testing
       }
     }
     #expect(updates > edits * bounded.count / 2, "\(updates) convergent updates in \(edits) edits")
+  }
+
+  /// Regexes of any length without context (``Pattern/matchAlphabet``): in a long line an edit is
+  /// matched again from the last separator before it (an ASCII character no match holds) until the
+  /// new matches fall in step with the old ones. Greedy, lazy and possessive repeats, alternations
+  /// that run across runs of their own characters, sets without case (which fold simply: `[a-z]`
+  /// matches `ſ` and the Kelvin sign, not `ß`), separators that are rare (`[^ ]+`, a match of
+  /// hundreds of bytes), typed, deleted (two runs joined) and pasted; against a rebuild after every
+  /// edit, and each report against the counts.
+  @Test func unboundedRegexesMatchRebuild() throws {
+    let patterns: [Pattern] = [
+      .regex("a+b"), .regex(#"\d+"#), .regex("[a-z]+ing"), .regex(#"\w+"#), .regex("(ab|ba)+"), .regex("x[0-9]*?y"),
+      .regex("[a-z]+", ignoreCase: true), .regex("s+t", ignoreCase: true), .regex("[^ ]+"), .regex(#"\p{L}++"#),
+      .regex("(?:ß|ss)+x"), .regex("a{2,}|b{3,}"), .regex(#"[^\d\s]+\d"#),
+    ]
+    for pattern in patterns {
+      guard case .runs = pattern.convergentReach else {
+        Issue.record("\(pattern) is not matched by runs")
+        return
+      }
+    }
+    // Without case a literal `ß` or `ﬀ` matches `ss` or `ff`: no runs (an `s` may be in a match),
+    // matched again over the line, beside the others.
+    let caseless: [Pattern] = [.regex("ß+x", ignoreCase: true), .regex(#"x\x{FB00}+"#, ignoreCase: true)]
+    for pattern in caseless { #expect(pattern.convergentReach == nil, "\(pattern)") }
+    let pieces = [
+      "a", "b", "ab", "ba", "aab", " ", " ", "1", "12", "x", "y", "x1y", "ing", "sing", "ſ", "\u{212A}", "ß", "ss", "S",
+      "t", "T", "é", "日本", "😀", "_", "-", ",", "\t", "ssx", "xff", "FF",
+    ]
+    var seeds = SeededRandom(seed: 0x5E_9A)
+    var updates = 0
+    var edits = 0
+    for _ in 0..<TestScale.count(10) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for _ in 0..<(500 + Int(rng.next() % 500)) {
+        switch rng.next() % 100 {
+        case 0: text += "\n"
+        case 1: text += String(repeating: "ab", count: 20 + Int(rng.next() % 200))
+        case 2: text += String(repeating: "1", count: 20 + Int(rng.next() % 200))
+        case 3: text += String(repeating: "sing", count: 20 + Int(rng.next() % 100))
+        default: text += pieces[Int(rng.next() % UInt64(pieces.count))]
+        }
+      }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      document.longLineThreshold = 48
+      for pattern in patterns + caseless { _ = try document.rotor(matching: pattern) }
+      for step in 0..<40 {
+        let current = try document.text(of: 0)
+        let (range, inserted) = DocumentEditModelTests.randomEdit(
+          in: current, typed: pieces, pieces: pieces, lineBreaks: true, &rng)
+        let u8 = current.utf8
+        let description =
+          "seed \(seed) step \(step): replace \(u8.distance(from: u8.startIndex, to: range.lowerBound))..<\(u8.distance(from: u8.startIndex, to: range.upperBound)) with \(inserted.debugDescription)"
+        let before = document.convergentMatchUpdates
+        guard
+          try Self.replaceMatchingRebuild(
+            document, range, with: inserted, patterns: patterns + caseless, description) != nil
+        else { return }
+        updates += document.convergentMatchUpdates - before
+        edits += 1
+      }
+    }
+    #expect(updates > edits * patterns.count / 2, "\(updates) convergent updates in \(edits) edits")
+  }
+
+  /// An unbounded regex reads only the runs around an edit: in a line of 200,000 bytes of words,
+  /// deleting the space between two words (they become one match), typing inside a word and
+  /// typing a space inside a word (it becomes two) are each matched again over a few bytes, which
+  /// the change reports name (one match removed, one or two added); the rotor equals a rebuild's.
+  @Test func unboundedRegexReadsOnlyTheRunsAroundAnEdit() throws {
+    let words = (0..<20_000).map { "w\($0 % 97)" }.joined(separator: " ")
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: words)])
+    let pattern = Pattern.regex("[a-z][a-z0-9]+")
+    _ = try document.rotor(matching: pattern)
+    let name = "matches: \(pattern)"
+    let middle = words.utf8.count / 2
+    let space = words.utf8[words.utf8.index(words.utf8.startIndex, offsetBy: middle)...].firstIndex(of: 0x20)!
+    let at = words.utf8.distance(from: words.utf8.startIndex, to: space)
+    // (edit, matches removed, matches added)
+    for (range, typed, removed, added) in [
+      (at..<at + 1, "", 2, 1), (at - 1..<at - 1, "q", 1, 1), (at - 1..<at - 1, " ", 1, 2),
+    ] {
+      let change = try document.replace(utf8Range: range, in: 0, with: typed)
+      let rebuilt = try RotorDocument(elements: document.elements)
+      _ = try rebuilt.rotor(matching: pattern)
+      #expect(Self.patternSnapshots(document)[name] == Self.patternSnapshots(rebuilt)[name], "\(range) \(typed)")
+      let report = try #require(change.named[name])
+      #expect(report.removed.count == removed && report.added.count == added, "\(range) \(typed): \(report)")
+    }
+    #expect(document.convergentMatchUpdates == 3)
+  }
+
+  /// Which regexes are matched again by runs (``Pattern/matchAlphabet``): the separators are the
+  /// ASCII characters outside the alphabet; a pattern that may match empty, reads context, holds
+  /// U+FFFD, or whose alphabet holds every printable ASCII character (`.+`) has none; without
+  /// case, nor has a pattern with a literal character outside ASCII or spelled by code point (full
+  /// case folding: `ß` matches `ss`).
+  @Test func runsOnlyForContextFreePatternsWithSeparators() throws {
+    let word = try #require(Pattern.regex(#"\w+ing"#).matchAlphabet)
+    #expect(word.contains(UInt8(ascii: "a")) && word.contains(UInt8(ascii: "_")) && word.contains(UInt8(ascii: "7")))
+    #expect(!word.contains(UInt8(ascii: " ")) && !word.contains(UInt8(ascii: "-")) && !word.contains(0x0A))
+    let runs = MatchReach.runs(word)
+    #expect(runs.separates(UInt8(ascii: ",")) && !runs.separates(UInt8(ascii: "q")) && !runs.separates(0xC3))
+    #expect(!MatchReach.bytes(4).separates(UInt8(ascii: " ")))
+    let digits = try #require(Pattern.regex("[0-9]+").matchAlphabet)
+    #expect(digits.contains(UInt8(ascii: "5")) && !digits.contains(UInt8(ascii: "a")))
+    let caseless = try #require(Pattern.regex("k+", ignoreCase: true).matchAlphabet)
+    #expect(caseless.contains(UInt8(ascii: "K")) && caseless.contains(0xE2))  // the Kelvin sign's lead byte
+    for text in ["a+", "(ab|c)*d", "[a-z]{2,}", #"\d+?x"#, "[ß]+", "ß+", "[^x]+"] {
+      #expect(Pattern.regex(text).matchAlphabet != nil, "\(text)")
+    }
+    #expect(Pattern.regex("[ß]+", ignoreCase: true).matchAlphabet != nil)
+    // Bounded patterns keep their reach in bytes; past 1 KB they are matched by runs.
+    #expect(Pattern.regex("ab").convergentReach == .bytes(12))
+    #expect(
+      Pattern.regex("[a-z]{300}").convergentReach == Pattern.regex("[a-z]{300}").matchAlphabet.map(MatchReach.runs))
+    let none = [
+      ".+", #"[\s\S]+"#, "a*", "^a+", "a+$", #"\ba+"#, "a+(?=b)", #"(a)\1+"#, "(?i)a+", "a+|", "\u{FFFD}+",
+      #"\X+"#,
+    ]
+    for text in none { #expect(Pattern.regex(text).matchAlphabet == nil, "\(text)") }
+    for text in ["ß+", #"\x{DF}+"#, #"\u00DF+"#, #"\N{LATIN SMALL LETTER SHARP S}+"#, "(?:é|a)+"] {
+      #expect(Pattern.regex(text, ignoreCase: true).matchAlphabet == nil, "\(text)")
+    }
+    #expect(Pattern.regex("a+", wholeWord: true).matchAlphabet == nil)
+    #expect(Pattern.literal("a+").matchAlphabet == nil)
+    // Why: `x` typed after `ss` in a long line makes a match of `ß+x` that starts at the first `s`,
+    // which runs of `x` (and of what is not ASCII) cut by `s` would not read.
+    for (pattern, text, want) in [
+      (Pattern.regex("ß+x", ignoreCase: true), "ss", 0..<3), (.regex(#"\x{FB00}+x"#, ignoreCase: true), "FF", 0..<3),
+    ] {
+      let filler = String(repeating: "a", count: 100)
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: filler + " " + text + " " + filler)])
+      document.longLineThreshold = 16
+      _ = try document.rotor(matching: pattern)
+      let at = filler.utf8.count + 1 + text.utf8.count
+      try document.replace(utf8Range: at..<at, in: 0, with: "x")
+      let rotor = try #require(document.rotor(named: "matches: \(pattern)"))
+      #expect(
+        rotor.indices.map { rotor.location(at: $0)!.utf8Range } == [
+          (want.lowerBound + at - 2)..<(want.upperBound + at - 2)
+        ],
+        "\(pattern)")
+    }
   }
 
   /// A regex's reach counts bytes, four a character: typing `Z` after `日😀😀` makes a match of
