@@ -422,11 +422,12 @@ if singleLine {
     }
     fclose(f)
   }
-  // 1000 edits each, with the six system rotors and a pattern rotor held (as for the edits above).
+  // 1000 edits each, with the six system rotors, a literal pattern rotor (as for the edits above)
+  // and a regex pattern rotor held.
   // The JSON line's sentences rotor is one entry spanning the line (no sentence break: a period is
   // always followed by a lowercase word after punctuation): the rule machine's re-synchronization
-  // finds the edit's effect without re-segmenting it. The pattern rotor is matched again from
-  // before the edit until its matches fall in step with the old ones. Then a line break typed
+  // finds the edit's effect without re-segmenting it. The pattern rotors are matched again from
+  // before the edit until their matches fall in step with the old ones. Then a line break typed
   // (Enter) and deleted again: the line becomes two; and a blank line (two line breaks) typed and
   // deleted: the paragraph too becomes two.
   for (path, what, count) in [(prose, "prose", 500), (json, "minified JSON", 500)] {
@@ -434,6 +435,8 @@ if singleLine {
       contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
     for kind in systemSix { _ = try document.rotor(kind) }
     _ = try document.rotor(matching: .literal(what == "prose" ? "the" : "\"id\""))
+    // And a regex of any length, matched again over the runs of its characters around an edit.
+    _ = try document.rotor(matching: .regex(what == "prose" ? #"\w+ing"# : "[0-9]+"))
     let length = try document.utf8Count(of: 0)
     for typed in ["x", "\n", "\n\n"] {
       var rng = Rng(state: 3)
@@ -450,7 +453,7 @@ if singleLine {
       let edit =
         ["x": "one-character insert/delete", "\n": "line break typed/deleted"][typed] ?? "blank line typed/deleted"
       emit(
-        "| \(edit), 100 MB document that is ONE line (\(what)), 6 system rotors + a pattern rotor | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
+        "| \(edit), 100 MB document that is ONE line (\(what)), 6 system rotors + a literal and a regex pattern rotor | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
       )
     }
     unlink(path)
