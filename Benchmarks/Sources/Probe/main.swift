@@ -180,6 +180,10 @@ case "tail":
   _ = try document.rotor(matching: .literal("the"))
   // REGEX=pattern: a regex rotor held too.
   if let regex = ProcessInfo.processInfo.environment["REGEX"] { _ = try document.rotor(matching: .regex(regex)) }
+  // WORD=literal: a whole-word literal rotor held too.
+  if let word = ProcessInfo.processInfo.environment["WORD"] {
+    _ = try document.rotor(matching: .literal(word, wholeWord: true))
+  }
   var rows: [(UInt64, Int, String)] = []
   func faults() -> Int {
     // 1: RUSAGE_THREAD (not imported into Swift).

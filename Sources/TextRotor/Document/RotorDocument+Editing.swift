@@ -316,8 +316,8 @@ extension RotorDocument {
         do {
           if long, !emptyLine, let reach = computedRotors[name]!.reach,
             let converged = try Self.convergentMatches(
-              compute, reach: reach, index: index, cuts: cuts, elementStart: s, a: a, b: b, inserted: n,
-              newLength: newLength)
+              compute, local: computedRotors[name]!.local, reach: reach, index: index, cuts: cuts, elementStart: s,
+              a: a, b: b, inserted: n, newLength: newLength)
           {
             (ws, we, found, shift, convergent) = (converged.ws, converged.we, converged.found, 0, true)
             convergentMatchUpdates += 1
@@ -369,7 +369,9 @@ extension RotorDocument {
   /// A computed rotor's entries after an edit inside a long line (the element's bytes `a..<b`
   /// became `inserted` bytes), when every entry is non-empty and decided by its own bytes alone
   /// (a pattern's matches, ``Pattern/convergentReach``): at most `reach` bytes long, or holding
-  /// only characters of an alphabet, ended by any ASCII character outside it (a separator).
+  /// only characters of an alphabet, ended by any ASCII character outside it (a separator), or
+  /// whole words of a literal, decided with the character either side (`local`, which returns nil
+  /// when ICU must decide; nil is returned then too).
   /// Returns the element's new range `ws..<we` matched again and the entries found in it
   /// (document offsets), which replace the old entries starting in `ws..<(we - delta)`. Nil when
   /// a reach in bytes is too large for the long line's margin (the caller matches the lines
@@ -386,16 +388,29 @@ extension RotorDocument {
   /// entry either: from there both scans read the same bytes and find the same entries. The text
   /// is read in growing pieces, and of each piece only the entries that start at least `reach`
   /// before its end count (a longer entry may run past it), or with separators those that start
-  /// before its last separator, unless the piece ends the element.
+  /// before its last separator, unless the piece ends the element. For whole words the scan
+  /// starts a character further back, reads a character either side of each piece, and stops a
+  /// character further on (the character before a candidate counts).
   static func convergentMatches(
-    _ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>], reach: MatchReach, index: IntervalIndex<Void>,
-    cuts: EditCuts, elementStart s: Int, a: Int, b: Int, inserted n: Int, newLength: Int
+    _ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>],
+    local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil, reach: MatchReach,
+    index: IntervalIndex<Void>, cuts: EditCuts, elementStart s: Int, a: Int, b: Int, inserted n: Int, newLength: Int
   ) throws -> (ws: Int, we: Int, found: [Range<Int>])? {
-    // The reach in bytes; 0 for runs.
+    // The most bytes an entry spans (0 for runs); how far past its start an attempt at one reads
+    // and how far before it (a whole word's boundaries: the characters either side).
     var bytes = 0
-    if case .bytes(let r) = reach {
+    var ahead = 0
+    var behind = 0
+    switch reach {
+    case .bytes(let r):
       guard r > 0, r <= MatchReach.byteLimit else { return nil }
-      bytes = r
+      (bytes, ahead) = (r, r)
+    case .words(let r):
+      // The character after a candidate that ends before the edit ends before it too, in text of
+      // whole characters: `r` ahead would do; the margin keeps ill-formed bytes out of the question.
+      guard r > 0, r <= MatchReach.byteLimit, local != nil else { return nil }
+      (bytes, ahead, behind) = (r, r + 4, 4)
+    case .runs: break
     }
     let delta = n - (b - a)
     // Where an old entry holds a document offset strictly inside it: that entry's range.
@@ -413,7 +428,7 @@ extension RotorDocument {
     // it), or the element's start; read backwards in growing blocks.
     var q0 = 0
     if bytes > 0 {
-      q0 = Swift.max(0, a - bytes)
+      q0 = Swift.max(0, a - ahead)
       if q0 > 0 {
         // Back over at most three continuation bytes (a character's), from the byte at q0.
         let (storage, r) = cuts.bytes((q0 - Swift.min(q0, 3))..<(q0 + 1))
@@ -443,7 +458,7 @@ extension RotorDocument {
     // The first position in `gap` (closed) at or past the inserted bytes whose old offset is not
     // strictly inside an old entry.
     func agreement(_ gap: ClosedRange<Int>) -> Int? {
-      var x = Swift.max(gap.lowerBound, a + n)
+      var x = Swift.max(gap.lowerBound, a + n + behind)
       while x <= gap.upperBound {
         guard let r = oldEntry(strictlyHolding: s + x - delta) else { return x }
         x = r.upperBound - s + delta
@@ -455,8 +470,11 @@ extension RotorDocument {
     var piece = Swift.max(256, 4 * bytes)
     while true {
       let limit = Swift.min(newLength, q + piece)
-      let (storage, r) = cuts.bytes(q..<limit)
-      let shift = q - r.lowerBound
+      // The piece, and the characters either side of it that a whole word's check reads.
+      let context = Swift.max(0, q - behind)..<Swift.min(newLength, limit + behind)
+      let (storage, whole) = cuts.bytes(context)
+      let shift = context.lowerBound - whole.lowerBound
+      let r = (q - shift)..<(limit - shift)
       // Entries starting before `decided` are the whole text's: those `reach` bytes before the
       // piece's end, or, with runs, at or before its last separator (none starts on one).
       var decided = limit == newLength ? newLength + 1 : limit - bytes + 1
@@ -472,7 +490,14 @@ extension RotorDocument {
         }
       }
       var gapStart = q
-      for m in try compute(storage, r) {
+      let matches: [Range<Int>]
+      if let local, case .words = reach {
+        guard let decidedHere = try local(storage, r, whole) else { return nil }
+        matches = decidedHere
+      } else {
+        matches = try compute(storage, r)
+      }
+      for m in matches {
         let start = m.lowerBound + shift
         guard start < decided else { break }
         if let x = agreement(gapStart...start) {

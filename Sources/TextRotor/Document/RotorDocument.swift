@@ -107,6 +107,10 @@ public final class RotorDocument<ID: Hashable> {
     /// inside a long line is matched again only until the new entries fall in step with the old
     /// ones (`convergentMatches`), not over the whole line.
     var reach: MatchReach? = nil
+    /// For ``MatchReach/words(_:)``: the entries starting in a range (the second), read with the
+    /// text of a wider one around it (the third) as their context; nil when that context does not
+    /// decide them (``PatternMatcher/localWholeWordMatches(in:range:context:)``).
+    var local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil
   }
 
   /// A document of `elements`. Throws ``DocumentError/duplicateElement(_:)`` when two share an id.
@@ -620,9 +624,11 @@ public final class RotorDocument<ID: Hashable> {
   /// ``addComputedRotor(named:compute:)`` with how far one entry reads, when every entry is
   /// non-empty and decided by its own bytes alone (see `ComputedRotor.reach`).
   func addComputedRotor(
-    named name: String, reach: MatchReach?, compute: @escaping (ByteStorage, Range<Int>) throws -> [Range<Int>]
+    named name: String, reach: MatchReach?,
+    local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil,
+    compute: @escaping (ByteStorage, Range<Int>) throws -> [Range<Int>]
   ) throws -> Rotor<ID> {
-    var computed = ComputedRotor(index: nil, compute: compute, reach: reach)
+    var computed = ComputedRotor(index: nil, compute: compute, reach: reach, local: local)
     let index = try fullIndex(compute)
     computed.index = index
     computedRotors[name] = computed

@@ -73,9 +73,16 @@ extension Pattern {
   }
 
   /// How an edit inside a long line matches this pattern's rotor again (``MatchReach``): by its
-  /// ``matchReach`` when that is at most 1 KB, else by the runs of ``matchAlphabet``; nil when
-  /// neither is known (the edited line is matched again).
+  /// ``matchReach`` when that is at most 1 KB, else by the runs of ``matchAlphabet``; a
+  /// whole-word literal by the reach of the literal and a character either side; nil when none
+  /// of these is known (the edited line is matched again).
   var convergentReach: MatchReach? {
+    if wholeWord {
+      guard syntax == .literal, let bytes = Pattern(text, ignoreCase: ignoreCase).matchReach,
+        bytes <= MatchReach.byteLimit
+      else { return nil }
+      return .words(bytes)
+    }
     if let bytes = matchReach, bytes <= MatchReach.byteLimit { return .bytes(bytes) }
     return matchAlphabet.map(MatchReach.runs)
   }
@@ -84,32 +91,41 @@ extension Pattern {
   /// decided by them and the character after them alone (no anchor, word boundary, look-around,
   /// back-reference or flag; any length: `\w+ing`, `[0-9]+`), and some printable ASCII character
   /// is not among them (``ByteClass/excludesPrintableASCII``; `.` leaves out only controls, VT and
-  /// FF, which are rare). Such a character
-  /// ends every match and every attempt at one that reads it: a match starting at a position, and
-  /// its end, are decided by the run of the alphabet's characters there and the character after.
+  /// FF, which are rare). Such a character ends every match and every attempt at one that reads
+  /// it: a match starting at a position, and its end, are decided by the run of the alphabet's
+  /// characters there and the character after.
   ///
-  /// Without case, an atom that is a literal character outside ASCII, or spelled by its code
-  /// point (`\x{DF}`), may match several characters by full case folding (`ß` matches `ss`), which
-  /// the class, tried one character at a time, would not hold: nil then (sets and properties fold
-  /// simply). Nil for a pattern holding U+FFFD, as ``regexReach``.
+  /// Without case, an atom that ICU compiles as one character (a literal, a code point spelled as
+  /// `\x{DF}`, a set or property of one code point such as `[ﬀ]`) matches by full case folding,
+  /// so it may match several characters (`ß` matches `ss`, `[ﬀ]` matches `ff`), which the class,
+  /// tried one character at a time, would not hold: nil when an atom matches the folding of a
+  /// character that folds to several (``CaseClasses/foldedToSeveral``), each tried with ICU. Sets
+  /// of several code points fold simply. Nil for a pattern holding U+FFFD, as ``regexReach``.
   var matchAlphabet: ByteClass? {
     guard syntax == .regex, !wholeWord, !PatternMatcher.holdsReplacementCharacter(text, syntax: .regex),
       let shape = RegexShapeParser.shape(ofRegex: text), shape.length.min >= 1
     else { return nil }
-    if ignoreCase {
-      for atom in shape.atoms {
-        let s = Array(atom.unicodeScalars)
-        if !s.allSatisfy(\.isASCII) && s.first != "[" && !(s.first == "\\" && s.count > 1 && s[1].isASCII) {
-          return nil
-        }
-        if s.count > 1, s[0] == "\\", ["x", "u", "U", "0", "N"].contains(s[1]) { return nil }
-      }
-    }
     var options: RegularExpression.Options = [.multiline]
     if ignoreCase { options.insert(.caseInsensitive) }
     guard let alphabet = try? ByteClass(shape.atoms, options: options, timeLimit: timeLimit),
       alphabet.excludesPrintableASCII
     else { return nil }
+    if ignoreCase {
+      do {
+        let regex = try RegularExpression(
+          "(?:" + shape.atoms.joined(separator: "|") + ")", options: options, timeLimit: timeLimit)
+        let folding = try CaseFolding()
+        for scalar in CaseClasses.foldedToSeveral {
+          guard let s = Unicode.Scalar(scalar) else { continue }
+          let bytes = ByteStorage(try folding.fold(String(Character(s))))
+          try regex.setText(bytes)
+          try regex.setRegion(0..<bytes.count)
+          if try regex.next() == 0..<bytes.count { return nil }
+        }
+      } catch {
+        return nil
+      }
+    }
     return alphabet
   }
 
@@ -212,8 +228,13 @@ enum MatchReach: Equatable, Sendable {
   /// no further than the first character outside it (``Pattern/matchAlphabet``): an ASCII byte
   /// outside the class is where scans start and pieces are cut.
   case runs(ByteClass)
+  /// A whole-word literal's matches: at most this many bytes, and whether a candidate is a whole
+  /// word is decided by the character before it and the one after it
+  /// (``PatternMatcher/localWholeWordMatches(in:range:context:)``), or else by ICU over its line,
+  /// when the update gives up.
+  case words(Int)
 
-  /// The largest ``bytes(_:)`` reach an update takes.
+  /// The largest ``bytes(_:)`` or ``words(_:)`` reach an update takes.
   static let byteLimit = 1024
 
   /// Whether `byte` is an ASCII character no entry holds and no attempt reads past (never, for a

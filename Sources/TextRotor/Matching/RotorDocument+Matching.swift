@@ -12,7 +12,12 @@ extension RotorDocument {
   @discardableResult
   public func rotor(matching pattern: Pattern, named name: String? = nil) throws -> Rotor<ID> {
     let matcher = try PatternMatcher(pattern)
-    return try addComputedRotor(named: name ?? "matches: \(pattern)", reach: pattern.convergentReach) { bytes, range in
+    let reach = pattern.convergentReach
+    var local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil
+    if case .words = reach {
+      local = { bytes, range, context in try matcher.localWholeWordMatches(in: bytes, range: range, context: context) }
+    }
+    return try addComputedRotor(named: name ?? "matches: \(pattern)", reach: reach, local: local) { bytes, range in
       try matcher.matches(in: bytes, range: range)
     }
   }

@@ -176,13 +176,17 @@ import Testing
         return
       }
     }
-    // Without case a literal `ß` or `ﬀ` matches `ss` or `ff`: no runs (an `s` may be in a match),
-    // matched again over the line, beside the others.
-    let caseless: [Pattern] = [.regex("ß+x", ignoreCase: true), .regex(#"x\x{FB00}+"#, ignoreCase: true)]
+    // Without case a literal `ß` or `ﬀ`, or a set of one such character, matches `ss`, `ff` or
+    // `i` and a combining dot: no runs (an `s` may be in a match), matched again over the line,
+    // beside the others.
+    let caseless: [Pattern] = [
+      .regex("ß+x", ignoreCase: true), .regex(#"x\x{FB00}+"#, ignoreCase: true), .regex("[ﬀ]+", ignoreCase: true),
+      .regex("x[İ]+", ignoreCase: true),
+    ]
     for pattern in caseless { #expect(pattern.convergentReach == nil, "\(pattern)") }
     let pieces = [
       "a", "b", "ab", "ba", "aab", " ", " ", "1", "12", "x", "y", "x1y", "ing", "sing", "ſ", "\u{212A}", "ß", "ss", "S",
-      "t", "T", "é", "日本", "😀", "_", "-", ",", "\t", "ssx", "xff", "FF",
+      "t", "T", "é", "日本", "😀", "_", "-", ",", "\t", "ssx", "xff", "FF", "f", "xi\u{307}", "i",
     ]
     var seeds = SeededRandom(seed: 0x5E_9A)
     var updates = 0
@@ -249,6 +253,98 @@ import Testing
     #expect(document.convergentMatchUpdates == 3)
   }
 
+  /// Whole-word literals (``MatchReach/words(_:)``): in a long line an edit is matched again from
+  /// the literal's reach and a character before it, each candidate's boundaries decided from the
+  /// characters next to it as a search of the whole line decides them
+  /// (``PatternMatcher/localWholeWordMatches(in:range:context:)``), or the line is matched when
+  /// one needs ICU (next to `.`, `,`, `'`, a mark, an ideograph). Letters, digits, `_`, spaces,
+  /// punctuation, combining marks, case folding (`SS` as a whole word: `ß`, `ſs`), words typed
+  /// into, split and joined; against a rebuild after every edit, and each report against the
+  /// counts.
+  @Test func wholeWordLiteralsMatchRebuild() throws {
+    let patterns: [Pattern] = [
+      .literal("ab", wholeWord: true), .literal("the", wholeWord: true), .literal("a", wholeWord: true),
+      .literal("SS", ignoreCase: true, wholeWord: true), .literal("x1", wholeWord: true),
+      .literal("é", wholeWord: true),
+      .literal("1", wholeWord: true), .literal("日本", wholeWord: true), .literal("b a", wholeWord: true),
+    ]
+    for pattern in patterns {
+      guard case .words = pattern.convergentReach else {
+        Issue.record("\(pattern) is not matched as whole words")
+        return
+      }
+    }
+    let pieces = [
+      "a", "b", "ab", "ba", " ", " ", " ", "the", "The", "then", "x1", "1", "12", "_", ",", ".", "'", ":", "-", "é",
+      "e\u{301}", "\u{301}", "ß", "ss", "SS", "ſs", "日本", "本", "😀", "\t", "b a",
+    ]
+    var seeds = SeededRandom(seed: 0x3D_17)
+    var updates = 0
+    var edits = 0
+    for _ in 0..<TestScale.count(10) {
+      let seed = seeds.next()
+      var rng = SeededRandom(seed: seed)
+      var text = ""
+      for _ in 0..<(500 + Int(rng.next() % 500)) {
+        switch rng.next() % 100 {
+        case 0: text += "\n"
+        case 1: text += String(repeating: "ab ", count: 20 + Int(rng.next() % 100))
+        case 2: text += String(repeating: "a", count: 20 + Int(rng.next() % 100))
+        default: text += pieces[Int(rng.next() % UInt64(pieces.count))]
+        }
+      }
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      document.longLineThreshold = 48
+      for pattern in patterns { _ = try document.rotor(matching: pattern) }
+      for step in 0..<40 {
+        let current = try document.text(of: 0)
+        let (range, inserted) = DocumentEditModelTests.randomEdit(
+          in: current, typed: pieces, pieces: pieces, lineBreaks: true, &rng)
+        let u8 = current.utf8
+        let description =
+          "seed \(seed) step \(step): replace \(u8.distance(from: u8.startIndex, to: range.lowerBound))..<\(u8.distance(from: u8.startIndex, to: range.upperBound)) with \(inserted.debugDescription)"
+        let before = document.convergentMatchUpdates
+        guard try Self.replaceMatchingRebuild(document, range, with: inserted, patterns: patterns, description) != nil
+        else { return }
+        updates += document.convergentMatchUpdates - before
+        edits += 1
+      }
+    }
+    // The text is dense with characters next to which ICU decides (`.`, `,`, `'`, marks,
+    // ideographs): a third of the updates stay local here.
+    #expect(updates > edits * patterns.count / 4, "\(updates) convergent updates in \(edits) edits")
+  }
+
+  /// A whole word's boundaries are read from the characters beside it, also across the edges of
+  /// the text matched again: `ab` typed right after a space, right before one, after `x` (not a
+  /// whole word), then the `x` deleted (now one), in a line of 100,000 bytes; each is matched
+  /// again over a few bytes and equals a rebuild.
+  @Test func wholeWordBoundariesAcrossTheScannedText() throws {
+    let filler = String(repeating: "word ", count: 20_000)
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: filler + filler)])
+    let pattern = Pattern.literal("ab", wholeWord: true)
+    _ = try document.rotor(matching: pattern)
+    let name = "matches: \(pattern)"
+    let at = filler.utf8.count
+    for (range, typed, count) in [
+      (at..<at, "ab ", 1), (at + 3..<at + 3, "xab ", 1), (at + 3..<at + 4, "", 2), (at..<at + 6, "", 0),
+    ] {
+      try document.replace(utf8Range: range, in: 0, with: typed)
+      let rebuilt = try RotorDocument(elements: document.elements)
+      _ = try rebuilt.rotor(matching: pattern)
+      let got = Self.patternSnapshots(document)[name]
+      #expect(got == Self.patternSnapshots(rebuilt)[name], "\(range) \(typed)")
+      #expect(got?.count == count, "\(range) \(typed)")
+    }
+    #expect(document.convergentMatchUpdates == 4)
+    // Whole-word regexes and alternations keep their line (a rejected candidate's line is searched
+    // again for the pattern between boundaries).
+    #expect(Pattern.regex("ab", wholeWord: true).convergentReach == nil)
+    #expect(Pattern.anyOf(["ab", "cd"], syntax: .literal, wholeWord: true).convergentReach == nil)
+    #expect(Pattern.literal("ab", wholeWord: true).convergentReach == .words(2))
+    #expect(Pattern.literal("", wholeWord: true).convergentReach == nil)
+  }
+
   /// Which regexes are matched again by runs (``Pattern/matchAlphabet``): the separators are the
   /// ASCII characters outside the alphabet; a pattern that may match empty, reads context, holds
   /// U+FFFD, or whose alphabet holds every printable ASCII character (`.+`) has none; without
@@ -278,8 +374,15 @@ import Testing
       #"\X+"#,
     ]
     for text in none { #expect(Pattern.regex(text).matchAlphabet == nil, "\(text)") }
-    for text in ["ß+", #"\x{DF}+"#, #"\u00DF+"#, #"\N{LATIN SMALL LETTER SHARP S}+"#, "(?:é|a)+"] {
+    for text in [
+      "ß+", #"\x{DF}+"#, #"\u00DF+"#, #"\N{LATIN SMALL LETTER SHARP S}+"#, "[ﬀ]+", #"[\x{FB00}]+"#, "[İ]+",
+      #"\p{Name=LATIN SMALL LIGATURE FF}+"#, "a+ǰ",
+    ] {
       #expect(Pattern.regex(text, ignoreCase: true).matchAlphabet == nil, "\(text)")
+    }
+    // Sets of several code points fold simply; characters that fold to one keep their alphabet.
+    for text in ["[ﬁﬂ]+", "(?:é|a)+", "[a-z]+", #"\w+"#, "k+"] {
+      #expect(Pattern.regex(text, ignoreCase: true).matchAlphabet != nil, "\(text)")
     }
     #expect(Pattern.regex("a+", wholeWord: true).matchAlphabet == nil)
     #expect(Pattern.literal("a+").matchAlphabet == nil)
@@ -287,6 +390,7 @@ import Testing
     // which runs of `x` (and of what is not ASCII) cut by `s` would not read.
     for (pattern, text, want) in [
       (Pattern.regex("ß+x", ignoreCase: true), "ss", 0..<3), (.regex(#"\x{FB00}+x"#, ignoreCase: true), "FF", 0..<3),
+      (.regex("[ﬀ]+x", ignoreCase: true), "fF", 0..<3),
     ] {
       let filler = String(repeating: "a", count: 100)
       let document = try RotorDocument(elements: [TextElement(id: 0, text: filler + " " + text + " " + filler)])
