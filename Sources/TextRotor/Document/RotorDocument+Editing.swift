@@ -389,8 +389,8 @@ extension RotorDocument {
   /// is read in growing pieces, and of each piece only the entries that start at least `reach`
   /// before its end count (a longer entry may run past it), or with separators those that start
   /// before its last separator, unless the piece ends the element. For whole words the scan
-  /// starts a character further back, reads a character either side of each piece, and stops a
-  /// character further on (the character before a candidate counts).
+  /// starts 8 bytes further back, reads 8 bytes either side of each piece, and stops 8 bytes
+  /// further on (what a candidate's check reads before it counts).
   static func convergentMatches(
     _ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>],
     local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil, reach: MatchReach,
@@ -406,10 +406,10 @@ extension RotorDocument {
       guard r > 0, r <= MatchReach.byteLimit else { return nil }
       (bytes, ahead) = (r, r)
     case .words(let r):
-      // The character after a candidate that ends before the edit ends before it too, in text of
-      // whole characters: `r` ahead would do; the margin keeps ill-formed bytes out of the question.
+      // A candidate's check reads up to two characters either side of it (a punctuation mark
+      // and the character beyond: 5 bytes; ``WordBoundaries/obviousAnswer(_:in:range:)``).
       guard r > 0, r <= MatchReach.byteLimit, local != nil else { return nil }
-      (bytes, ahead, behind) = (r, r + 4, 4)
+      (bytes, ahead, behind) = (r, r + 8, 8)
     case .runs: break
     }
     let delta = n - (b - a)
@@ -467,7 +467,8 @@ extension RotorDocument {
     }
     var found: [Range<Int>] = []
     var q = q0
-    var piece = Swift.max(256, 4 * bytes)
+    // Whole words start small: every candidate of a piece must be decided without ICU.
+    var piece = Swift.max(behind > 0 ? 64 : 256, 4 * bytes)
     while true {
       let limit = Swift.min(newLength, q + piece)
       // The piece, and the characters either side of it that a whole word's check reads.

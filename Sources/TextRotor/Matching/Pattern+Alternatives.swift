@@ -229,7 +229,7 @@ enum MatchReach: Equatable, Sendable {
   /// outside the class is where scans start and pieces are cut.
   case runs(ByteClass)
   /// A whole-word literal's matches: at most this many bytes, and whether a candidate is a whole
-  /// word is decided by the character before it and the one after it
+  /// word is decided by the two characters before it and the two after it
   /// (``PatternMatcher/localWholeWordMatches(in:range:context:)``), or else by ICU over its line,
   /// when the update gives up.
   case words(Int)

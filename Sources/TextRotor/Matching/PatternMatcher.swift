@@ -517,7 +517,7 @@ public final class PatternMatcher {
 
   /// The matches in `range` of a whole-word literal, each candidate's word boundaries decided from
   /// the characters next to it in `context` (which holds `range`: its edges are the edges of the
-  /// candidates' line, or at least a character beyond `range`) without ICU
+  /// candidates' line, or at least 8 bytes beyond `range`) without ICU
   /// (``WordBoundaries/obviousAnswer(_:in:range:)``), so exactly as a search of their whole line
   /// decides them; nil when a candidate needs ICU, whose answer depends on more of the line. For a
   /// pattern rotor's update inside a long line (`RotorDocument.convergentMatches`).

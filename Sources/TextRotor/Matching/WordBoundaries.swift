@@ -40,36 +40,76 @@ final class WordBoundaries {
   /// - next to such a letter, an ASCII digit or `_`, there is no boundary (UAX #29 WB5, WB8-WB10,
   ///   WB13a/b); after it, before a combining mark, none either (WB4);
   /// - next to a line edge, a space, or ASCII punctuation other than `'`, `.`, `:`, `,`, `;`
-  ///   (the MidLetter/MidNum classes, which need more context: WB6/7, WB11/12) and `@` (ICU's
-  ///   rules keep it inside a word), there is one. A test checks this against ICU on random text.
+  ///   (the MidLetter/MidNum classes, which need more context: WB6/7, WB11/12; see ``midBreaks``,
+  ///   which reads the character beyond them) and `@` (ICU's rules keep it inside a word), there
+  ///   is one. A test checks this against ICU on random text.
+  ///
+  /// Reads at most the two characters either side of the match (a punctuation mark and the
+  /// character beyond it): at most 5 bytes.
   /// Anything else (other scripts, dictionary-broken ones such as CJK and Thai, a combining mark
   /// before the match, an empty match) is left to ICU.
   static func obviousAnswer(_ match: Range<Int>, in bytes: ByteStorage, range: Range<Int>) -> Bool? {
     guard !match.isEmpty else { return nil }
-    // The first character of the match, and the one before it.
+    // The first character of the match, and the one before it. No boundary on either side
+    // decides (false); a boundary on one side leaves the other to tell; nil: unknown.
     guard let (first, _) = CaselessLiteralSearch.scalar(at: match.lowerBound, in: bytes, limit: match.upperBound),
       isWordLetter(first)
     else { return nil }
+    var atStart: Bool? = true
     if match.lowerBound > range.lowerBound {
-      guard let before = neighbour(endingAt: match.lowerBound, bytes, range) else { return nil }
-      switch before {
-      case .joins: return false
-      case .separates: break
-      case .unknown, .mark: return nil
+      switch neighbour(endingAt: match.lowerBound, bytes, range) {
+      case .joins?: return false
+      case .separates?: break
+      case .mid(let mid)?:
+        // The character before the punctuation (nil: a line edge).
+        var beyond: Neighbour? = nil
+        if match.lowerBound - 1 > range.lowerBound { beyond = neighbour(endingAt: match.lowerBound - 1, bytes, range) }
+        let undecodable = match.lowerBound - 1 > range.lowerBound && beyond == nil
+        atStart = !undecodable && midBreaks(mid, wordCharacter: first, beyond: beyond) ? true : nil
+      case .unknown?, .mark?, nil: atStart = nil
       }
     }
     guard let (last, _) = CaselessLiteralSearch.scalar(endingAt: match.upperBound, in: bytes, floor: match.lowerBound),
       isWordLetter(last)
     else { return nil }
-    guard match.upperBound < range.upperBound else { return true }
-    switch neighbour(startingAt: match.upperBound, bytes, range) {
-    case .joins, .mark: return false
-    case .separates: return true
-    case .unknown: return nil
+    var atEnd: Bool? = true
+    if match.upperBound < range.upperBound {
+      switch neighbour(startingAt: match.upperBound, bytes, range) {
+      case .joins, .mark: return false
+      case .separates: break
+      case .mid(let mid):
+        // The character after the punctuation (a line edge when there is none).
+        let beyond: Neighbour? =
+          match.upperBound + 1 < range.upperBound ? neighbour(startingAt: match.upperBound + 1, bytes, range) : nil
+        atEnd = midBreaks(mid, wordCharacter: last, beyond: beyond) ? true : nil
+      case .unknown: atEnd = nil
+      }
     }
+    guard let atStart, let atEnd else { return nil }
+    return atStart && atEnd
   }
 
-  private enum Neighbour { case joins, separates, mark, unknown }
+
+  /// `mid` (`,` `;` `.` `'` `:`) stands between a match's letter or digit `wordCharacter` and the
+  /// character `beyond` it (nil: a line edge). There is a boundary between the match and it when:
+  /// - `mid` is `,` or `;` (MidNum) and `wordCharacter` a letter: only digits on both sides keep
+  ///   them together (UAX #29 WB11/12);
+  /// - or `beyond` plainly separates (space, ASCII punctuation, a line edge): `.` and `'`
+  ///   (MidNumLetQ) and `:` (MidLetter) keep a letter or digit with them only when a letter or
+  ///   digit stands beyond (WB6/7, WB11/12), with marks and format characters skipped (WB4).
+  /// False when neither holds: ICU decides.
+  private static func midBreaks(_ mid: UInt8, wordCharacter: UInt32, beyond: Neighbour?) -> Bool {
+    if (mid == 0x2C || mid == 0x3B) && !(0x30...0x39).contains(wordCharacter) { return true }
+    guard let beyond else { return true }
+    if case .separates = beyond { return true }
+    return false
+  }
+
+  private enum Neighbour {
+    case joins, separates, mark, unknown
+    /// `,` `;` `.` `'` `:`, whose boundary depends on the character beyond (``midBreaks``).
+    case mid(UInt8)
+  }
 
   /// ASCII letters and digits, and the letters of Latin-1, Latin Extended-A, Greek and Cyrillic.
   private static func isWordLetter(_ c: UInt32) -> Bool {
@@ -85,7 +125,8 @@ final class WordBoundaries {
   private static func classify(_ c: UInt32) -> Neighbour {
     if isWordLetter(c) || c == 0x5F { return .joins }
     switch c {
-    case 0x27, 0x2E, 0x3A, 0x2C, 0x3B, 0x40: return .unknown  // ' . : , ; and @ (ICU keeps it in a word)
+    case 0x27, 0x2E, 0x3A, 0x2C, 0x3B: return .mid(UInt8(c))  // ' . : , ;
+    case 0x40: return .unknown  // @ (ICU keeps it in a word)
     case 0..<0x80: return .separates
     case 0x300...0x36F, 0x483...0x489: return .mark
     default: return .unknown

@@ -38,6 +38,40 @@ struct WordShortcutTests {
     }
     #expect(decided > 1000)
   }
+
+  /// Every text of four pieces from letters, digits and the punctuation whose boundary depends on
+  /// the character beyond it (`,` `;` `.` `'` `:`), with a mark, a space, `_` and `@` around:
+  /// every span the shortcut decides agrees with ICU (`9,9` keeps the digits together, WB11/12;
+  /// `a.\u{301}b` the letters, WB6/7 over the mark, WB4), and the punctuation next to a letter
+  /// before a space is decided (`a, b`, `end. Next`).
+  @Test func punctuationBetweenWordsAgreesWithICU() throws {
+    let pieces = ["a", "9", ",", ";", ".", "'", ":", " ", "\u{301}", "_", "é", "@", "-"]
+    let words = try WordBoundaries()
+    var decided = 0
+    for n in 0..<(pieces.count * pieces.count * pieces.count * pieces.count) {
+      var k = n
+      var text = ""
+      for _ in 0..<4 {
+        text += pieces[k % pieces.count]
+        k /= pieces.count
+      }
+      let bytes = ByteStorage(text)
+      let range = 0..<bytes.count
+      for start in 0..<bytes.count {
+        for end in (start + 1)...min(bytes.count, start + 3) {
+          guard let quick = WordBoundaries.obviousAnswer(start..<end, in: bytes, range: range) else { continue }
+          decided += 1
+          let icu = try words.icuAccepts(start..<end, in: bytes, range: range)
+          #expect(quick == icu, "\(text.debugDescription) span \(start)..<\(end)")
+          if quick != icu { return }
+        }
+      }
+    }
+    #expect(decided > 10_000)
+    for (text, span) in [("a, b", 0..<1), ("x end. Next", 2..<5), ("b ;a", 3..<4), ("it's 'a' x", 6..<7)] {
+      #expect(WordBoundaries.obviousAnswer(span, in: ByteStorage(text), range: 0..<text.utf8.count) == true, "\(text)")
+    }
+  }
 }
 
 @Suite("-w literal: rejected candidates do not restart the search")
