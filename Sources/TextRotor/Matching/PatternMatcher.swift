@@ -507,14 +507,6 @@ public final class PatternMatcher {
     try forEachMatch(in: bytes, range: range, visiting: { body($0) ? .next : .stop })
   }
 
-  /// ``forEachMatch(in:range:_:)`` whose `body` says how to go on: `.next` (after the match),
-  /// `.resume(p)` (from `p`, past the match: the rest of a line nobody needs, `-c`) or `.stop`.
-  func forEachMatch(
-    in bytes: ByteStorage, range: Range<Int>? = nil, visiting body: (Range<Int>) -> MatchVisit
-  ) throws(ICUError) {
-    _ = try forEachMatch(in: bytes, range: range, wordContext: nil, visiting: body)
-  }
-
   /// The matches in `range` of a whole-word literal, each candidate's word boundaries decided from
   /// the characters next to it in `context` (which holds `range`: its edges are the edges of the
   /// candidates' line, or at least 8 bytes beyond `range`) without ICU
@@ -527,20 +519,23 @@ public final class PatternMatcher {
     precondition(
       pattern.wholeWord && pattern.syntax == .literal && context.lowerBound <= range.lowerBound
         && context.upperBound >= range.upperBound)
+    guard let words else { return nil }
+    words.localContext = context
+    words.undecided = false
+    defer { words.localContext = nil }
     var result: [Range<Int>] = []
-    let decided = try forEachMatch(in: bytes, range: range, wordContext: context) {
+    try forEachMatch(in: bytes, range: range) {
       result.append($0)
       return .next
     }
-    return decided ? result : nil
+    return words.undecided ? nil : result
   }
 
-  /// ``forEachMatch(in:range:visiting:)``; with `wordContext`, the word boundaries of candidates
-  /// are decided without ICU in that range (see ``localWholeWordMatches(in:range:context:)``), and
-  /// false is returned (the search stopped) at the first that cannot be.
-  private func forEachMatch(
-    in bytes: ByteStorage, range: Range<Int>?, wordContext: Range<Int>?, visiting body: (Range<Int>) -> MatchVisit
-  ) throws(ICUError) -> Bool {
+  /// ``forEachMatch(in:range:_:)`` whose `body` says how to go on: `.next` (after the match),
+  /// `.resume(p)` (from `p`, past the match: the rest of a line nobody needs, `-c`) or `.stop`.
+  func forEachMatch(
+    in bytes: ByteStorage, range: Range<Int>? = nil, visiting body: (Range<Int>) -> MatchVisit
+  ) throws(ICUError) {
     let range = range ?? 0..<bytes.count
     precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the bytes")
     let words = self.words
@@ -559,8 +554,6 @@ public final class PatternMatcher {
     // reported (`a*` on `bab` gives 0..<0, 1..<2, 3..<3).
     var lastEnd = -1
     var stopped = false
-    // A candidate whose word boundaries `wordContext` does not decide.
-    var undecided = false
     // A rejected candidate whose line is searched again for whole words (see `wholeWordSource`):
     // the engine stops there, and the loop below searches the line and resumes the engine after
     // it. Done outside `visit`, which then calls `body` once and stays small enough to inline:
@@ -595,13 +588,7 @@ public final class PatternMatcher {
         return .resume(
           bad > m.lowerBound ? bad : LineBounds.nextCharacter(after: bad, in: bytes, limit: range.upperBound))
       }
-      if let wordContext {
-        guard let whole = WordBoundaries.obviousAnswer(m, in: bytes, range: wordContext) else {
-          (undecided, stopped) = (true, true)
-          return .stop
-        }
-        if !whole { return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound)) }
-      } else if let words, try !words.accepts(m, in: bytes, range: range) {
+      if let words, try !words.accepts(m, in: bytes, range: range) {
         // A regex may still match a whole word from there: the rest of the line is searched with
         // the boundaries inside the pattern (a line holding an ill-formed byte is not: ICU would
         // read it as U+FFFD; nor after an empty candidate, which is where it is either way).
@@ -627,7 +614,7 @@ public final class PatternMatcher {
         end = LineBounds.nextStart(after: lineEnd, in: bytes, limit: range.upperBound)
       }
       end = Swift.min(end, bytes.availableCount)
-      if end < start { return !undecided }
+      if end < start { return }
       slab = start..<end
       slabChecked = false
       matchesChecked = 0
@@ -645,7 +632,7 @@ public final class PatternMatcher {
           }
         case .regex(let search): try search.run(bytes, range: start..<end, visit)
         }
-        if stopped { return !undecided }
+        if stopped { return }
         guard let (line, from) = pendingLine else { break }
         // The rest of a rejected candidate's line, then the engine again from the next line.
         pendingLine = nil
@@ -657,14 +644,13 @@ public final class PatternMatcher {
           if case .next = next { return true }
           return false
         }
-        if case .stop = next { return !undecided }
+        if case .stop = next { return }
         start = LineBounds.nextStart(after: line.upperBound, in: bytes, limit: range.upperBound)
         if case .resume(let p) = next { start = Swift.max(start, p) }
         if start >= end { break }
       }
       start = end
     } while start < Swift.min(range.upperBound, bytes.availableCount)
-    return !undecided
   }
 
   /// `-w`: the line of a rejected candidate `m` when the rest of it is to be searched for whole

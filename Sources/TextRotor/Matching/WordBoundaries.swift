@@ -12,8 +12,18 @@ final class WordBoundaries {
     iterator = try BreakIterator(.word)
   }
 
+  /// While set (``PatternMatcher/localWholeWordMatches(in:range:context:)``): candidates are
+  /// decided without ICU, their characters read in this range, and one that cannot be is
+  /// rejected and recorded in `undecided`.
+  var localContext: Range<Int>? = nil
+  var undecided = false
+
   func accepts(_ match: Range<Int>, in bytes: ByteStorage, range: Range<Int>) throws(ICUError) -> Bool {
-    if let answer = Self.obviousAnswer(match, in: bytes, range: range) { return answer }
+    if let answer = Self.obviousAnswer(match, in: bytes, range: localContext ?? range) { return answer }
+    if localContext != nil {
+      undecided = true
+      return false
+    }
     return try icuAccepts(match, in: bytes, range: range)
   }
 
@@ -60,7 +70,8 @@ final class WordBoundaries {
       switch neighbour(endingAt: match.lowerBound, bytes, range) {
       case .joins?: return false
       case .separates?: break
-      case .mid(let mid)?:
+      case .mid?:
+        let mid = bytes[match.lowerBound - 1]
         // The character before the punctuation (nil: a line edge).
         var beyond: Neighbour? = nil
         if match.lowerBound - 1 > range.lowerBound { beyond = neighbour(endingAt: match.lowerBound - 1, bytes, range) }
@@ -77,7 +88,8 @@ final class WordBoundaries {
       switch neighbour(startingAt: match.upperBound, bytes, range) {
       case .joins, .mark: return false
       case .separates: break
-      case .mid(let mid):
+      case .mid:
+        let mid = bytes[match.upperBound]
         // The character after the punctuation (a line edge when there is none).
         let beyond: Neighbour? =
           match.upperBound + 1 < range.upperBound ? neighbour(startingAt: match.upperBound + 1, bytes, range) : nil
@@ -88,7 +100,6 @@ final class WordBoundaries {
     guard let atStart, let atEnd else { return nil }
     return atStart && atEnd
   }
-
 
   /// `mid` (`,` `;` `.` `'` `:`) stands between a match's letter or digit `wordCharacter` and the
   /// character `beyond` it (nil: a line edge). There is a boundary between the match and it when:
@@ -108,7 +119,7 @@ final class WordBoundaries {
   private enum Neighbour {
     case joins, separates, mark, unknown
     /// `,` `;` `.` `'` `:`, whose boundary depends on the character beyond (``midBreaks``).
-    case mid(UInt8)
+    case mid
   }
 
   /// ASCII letters and digits, and the letters of Latin-1, Latin Extended-A, Greek and Cyrillic.
@@ -125,7 +136,7 @@ final class WordBoundaries {
   private static func classify(_ c: UInt32) -> Neighbour {
     if isWordLetter(c) || c == 0x5F { return .joins }
     switch c {
-    case 0x27, 0x2E, 0x3A, 0x2C, 0x3B: return .mid(UInt8(c))  // ' . : , ;
+    case 0x27, 0x2E, 0x3A, 0x2C, 0x3B: return .mid  // ' . : , ;
     case 0x40: return .unknown  // @ (ICU keeps it in a word)
     case 0..<0x80: return .separates
     case 0x300...0x36F, 0x483...0x489: return .mark
