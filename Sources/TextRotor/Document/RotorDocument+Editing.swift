@@ -457,8 +457,10 @@ extension RotorDocument {
     if let r = oldEntry(strictlyHolding: s + q0) { q0 = r.lowerBound - s }
     // The first position in `gap` (closed) at or past the inserted bytes whose old offset is not
     // strictly inside an old entry.
+    // (What a whole word's check reads before `x` must be past the inserted bytes; the element's
+    // end, where no entry starts, always agrees.)
     func agreement(_ gap: ClosedRange<Int>) -> Int? {
-      var x = Swift.max(gap.lowerBound, a + n + behind)
+      var x = Swift.max(gap.lowerBound, Swift.min(a + n + behind, newLength))
       while x <= gap.upperBound {
         guard let r = oldEntry(strictlyHolding: s + x - delta) else { return x }
         x = r.upperBound - s + delta
