@@ -390,7 +390,7 @@ extension RotorDocument {
   /// before its end count (a longer entry may run past it), or with separators those that start
   /// before its last separator, unless the piece ends the element. For whole words the scan
   /// starts 8 bytes further back, reads 8 bytes either side of each piece, and stops 8 bytes
-  /// further on (what a candidate's check reads before it counts).
+  /// further on (what a candidate's check reads before it counts), or at the element's end.
   static func convergentMatches(
     _ compute: (ByteStorage, Range<Int>) throws -> [Range<Int>],
     local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil, reach: MatchReach,

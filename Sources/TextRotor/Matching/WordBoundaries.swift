@@ -2,11 +2,15 @@ import TextRotorICU
 
 /// Whether a match starts and ends on an ICU word boundary (UAX #29) of its line. The word break
 /// iterator is pointed at the line holding the match (or, for a line over 1 MiB, at a 64 KiB window
-/// around the match) and reused while matches stay on that line.
+/// around the match) and reused while matches stay on that line of the same range of the same bytes.
 final class WordBoundaries {
   private let iterator: BreakIterator
   private var bytes: ByteStorage?
   private var window: Range<Int> = 0..<0
+  /// The range `window` was cut in: the same bytes searched in another range (a document's text
+  /// after an edit at a chunk's start keeps its storage, the deleted bytes before the range) have
+  /// other lines.
+  private var windowRange: Range<Int> = 0..<0
 
   init() throws(ICUError) {
     iterator = try BreakIterator(.word)
@@ -29,7 +33,10 @@ final class WordBoundaries {
 
   /// ICU's answer, always asked.
   func icuAccepts(_ match: Range<Int>, in bytes: ByteStorage, range: Range<Int>) throws(ICUError) -> Bool {
-    if self.bytes !== bytes || match.lowerBound < window.lowerBound || match.upperBound > window.upperBound {
+    if self.bytes !== bytes || range != windowRange || match.lowerBound < window.lowerBound
+      || match.upperBound > window.upperBound
+    {
+      windowRange = range
       var start = LineBounds.start(of: match.lowerBound, in: bytes, floor: range.lowerBound)
       var end = LineBounds.end(of: match.upperBound, in: bytes, limit: range.upperBound)
       if end - start > 1 << 20 {
@@ -106,8 +113,10 @@ final class WordBoundaries {
   /// - `mid` is `,` or `;` (MidNum) and `wordCharacter` a letter: only digits on both sides keep
   ///   them together (UAX #29 WB11/12);
   /// - or `beyond` plainly separates (space, ASCII punctuation, a line edge): `.` and `'`
-  ///   (MidNumLetQ) and `:` (MidLetter) keep a letter or digit with them only when a letter or
-  ///   digit stands beyond (WB6/7, WB11/12), with marks and format characters skipped (WB4).
+  ///   (MidNumLetQ) keep letters together across them (WB6/7), and digits (WB11/12), only when
+  ///   one stands beyond, with marks and format characters skipped (WB4). (`:` is MidLetter in
+  ///   UAX #29, which ICU's root rules take out of it, so `a:b` breaks at it; read here as the
+  ///   UAX's, which leaves `a:b` to ICU.)
   /// False when neither holds: ICU decides.
   private static func midBreaks(_ mid: UInt8, wordCharacter: UInt32, beyond: Neighbour?) -> Bool {
     if (mid == 0x2C || mid == 0x3B) && !(0x30...0x39).contains(wordCharacter) { return true }
