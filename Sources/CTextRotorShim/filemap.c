@@ -4,12 +4,16 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t cicu_sigbus_faults = 0;
+// Counted by the handler on whichever thread faulted, read by any: a lock-free atomic, which a
+// signal handler may update (a `volatile sig_atomic_t` incremented there was a data race between
+// two threads whose mapped files shrank at once: ThreadSanitizer, ByteStorage's parallel counts).
+static _Atomic long cicu_sigbus_faults = 0;
 static uintptr_t cicu_page_size = 4096;
 
 static void cicu_sigbus_handler(int sig, siginfo_t *info, void *context) {
@@ -20,7 +24,7 @@ static void cicu_sigbus_handler(int sig, siginfo_t *info, void *context) {
     raise(SIGBUS);
     return;
   }
-  cicu_sigbus_faults = cicu_sigbus_faults + 1;
+  atomic_fetch_add_explicit(&cicu_sigbus_faults, 1, memory_order_relaxed);
 }
 
 // Installed once per process, whichever thread maps a file first (a plain flag was a data race
@@ -40,7 +44,7 @@ static void cicu_install_sigbus_guard_once(void) {
 
 void cicu_install_sigbus_guard(void) { pthread_once(&cicu_sigbus_once, cicu_install_sigbus_guard_once); }
 
-long cicu_sigbus_fault_count(void) { return (long)cicu_sigbus_faults; }
+long cicu_sigbus_fault_count(void) { return atomic_load_explicit(&cicu_sigbus_faults, memory_order_relaxed); }
 
 void *cicu_map_file(int fd, size_t length) {
   void *p = mmap(NULL, length, PROT_READ, MAP_PRIVATE, fd, 0);
