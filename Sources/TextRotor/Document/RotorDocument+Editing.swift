@@ -440,6 +440,9 @@ extension RotorDocument {
       var upper = a
       var block = 256
       search: while upper > 0 {
+        // No separator within 64 KB (`[^,]+` in a line without commas): the line is matched
+        // instead, once, rather than searched back and then matched in pieces.
+        guard a - upper < MatchReach.runLimit else { return nil }
         let lower = Swift.max(0, upper - block)
         let (storage, r) = cuts.bytes(lower..<upper)
         var k = r.upperBound
@@ -516,6 +519,9 @@ extension RotorDocument {
       }
       q = restart
       piece *= 2
+      // With runs, pieces grow until a separator decides them: past 64 KB, the line is matched
+      // instead.
+      if bytes == 0 && piece > MatchReach.runLimit { return nil }
     }
   }
 

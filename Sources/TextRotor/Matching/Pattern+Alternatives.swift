@@ -237,6 +237,10 @@ enum MatchReach: Equatable, Sendable {
   /// The largest ``bytes(_:)`` or ``words(_:)`` reach an update takes.
   static let byteLimit = 1024
 
+  /// How far from an edit an update by ``runs(_:)`` looks for separators before it gives up (the
+  /// edited line is matched then).
+  static let runLimit = 65_536
+
   /// Whether `byte` is an ASCII character no entry holds and no attempt reads past (never, for a
   /// reach in bytes).
   @inline(__always)

@@ -332,6 +332,29 @@ import Testing
     }
   }
 
+  /// A separator that is far (`[^,]+` in a line without commas): past 64 KB before or after the
+  /// edit the update gives up and the line is matched once, instead of searching back to the
+  /// line's start and matching in pieces from there (2–3 times the line's matching); near, it
+  /// stays local. Equal to a rebuild either way.
+  @Test func farSeparatorsMatchTheLine() throws {
+    let pattern = Pattern.regex("[^,]+")
+    for (text, local) in [
+      (String(repeating: "word ", count: 40_000), false),
+      (String(repeating: "word, ", count: 40_000), true),
+      (String(repeating: "w", count: 100_000) + "," + String(repeating: "w", count: 80_000), false),
+    ] {
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      _ = try document.rotor(matching: pattern)
+      let at = text.utf8.count - 1_000
+      try document.replace(utf8Range: at..<at, in: 0, with: "x")
+      let rebuilt = try RotorDocument(elements: document.elements)
+      _ = try rebuilt.rotor(matching: pattern)
+      let name = "matches: \(pattern)"
+      #expect(Self.patternSnapshots(document)[name] == Self.patternSnapshots(rebuilt)[name])
+      #expect(document.convergentMatchUpdates == (local ? 1 : 0), "\(text.prefix(12))")
+    }
+  }
+
   /// Which regexes are matched again by runs (``Pattern/matchAlphabet``): the separators are the
   /// ASCII characters outside the alphabet; a pattern that may match empty, reads context, holds
   /// U+FFFD, or whose alphabet holds every printable ASCII character (`.+`) has none; without
