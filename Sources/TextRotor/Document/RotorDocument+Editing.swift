@@ -370,8 +370,9 @@ extension RotorDocument {
   /// became `inserted` bytes), when every entry is non-empty and decided by its own bytes alone
   /// (a pattern's matches, ``Pattern/convergentReach``): at most `reach` bytes long, or holding
   /// only characters of an alphabet, ended by any ASCII character outside it (a separator), or
-  /// whole words of a literal, decided with the character either side (`local`, which returns nil
-  /// when ICU must decide; nil is returned then too).
+  /// whole words of a literal, decided with the two characters either side (`local`, which
+  /// returns nil when ICU must decide; nil is returned then too, and when runs find no deciding
+  /// separator within ``MatchReach/runLimit`` of the edit).
   /// Returns the element's new range `ws..<we` matched again and the entries found in it
   /// (document offsets), which replace the old entries starting in `ws..<(we - delta)`. Nil when
   /// a reach in bytes is too large for the long line's margin (the caller matches the lines
