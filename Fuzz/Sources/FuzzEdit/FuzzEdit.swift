@@ -3,20 +3,31 @@ import TextRotor
 
 /// Random edit scripts on a `RotorDocument` (replace, insert text, insert, remove and move
 /// elements), through the public API only, checked after every step against a document built
-/// afresh from the same elements: every system rotor's entries (element, label, UTF-8 range) equal.
+/// afresh from the same elements: every system rotor's and pattern rotor's entries (element,
+/// label, UTF-8 range) equal. Some elements are one line of over 16 KB, where edits take the long
+/// line's paths (pattern rotors matched again only around the edit: a literal, a regex of any
+/// length by the runs of its characters, a whole-word literal).
 let pieces = [
   "a", "b c", " ", ".", "\n", "\r\n", "\r", "é", "😀", "中文", "e\u{301}", "🇩🇪", "Hi. Yo", "\n\n", "\u{0}", "ส",
 ]
+let patterns: [Pattern] = [.literal("b c"), .regex("[a-z]+"), .literal("a", wholeWord: true)]
+/// Pieces of a long line (no line break).
+let lineful = ["a", "b c", " ", ".", "é", "ab", "a,"]
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
   guard let data else { return 0 }
   var input = FuzzInput(data, count)
   func randomText() -> String { (0..<input.int(below: 6)).map { _ in pieces[input.int(below: pieces.count)] }.joined() }
+  // About 20 KB of one line, of a few pieces repeated.
+  func longLine() -> String {
+    let run = (0..<(1 + input.int(below: 4))).map { _ in lineful[input.int(below: lineful.count)] }.joined()
+    return String(repeating: run, count: 20_000 / run.utf8.count + 1)
+  }
   var nextID = 0
   var elements: [TextElement<Int>] = []
   for _ in 0..<(1 + input.int(below: 4)) {
-    elements.append(TextElement(id: nextID, text: randomText()))
+    elements.append(TextElement(id: nextID, text: input.int(below: 8) == 0 ? longLine() : randomText()))
     nextID += 1
   }
   guard let document = try? RotorDocument(elements: elements) else {
@@ -25,6 +36,7 @@ public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
   }
   let rotors = SystemRotor.allCases
   for kind in rotors { _ = try? document.rotor(kind) }
+  for pattern in patterns { _ = try? document.rotor(matching: pattern) }
   var steps = 0
   while !input.isEmpty && steps < 12 {
     steps += 1
@@ -35,8 +47,10 @@ public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
         guard let id = ids.isEmpty ? nil : ids[input.int(below: ids.count)] else { continue }
         let text = try document.text(of: id)
         let indices = Array(text.indices) + [text.endIndex]
-        var a = indices[input.int(below: indices.count)]
-        var b = indices[input.int(below: indices.count)]
+        // Two bytes of input for a place in a long element.
+        func place() -> Int { (input.int(below: 256) << 8 | input.int(below: 256)) % indices.count }
+        var a = indices[place()]
+        var b = input.bool() ? a : indices[place()]
         if b < a { swap(&a, &b) }
         _ = try document.replace(a..<b, in: id, with: randomText())
       case 2:
@@ -64,6 +78,17 @@ public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
       let a = describe(edited, document)
       let b = describe(rebuilt, fresh)
       fuzzCheck(a == b, "\(kind) after \(steps) edits on \(document.elements.map(\.text)): \(a) != rebuilt \(b)")
+    }
+    for pattern in patterns {
+      guard let edited = document.rotor(named: "matches: \(pattern)"), let rebuilt = try? fresh.rotor(matching: pattern)
+      else {
+        fuzzCheck(false, "\(pattern) failed")
+        return 0
+      }
+      let a = describe(edited, document)
+      let b = describe(rebuilt, fresh)
+      fuzzCheck(
+        a == b, "\(pattern) after \(steps) edits on \(document.elements.map(\.text)): \(a) != rebuilt \(b)")
     }
   }
   return 0
