@@ -27,7 +27,7 @@ public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
   var nextID = 0
   var elements: [TextElement<Int>] = []
   for _ in 0..<(1 + input.int(below: 4)) {
-    elements.append(TextElement(id: nextID, text: input.int(below: 8) == 0 ? longLine() : randomText()))
+    elements.append(TextElement(id: nextID, text: input.int(below: 32) == 0 ? longLine() : randomText()))
     nextID += 1
   }
   guard let document = try? RotorDocument(elements: elements) else {
