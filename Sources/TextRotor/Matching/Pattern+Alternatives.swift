@@ -74,8 +74,8 @@ extension Pattern {
 
   /// How an edit inside a long line matches this pattern's rotor again (``MatchReach``): by its
   /// ``matchReach`` when that is at most 1 KB, else by the runs of ``matchAlphabet``; a
-  /// whole-word literal by the reach of the literal and a character either side; nil when none
-  /// of these is known (the edited line is matched again).
+  /// whole-word literal by the reach of the literal and two characters either side; nil when
+  /// none of these is known (the edited line is matched again).
   var convergentReach: MatchReach? {
     if wholeWord {
       guard syntax == .literal, let bytes = Pattern(text, ignoreCase: ignoreCase).matchReach,

@@ -1,9 +1,10 @@
 extension RotorDocument {
   /// The `matches` rotor of `pattern`: an entry per match (leftmost, non-overlapping, never spanning
   /// a line break; see ``Pattern``), labelled with the matched text. The document keeps it up to
-  /// date across edits by matching the edited lines again (inside a long line, for literals and
-  /// regexes whose matches depend on no context, ``Pattern/convergentReach``, only from before
-  /// the edit until the new matches fall in step with the old ones). The rotor is named `name`, by default
+  /// date across edits by matching the edited lines again (inside a long line, for literals,
+  /// whole-word literals and regexes whose matches depend on no context,
+  /// ``Pattern/convergentReach``, only from before the edit until the new matches fall in step
+  /// with the old ones). The rotor is named `name`, by default
   /// "matches: " and the pattern's description, so that rotors of different patterns live side by
   /// side; asking again for the same name replaces that rotor (``rotorNames`` lists them).
   ///
