@@ -27,7 +27,8 @@ public func fuzzEdit(_ data: UnsafeRawPointer?, _ count: Int) -> CInt {
   var nextID = 0
   var elements: [TextElement<Int>] = []
   for _ in 0..<(1 + input.int(below: 4)) {
-    elements.append(TextElement(id: nextID, text: input.int(below: 32) == 0 ? longLine() : randomText()))
+    // (31, not 0: an input that has run out reads zeros, and every element was long then.)
+    elements.append(TextElement(id: nextID, text: input.int(below: 32) == 31 ? longLine() : randomText()))
     nextID += 1
   }
   guard let document = try? RotorDocument(elements: elements) else {
