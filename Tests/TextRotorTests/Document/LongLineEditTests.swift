@@ -60,34 +60,38 @@ import Testing
     return change
   }
 
-  /// `TestScale.count(10)` texts of 500 to 1,000 random `pieces` (seeded from `seed`), with rare
-  /// line breaks and runs of 20 to 220 times one of `runs`, as one element in lines that are long
-  /// (`longLineThreshold` 48); 40 random edits each, every pattern rotor checked against a rebuild
-  /// after each (``replaceMatchingRebuild``). The convergent updates and the edits made (it stops
-  /// at the first difference, recorded as an issue).
+  /// `TestScale.count(texts)` texts of `length` random `pieces` (seeded from `seed`), with rare
+  /// line breaks and runs of one of `runs` (a count of times from its range), as one element in
+  /// lines that are long (`longLineThreshold` 48); `steps` random edits each, every pattern rotor
+  /// checked against a rebuild after each (``replaceMatchingRebuild``), each change handed to
+  /// `changed`. The convergent updates and the edits made (it stops at the first difference,
+  /// recorded as an issue).
   static func randomLongLineEdits(
-    patterns: [Pattern], pieces: [String], runs: [String], seed: UInt64,
+    patterns: [Pattern], pieces: [String], runs: [(String, Range<Int>)], seed: UInt64, texts: Int = 10,
+    length: Range<Int> = 500..<1000, steps: Int = 40, changed: (DocumentChange<Int>) -> Void = { _ in },
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> (updates: Int, edits: Int) {
     var seeds = SeededRandom(seed: seed)
     var updates = 0
     var edits = 0
-    for _ in 0..<TestScale.count(10) {
+    for _ in 0..<TestScale.count(texts) {
       let seed = seeds.next()
       var rng = SeededRandom(seed: seed)
       var text = ""
-      for _ in 0..<(500 + Int(rng.next() % 500)) {
+      for _ in 0..<(length.lowerBound + Int(rng.next() % UInt64(length.count))) {
         let k = Int(rng.next() % 100)
         switch k {
         case 0: text += "\n"
-        case 1...runs.count: text += String(repeating: runs[k - 1], count: 20 + Int(rng.next() % 200))
+        case 1...runs.count:
+          let (run, times) = runs[k - 1]
+          text += String(repeating: run, count: times.lowerBound + Int(rng.next() % UInt64(times.count)))
         default: text += pieces[Int(rng.next() % UInt64(pieces.count))]
         }
       }
       let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
       document.longLineThreshold = 48
       for pattern in patterns { _ = try document.rotor(matching: pattern) }
-      for step in 0..<40 {
+      for step in 0..<steps {
         let current = try document.text(of: 0)
         let (range, inserted) = DocumentEditModelTests.randomEdit(
           in: current, typed: pieces, pieces: pieces, lineBreaks: true, &rng)
@@ -96,54 +100,26 @@ import Testing
           "seed \(seed) step \(step): replace \(u8.distance(from: u8.startIndex, to: range.lowerBound))..<\(u8.distance(from: u8.startIndex, to: range.upperBound)) with \(inserted.debugDescription)"
         let before = document.convergentMatchUpdates
         guard
-          try replaceMatchingRebuild(
-            document, range, with: inserted, patterns: patterns, description, sourceLocation: sourceLocation) != nil
+          let change = try replaceMatchingRebuild(
+            document, range, with: inserted, patterns: patterns, description, sourceLocation: sourceLocation)
         else { return (updates, edits) }
         updates += document.convergentMatchUpdates - before
         edits += 1
+        changed(change)
       }
     }
     return (updates, edits)
   }
 
+  /// Literals in long lines with rare line breaks and runs of `a` and of `ab` (a match every two
+  /// or four bytes, all of which a typed letter moves, across the pieces the text is read in).
   @Test func randomEditsMatchRebuild() throws {
-    var seeds = SeededRandom(seed: 0xC0_4E)
-    var updates = 0
-    var edits = 0
     var small = 0
-    for _ in 0..<TestScale.count(16) {
-      let seed = seeds.next()
-      var rng = SeededRandom(seed: seed)
-      var text = ""
-      for _ in 0..<(600 + Int(rng.next() % 600)) {
-        // Rare line breaks, and runs of `a` and of `ab` (a match every two or four bytes, all of
-        // which a typed letter moves, across the pieces the text is read in).
-        switch rng.next() % 100 {
-        case 0: text += "\n"
-        case 1: text += String(repeating: "a", count: 100 + Int(rng.next() % 600))
-        case 2: text += String(repeating: "ab", count: 50 + Int(rng.next() % 300))
-        default: text += Self.pieces[Int(rng.next() % UInt64(Self.pieces.count))]
-        }
-      }
-      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
-      document.longLineThreshold = 48
-      for pattern in Self.patterns { _ = try document.rotor(matching: pattern) }
-      for step in 0..<50 {
-        let current = try document.text(of: 0)
-        let (range, inserted) = DocumentEditModelTests.randomEdit(
-          in: current, typed: Self.pieces, pieces: Self.pieces, lineBreaks: true, &rng)
-        let (a, b) = (range.lowerBound, range.upperBound)
-        let description =
-          "seed \(seed) step \(step): replace \(current.utf8.distance(from: current.startIndex, to: a))..<\(current.utf8.distance(from: current.startIndex, to: b)) with \(inserted.debugDescription)"
-        let before = document.convergentMatchUpdates
-        guard
-          let change = try Self.replaceMatchingRebuild(
-            document, a..<b, with: inserted, patterns: Self.patterns, description)
-        else { return }
-        updates += document.convergentMatchUpdates - before
-        edits += 1
-        small += document.rotorNames.filter { (change.named[$0]?.removed.count ?? 20) < 20 }.count
-      }
+    let (updates, edits) = try Self.randomLongLineEdits(
+      patterns: Self.patterns, pieces: Self.pieces, runs: [("a", 100..<700), ("ab", 50..<350)], seed: 0xC0_4E,
+      texts: 16, length: 600..<1200, steps: 50
+    ) { change in
+      small += Self.patterns.filter { (change.named["matches: \($0)"]?.removed.count ?? 20) < 20 }.count
     }
     // The path is taken (most edits lie in lines longer than the lowered threshold), and most
     // updates replace a few matches, not a line's.
@@ -169,7 +145,7 @@ import Testing
       "e\u{301}", "w1", "w12", "日本", "😀",
     ]
     let (updates, edits) = try Self.randomLongLineEdits(
-      patterns: patterns, pieces: pieces, runs: ["ab", "1"], seed: 0x4E_6E)
+      patterns: patterns, pieces: pieces, runs: [("ab", 20..<220), ("1", 20..<220)], seed: 0x4E_6E)
     #expect(updates > edits * bounded.count / 2, "\(updates) convergent updates in \(edits) edits")
   }
 
@@ -205,7 +181,8 @@ import Testing
       "t", "T", "é", "日本", "😀", "_", "-", ",", "\t", "ssx", "xff", "FF", "f", "xi\u{307}", "i",
     ]
     let (updates, edits) = try Self.randomLongLineEdits(
-      patterns: patterns + caseless, pieces: pieces, runs: ["ab", "1", "sing"], seed: 0x5E_9A)
+      patterns: patterns + caseless, pieces: pieces, runs: [("ab", 20..<220), ("1", 20..<220), ("sing", 20..<220)],
+      seed: 0x5E_9A)
     #expect(updates > edits * patterns.count / 2, "\(updates) convergent updates in \(edits) edits")
   }
 
@@ -262,7 +239,7 @@ import Testing
       "e\u{301}", "\u{301}", "ß", "ss", "SS", "ſs", "日本", "本", "😀", "\t", "b a",
     ]
     let (updates, edits) = try Self.randomLongLineEdits(
-      patterns: patterns, pieces: pieces, runs: ["ab ", "a"], seed: 0x3D_17)
+      patterns: patterns, pieces: pieces, runs: [("ab ", 20..<220), ("a", 20..<220)], seed: 0x3D_17)
     // The text is dense with characters next to which ICU decides (`.`, `,`, `'`, marks,
     // ideographs): a third of the updates stay local here.
     #expect(updates > edits * patterns.count / 4, "\(updates) convergent updates in \(edits) edits")
