@@ -288,6 +288,12 @@ public final class ByteStorage: @unchecked Sendable {
   /// A copy of the bytes of `range`.
   public func copyBytes(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
 
+  /// A storage of its own holding a copy of the bytes of `range` (one copy, no array between).
+  public func copy(_ range: Range<Int>) -> ByteStorage {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    return ByteStorage(copying: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
+  }
+
   /// The first offset in `range` holding `byte` (memchr).
   public func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
     guard !range.isEmpty, let base else { return nil }

@@ -303,7 +303,7 @@ extension RotorDocument {
           continue
         }
         computedRotors[name]!.index = nil
-        let compute = computedRotors[name]!.compute
+        let compute = computedRotors[name]!.editCompute
         // The window matched again and what was found in it (document offsets): inside a long
         // line, for entries of a bounded reach, from before the edit until the new entries fall
         // in step with the old ones; else the lines around the edit.
@@ -414,6 +414,27 @@ extension RotorDocument {
     case .runs: break
     }
     let delta = n - (b - a)
+    // The first new offset where an old entry may be kept: past the bytes whose entries the edit
+    // may change. With runs read behind (a word assertion), past the first separator after the
+    // inserted bytes (or the element's end), read forwards in growing blocks: an entry starting
+    // there reads no edited byte before it.
+    var floor = a + n + behind
+    if case .runs(_, readsBehind: true) = reach {
+      floor = newLength
+      var lower = a + n
+      var block = 256
+      search: while lower < newLength {
+        guard lower - (a + n) < MatchReach.runLimit else { return nil }
+        let upper = Swift.min(newLength, lower + block)
+        let (storage, r) = cuts.bytes(lower..<upper)
+        for k in r where reach.separates(storage[k]) {
+          floor = lower + (k - r.lowerBound) + 1
+          break search
+        }
+        lower = upper
+        block *= 4
+      }
+    }
     // Where an old entry holds a document offset strictly inside it: that entry's range.
     func oldEntry(strictlyHolding x: Int) -> Range<Int>? {
       let i = index.firstIndex(startingAtLeast: x)
@@ -464,7 +485,7 @@ extension RotorDocument {
     // (What a whole word's check reads before `x` must be past the inserted bytes; the element's
     // end, where no entry starts, always agrees.)
     func agreement(_ gap: ClosedRange<Int>) -> Int? {
-      var x = Swift.max(gap.lowerBound, Swift.min(a + n + behind, newLength))
+      var x = Swift.max(gap.lowerBound, Swift.min(floor, newLength))
       while x <= gap.upperBound {
         guard let r = oldEntry(strictlyHolding: s + x - delta) else { return x }
         x = r.upperBound - s + delta
@@ -1271,7 +1292,7 @@ extension RotorDocument {
         continue
       }
       computedRotors[name]!.index = nil
-      guard let found = try? Self.entries(computedRotors[name]!.compute, storage, r, emptyLine: emptyLine) else {
+      guard let found = try? Self.entries(computedRotors[name]!.editCompute, storage, r, emptyLine: emptyLine) else {
         change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
         continue
       }

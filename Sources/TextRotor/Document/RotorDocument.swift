@@ -111,6 +111,32 @@ public final class RotorDocument<ID: Hashable> {
     /// text of a wider one around it (the third) as their context; nil when that context does not
     /// decide them (``PatternMatcher/localWholeWordMatches(in:range:context:)``).
     var local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil
+
+    /// ``compute`` for bytes an edit hands it (a chunk of an element's text, or a copy): when it
+    /// may read past the range it is given (a word boundary, `^`, `$`, a whole word's check, a
+    /// client's closure), it is given a copy of that range alone. A chunk's storage holds, around
+    /// the chunk's bytes, bytes that are not the text's there (an edit that removes bytes keeps
+    /// the storage and narrows the chunk), which ICU's transparent bounds read: `\bthe\b` after
+    /// `1` was deleted before `the` at the element's start found nothing (found in the
+    /// twenty-ninth session). Alone, the range reads as it does at the edge of a text, which is
+    /// what the text around it holds for every range an edit matches: whole lines (their edges
+    /// are line breaks or the element's), or in a long line pieces that start after an ASCII
+    /// non-word character (``MatchReach/runs(_:readsBehind:)``) and whose entries count only up
+    /// to the last one. A pattern whose entries read nothing around them (``MatchReach/bytes(_:)``,
+    /// runs not read behind) is given the chunk as it is.
+    var editCompute: (ByteStorage, Range<Int>) throws -> [Range<Int>] {
+      switch reach {
+      case .bytes?, .runs(_, readsBehind: false)?: return compute
+      default:
+        let compute = self.compute
+        return { storage, range in
+          guard range != 0..<storage.count else { return try compute(storage, range) }
+          let alone = storage.copy(range)
+          let k = range.lowerBound
+          return try compute(alone, 0..<alone.count).map { ($0.lowerBound + k)..<($0.upperBound + k) }
+        }
+      }
+    }
   }
 
   /// A document of `elements`. Throws ``DocumentError/duplicateElement(_:)`` when two share an id.

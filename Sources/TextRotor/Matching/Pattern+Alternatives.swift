@@ -84,16 +84,27 @@ extension Pattern {
       return .words(bytes)
     }
     if let bytes = matchReach, bytes <= MatchReach.byteLimit { return .bytes(bytes) }
-    return matchAlphabet.map(MatchReach.runs)
+    guard let alphabet = matchAlphabet else { return nil }
+    let readsBehind = RegexShapeParser.shape(ofRegex: text, wordAssertions: true)?.readsWordContext ?? true
+    return .runs(alphabet, readsBehind: readsBehind)
   }
 
   /// The characters a match of a regex may hold, when every match holds at least one and is
-  /// decided by them and the character after them alone (no anchor, word boundary, look-around,
-  /// back-reference or flag; any length: `\w+ing`, `[0-9]+`), and some printable ASCII character
-  /// is not among them (``ByteClass/excludesPrintableASCII``; `.` leaves out only controls, VT and
-  /// FF, which are rare). Such a character ends every match and every attempt at one that reads
-  /// it: a match starting at a position, and its end, are decided by the run of the alphabet's
-  /// characters there and the character after.
+  /// decided by them and the character after them alone (no anchor, look-around, back-reference
+  /// or flag; any length: `\w+ing`, `[0-9]+`), and some printable ASCII character is not among
+  /// them (``ByteClass/excludesPrintableASCII``; `.` leaves out only controls, VT and FF, which
+  /// are rare). Such a character ends every match and every attempt at one that reads it: a match
+  /// starting at a position, and its end, are decided by the run of the alphabet's characters
+  /// there and the character after.
+  ///
+  /// A regex may also hold ICU's default word assertions, `\b`, `\B`, `(?<!\w)` and `(?!\w)`
+  /// (`\bthe\b`, `\b\w+ing\b`): those read the characters either side of a position, passing
+  /// back over combining marks and format characters (never ASCII), so the alphabet then holds
+  /// every word character (`\w`) too. An ASCII character outside it is then a non-word
+  /// character, read as the edge of the text reads (no word character there), so an assertion
+  /// next to it answers as it does at a scan's start or end (the bounds are transparent, and the
+  /// text before a scan's start may or may not be in the bytes given to ICU: either way it reads
+  /// no word character).
   ///
   /// Without case, an atom that ICU compiles as one character (a literal, a code point spelled as
   /// `\x{DF}`, a set or property of one code point such as `[ﬀ]`) matches by full case folding,
@@ -103,11 +114,12 @@ extension Pattern {
   /// of several code points fold simply. Nil for a pattern holding U+FFFD, as ``regexReach``.
   var matchAlphabet: ByteClass? {
     guard syntax == .regex, !wholeWord, !PatternMatcher.holdsReplacementCharacter(text, syntax: .regex),
-      let shape = RegexShapeParser.shape(ofRegex: text), shape.length.min >= 1
+      let shape = RegexShapeParser.shape(ofRegex: text, wordAssertions: true), shape.length.min >= 1
     else { return nil }
     var options: RegularExpression.Options = [.multiline]
     if ignoreCase { options.insert(.caseInsensitive) }
-    guard let alphabet = try? ByteClass(shape.atoms, options: options, timeLimit: timeLimit),
+    let members = shape.readsWordContext ? shape.atoms + [#"\w"#] : shape.atoms
+    guard let alphabet = try? ByteClass(members, options: options, timeLimit: timeLimit),
       alphabet.excludesPrintableASCII
     else { return nil }
     if ignoreCase {
@@ -226,8 +238,11 @@ enum MatchReach: Equatable, Sendable {
   case bytes(Int)
   /// Every entry is non-empty and holds only characters of the class, and an attempt at one reads
   /// no further than the first character outside it (``Pattern/matchAlphabet``): an ASCII byte
-  /// outside the class is where scans start and pieces are cut.
-  case runs(ByteClass)
+  /// outside the class is where scans start and pieces are cut. With `readsBehind` (a word
+  /// assertion: `\b\w+ing`), whether an entry starts at a position is also decided by the
+  /// characters before it, back to that run's start: old entries are kept only past a separator
+  /// after the edit.
+  case runs(ByteClass, readsBehind: Bool)
   /// A whole-word literal's matches: at most this many bytes, and whether a candidate is a whole
   /// word is decided by the two characters before it and the two after it
   /// (``PatternMatcher/localWholeWordMatches(in:range:context:)``), or else by ICU over its line,
@@ -245,7 +260,7 @@ enum MatchReach: Equatable, Sendable {
   /// reach in bytes).
   @inline(__always)
   func separates(_ byte: UInt8) -> Bool {
-    guard case .runs(let alphabet) = self else { return false }
+    guard case .runs(let alphabet, _) = self else { return false }
     return byte < 0x80 && !alphabet.contains(byte)
   }
 }

@@ -197,6 +197,8 @@ struct RegexShapeParser {
     case noWordCharacter(ahead: Bool)
     /// `\b`: zero width, and a word boundary of ICU's default kind (`\w` on one side only).
     case wordBoundary
+    /// `\B`: zero width, and no word boundary of that kind.
+    case notWordBoundary
     /// A group: the atoms it can consume (nil: unknown), and how many characters it matches
     /// (``Length``; nil when that cannot be told or depends on the text around).
     case group([String]?, length: Length?)
@@ -209,7 +211,7 @@ struct RegexShapeParser {
       switch self {
       case .literal(let c): return [RegularExpression.escapedLiteral(String(c))]
       case .atom(let source): return [source]
-      case .zeroWidth, .wordBoundary, .assertedLiteral, .noWordCharacter, .alternation: return []
+      case .zeroWidth, .wordBoundary, .notWordBoundary, .assertedLiteral, .noWordCharacter, .alternation: return []
       case .group(let atoms, _): return atoms
       case .unknown: return nil
       }
@@ -242,13 +244,17 @@ struct RegexShapeParser {
 
     /// How many characters the item matches; nil when that cannot be told or when it depends on
     /// the text around it (anchors, word boundaries, look-around), or on an earlier group
-    /// (back-references).
-    var length: Length? {
+    /// (back-references). With `wordAssertions`, `\b`, `\B`, `(?<!\w)` and `(?!\w)` match no
+    /// character (``RegexShapeParser/shape(ofRegex:wordAssertions:)``).
+    func length(wordAssertions: Bool = false) -> Length? {
       let one: Length
       switch kind {
       case .literal, .atom: one = Length(min: 1, max: 1)
       case .group(_, let length?): one = length
-      case .group(_, nil), .zeroWidth, .wordBoundary, .assertedLiteral, .noWordCharacter, .alternation, .unknown:
+      case .wordBoundary, .notWordBoundary, .noWordCharacter:
+        guard wordAssertions else { return nil }
+        one = Length(min: 0, max: 0)
+      case .group(_, nil), .zeroWidth, .assertedLiteral, .alternation, .unknown:
         return nil
       }
       let max: Int? = one.max == 0 ? 0 : one.max.flatMap { m in repeats.max.flatMap { Length.product(m, $0) } }
@@ -258,7 +264,7 @@ struct RegexShapeParser {
 
   /// How many characters `items` (a group's, with its `|`) match: the sum along each alternative,
   /// the least and the most of the alternatives. Nil when an item's length is nil.
-  static func length(of items: [Item]) -> Length? {
+  static func length(of items: [Item], wordAssertions: Bool = false) -> Length? {
     var result: Length? = nil
     var branch = Length(min: 0, max: 0)
     for item in items + [Item(kind: .alternation, quantifier: .one)] {
@@ -270,7 +276,7 @@ struct RegexShapeParser {
         branch = Length(min: 0, max: 0)
         continue
       }
-      guard let l = item.length else { return nil }
+      guard let l = item.length(wordAssertions: wordAssertions) else { return nil }
       branch = Length(
         min: Length.sum(branch.min, l.min) ?? Int.max,
         max: branch.max.flatMap { m in l.max.flatMap { Length.sum(m, $0) } })
@@ -285,16 +291,28 @@ struct RegexShapeParser {
 
   /// ``length(ofRegex:)`` and the atoms of the whole pattern: every character a match holds is
   /// matched by one of them (each a one-character matcher's source). Nil as for the length.
-  static func shape(ofRegex pattern: String) -> (length: Length, atoms: [String])? {
+  ///
+  /// With `wordAssertions`, the pattern may also hold `\b`, `\B`, `(?<!\w)` and `(?!\w)`
+  /// (ICU's default word boundaries, decided by the word character, or not, on either side of a
+  /// position, passing over combining marks and format characters), counted as matching no
+  /// character; `readsWordContext` says whether it does.
+  static func shape(
+    ofRegex pattern: String, wordAssertions: Bool = false
+  ) -> (length: Length, atoms: [String], readsWordContext: Bool)? {
     var parser = RegexShapeParser(Array(("(?:" + pattern + ")").unicodeScalars))
+    parser.wordAssertions = wordAssertions
     guard let items = parser.sequence(topLevel: true), parser.atEnd, items.count == 1,
-      let length = items[0].length, let atoms = items[0].kind.atoms
+      let length = items[0].length(wordAssertions: wordAssertions), let atoms = items[0].kind.atoms
     else { return nil }
-    return (length, atoms)
+    return (length, atoms, parser.sawWordAssertion)
   }
 
   let s: [Unicode.Scalar]
   var i = 0
+  /// Whether word assertions count as matching no character (``shape(ofRegex:wordAssertions:)``).
+  var wordAssertions = false
+  /// Whether a `\b`, `\B`, `(?<!\w)` or `(?!\w)` was read.
+  private(set) var sawWordAssertion = false
 
   init(_ scalars: [Unicode.Scalar]) { s = scalars }
 
@@ -413,7 +431,8 @@ struct RegexShapeParser {
     switch e {
     case "b", "B":
       if i < s.count && s[i] == "{" { return nil }
-      return e == "b" ? .wordBoundary : .zeroWidth
+      sawWordAssertion = true
+      return e == "b" ? .wordBoundary : .notWordBoundary
     case "A", "z", "Z": return .zeroWidth
     case "G": return nil  // the end of the previous match: where a window starts, not a line
     case "w", "W", "d", "D", "s", "S", "h", "H", "v", "V", "t", "n", "r", "f", "a", "e":
@@ -502,6 +521,7 @@ struct RegexShapeParser {
     i += 1
     if lookAround {
       if !positive, inner.count == 1, inner[0].quantifier == .one, case .atom(#"\w"#) = inner[0].kind {
+        sawWordAssertion = true
         return .noWordCharacter(ahead: ahead)
       }
       var characters: [Unicode.Scalar] = []
@@ -515,7 +535,7 @@ struct RegexShapeParser {
       }
       return characters.isEmpty ? .zeroWidth : .assertedLiteral(characters, ahead: ahead)
     }
-    let length = Self.length(of: inner)
+    let length = Self.length(of: inner, wordAssertions: wordAssertions)
     var atoms: [String] = []
     for item in inner {
       guard let a = item.kind.atoms else { return .group(nil, length: length) }

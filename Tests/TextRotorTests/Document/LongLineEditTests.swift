@@ -163,7 +163,7 @@ import Testing
       .regex("(?:ß|ss)+x"), .regex("a{2,}|b{3,}"), .regex(#"[^\d\s]+\d"#),
     ]
     for pattern in patterns {
-      guard case .runs = pattern.convergentReach else {
+      guard case .runs(_, readsBehind: false) = pattern.convergentReach else {
         Issue.record("\(pattern) is not matched by runs")
         return
       }
@@ -211,6 +211,104 @@ import Testing
       #expect(report.removed.count == removed && report.added.count == added, "\(range) \(typed): \(report)")
     }
     #expect(document.convergentMatchUpdates == 3)
+  }
+
+  /// Regexes with ICU's default word assertions (`\b`, `\B`, `(?<!\w)`, `(?!\w)`) are matched by
+  /// runs too, their alphabet holding every word character: a scan starts and stops next to an
+  /// ASCII non-word character, where an assertion reads what it reads at the edge of the text.
+  /// Bounded and unbounded ones, without case, next to digits, `_`, combining marks (which `\b`
+  /// passes over, and before which it never holds), a soft hyphen and a zero-width joiner (format
+  /// characters, passed over too), non-ASCII letters and punctuation (which never separate);
+  /// against a rebuild after every edit, and each report against the counts.
+  @Test func wordAssertionRegexesMatchRebuild() throws {
+    let patterns: [Pattern] = [
+      .regex(#"\bthe\b"#), .regex(#"\b\w+ing\b"#), .regex(#"\Ba+"#), .regex(#"(?<!\w)ab"#), .regex(#"b(?!\w)"#),
+      .regex(#"\b[a-z]+\b"#, ignoreCase: true), .regex(#"\bé"#), .regex(#"x\b"#), .regex(#"\b\d+\B"#),
+      .regex(#"(\ba)+"#), .regex(#"\b(?:ab|ba)\b"#),
+    ]
+    for pattern in patterns {
+      guard case .runs(let alphabet, readsBehind: true) = pattern.convergentReach else {
+        Issue.record("\(pattern) is not matched by runs")
+        return
+      }
+      #expect(alphabet.contains(UInt8(ascii: "q")) && alphabet.contains(UInt8(ascii: "_")), "\(pattern)")
+    }
+    let pieces = [
+      "a", "b", "ab", "ba", " ", " ", " ", "the", "The", "then", "sing", "ing", "x", "1", "12", "_", ",", ".", "-", "é",
+      "e\u{301}", "\u{301}", "\u{AD}", "\u{200D}", "日本", "—", "😀", "\t", "b a", "ß", "K",
+    ]
+    let (updates, edits) = try Self.randomLongLineEdits(
+      patterns: patterns, pieces: pieces, runs: [("ab ", 20..<220), ("a", 20..<220), ("the ", 20..<120)],
+      seed: 0xB0_0B)
+    #expect(updates > edits * patterns.count / 2, "\(updates) convergent updates in \(edits) edits")
+  }
+
+  /// Why a word assertion's alphabet holds every word character: in `x the`, deleting the space
+  /// makes `xthe`, where `\bthe\b` no longer matches. With the alphabet `t`, `h`, `e` alone, `x`
+  /// would separate, the scan would start at `t` and read no word character before it. Typing `_`
+  /// or `1` before a match removes it the same way; a mark typed after `the` removes it too
+  /// (`\b` never holds before a mark), and typing a space brings each back. Each edit is matched
+  /// again locally in a line of 100,000 bytes, and equals a rebuild.
+  @Test func wordAssertionsReadTheWordCharacterBeforeARun() throws {
+    let filler = String(repeating: "word ", count: 10_000)
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: filler + "x the " + filler)])
+    let pattern = Pattern.regex(#"\bthe\b"#)
+    _ = try document.rotor(matching: pattern)
+    let name = "matches: \(pattern)"
+    let at = filler.utf8.count + 1
+    for (range, typed, count) in [
+      (at..<at + 1, "", 0), (at..<at, " ", 1), (at + 1..<at + 1, "_", 0), (at + 1..<at + 2, "1", 0),
+      (at + 1..<at + 2, "", 1), (at + 4..<at + 4, "\u{301}", 0), (at + 4..<at + 6, "", 1),
+    ] {
+      try document.replace(utf8Range: range, in: 0, with: typed)
+      let rebuilt = try RotorDocument(elements: document.elements)
+      _ = try rebuilt.rotor(matching: pattern)
+      let got = Self.patternSnapshots(document)[name]
+      #expect(got == Self.patternSnapshots(rebuilt)[name], "\(range) \(typed.debugDescription)")
+      #expect(got?.count == count, "\(range) \(typed.debugDescription)")
+    }
+    #expect(document.convergentMatchUpdates == 7)
+  }
+
+  /// Patterns that read the bytes around a match (`\b`, `^`, `$`, whole words, look-around), in
+  /// elements of several chunks: an edit that removes bytes keeps the chunk's storage, whose
+  /// bytes beside the chunk are then not the text's. The lines matched again after deleting the
+  /// byte before `the` at the element's start, after a line break and in a line, and the byte
+  /// after it at a line's end and the element's, in short lines and in long ones; each equals a
+  /// rebuild. (`\bthe\b` found nothing after `1` was deleted from `1the` at the element's start:
+  /// ICU read the deleted `1`.)
+  @Test func patternsReadOnlyTheTextAroundAChunk() throws {
+    let filler = String(repeating: "word ", count: 1000)
+    let patterns: [Pattern] = [
+      .regex(#"\bthe\b"#), .regex("^the"), .regex("the$"), .regex(#"the\b"#), .regex(#"\Bhe"#), .regex(#"(?<!\w)the"#),
+      .regex(#"\bthe"#, wholeWord: true), .literal("the", wholeWord: true), .regex("(?m)^the|the$"),
+    ]
+    let cases = [
+      ("1the " + filler, 0), (filler + "\n1the x", filler.utf8.count + 1), (filler + "x 1the x", filler.utf8.count + 2),
+      (filler + "x the1\n" + filler, filler.utf8.count + 5), (filler + "x the1", filler.utf8.count + 5),
+    ]
+    for pattern in patterns {
+      for (text, at) in cases {
+        for threshold in [16, 1 << 30] {
+          let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+          document.longLineThreshold = threshold
+          _ = try document.rotor(matching: pattern)
+          try document.replace(utf8Range: at..<(at + 1), in: 0, with: "")
+          let rebuilt = try RotorDocument(elements: document.elements)
+          _ = try rebuilt.rotor(matching: pattern)
+          let name = "matches: \(pattern)"
+          #expect(
+            Self.patternSnapshots(document)[name] == Self.patternSnapshots(rebuilt)[name],
+            "\(pattern) at \(at) of \(text.utf8.count), threshold \(threshold)")
+        }
+      }
+    }
+    // Random edits in texts of several chunks (short lines and long ones): every pattern rotor
+    // against a rebuild after each.
+    let pieces = ["the", "the ", " ", "1", "x", "_", "\n", "\n", "é", "\u{301}", ",", "ab", "日本"]
+    _ = try Self.randomLongLineEdits(
+      patterns: patterns, pieces: pieces, runs: [("the ", 20..<200), ("word ", 100..<400)], seed: 0xC4_0E,
+      texts: 6, length: 1500..<3000, steps: 30)
   }
 
   /// Whole-word literals (``MatchReach/words(_:)``): in a long line an edit is matched again from
@@ -341,7 +439,7 @@ import Testing
     let word = try #require(Pattern.regex(#"\w+ing"#).matchAlphabet)
     #expect(word.contains(UInt8(ascii: "a")) && word.contains(UInt8(ascii: "_")) && word.contains(UInt8(ascii: "7")))
     #expect(!word.contains(UInt8(ascii: " ")) && !word.contains(UInt8(ascii: "-")) && !word.contains(0x0A))
-    let runs = MatchReach.runs(word)
+    let runs = MatchReach.runs(word, readsBehind: false)
     #expect(runs.separates(UInt8(ascii: ",")) && !runs.separates(UInt8(ascii: "q")) && !runs.separates(0xC3))
     #expect(!MatchReach.bytes(4).separates(UInt8(ascii: " ")))
     let digits = try #require(Pattern.regex("[0-9]+").matchAlphabet)
@@ -355,10 +453,11 @@ import Testing
     // Bounded patterns keep their reach in bytes; past 1 KB they are matched by runs.
     #expect(Pattern.regex("ab").convergentReach == .bytes(12))
     #expect(
-      Pattern.regex("[a-z]{300}").convergentReach == Pattern.regex("[a-z]{300}").matchAlphabet.map(MatchReach.runs))
+      Pattern.regex("[a-z]{300}").convergentReach
+        == Pattern.regex("[a-z]{300}").matchAlphabet.map { .runs($0, readsBehind: false) })
     let none = [
-      ".+", #"[\s\S]+"#, "a*", "^a+", "a+$", #"\ba+"#, "a+(?=b)", #"(a)\1+"#, "(?i)a+", "a+|", "\u{FFFD}+",
-      #"\X+"#,
+      ".+", #"[\s\S]+"#, "a*", "^a+", "a+$", "a+(?=b)", #"(a)\1+"#, "(?i)a+", "a+|", "\u{FFFD}+", #"\X+"#,
+      #"\b"#, #"(?w)\ba+"#, #"\b{w}a+"#, #"\b.+"#, #"(?<!\d)a+"#, #"(?<=\w)a+"#,
     ]
     for text in none { #expect(Pattern.regex(text).matchAlphabet == nil, "\(text)") }
     for text in [
@@ -371,6 +470,13 @@ import Testing
     for text in ["[ﬁﬂ]+", "(?:é|a)+", "[a-z]+", #"\w+"#, "k+"] {
       #expect(Pattern.regex(text, ignoreCase: true).matchAlphabet != nil, "\(text)")
     }
+    // Word assertions: the alphabet holds every word character besides.
+    for text in [#"\ba+"#, #"\bthe\b"#, #"\Bx+"#, #"(?<!\w)ab"#, #"ab(?!\w)"#] {
+      let alphabet = try #require(Pattern.regex(text).matchAlphabet, "\(text)")
+      #expect(alphabet.contains(UInt8(ascii: "Z")) && alphabet.contains(UInt8(ascii: "9")), "\(text)")
+      #expect(!alphabet.contains(UInt8(ascii: " ")) && !alphabet.contains(UInt8(ascii: ".")), "\(text)")
+    }
+    #expect(Pattern.regex(#"\bthe\b"#).regexReach == nil)
     #expect(Pattern.regex("a+", wholeWord: true).matchAlphabet == nil)
     #expect(Pattern.literal("a+").matchAlphabet == nil)
     // Why: `x` typed after `ss` in a long line makes a match of `ß+x` that starts at the first `s`,
