@@ -303,7 +303,6 @@ extension RotorDocument {
           continue
         }
         computedRotors[name]!.index = nil
-        let compute = computedRotors[name]!.editCompute
         // The window matched again and what was found in it (document offsets): inside a long
         // line, for entries of a bounded reach, from before the edit until the new entries fall
         // in step with the old ones; else the lines around the edit.
@@ -316,14 +315,15 @@ extension RotorDocument {
         do {
           if long, !emptyLine, let reach = computedRotors[name]!.reach,
             let converged = try Self.convergentMatches(
-              compute, local: computedRotors[name]!.local, reach: reach, index: index, cuts: cuts, elementStart: s,
+              computedRotors[name]!.compute, local: computedRotors[name]!.local, reach: reach, index: index, cuts: cuts,
+              elementStart: s,
               a: a, b: b, inserted: n, newLength: newLength)
           {
             (ws, we, found, shift, convergent) = (converged.ws, converged.we, converged.found, 0, true)
             convergentMatchUpdates += 1
           } else {
             let (lineStart, lineEnd, storage, r) = lines()
-            found = try Self.entries(compute, storage, r, emptyLine: emptyLine)
+            found = try Self.entries(computedRotors[name]!.editCompute, storage, r, emptyLine: emptyLine)
             (ws, we, shift, convergent) = (lineStart, lineEnd, s + lineStart - r.lowerBound, false)
           }
         } catch {
@@ -522,6 +522,17 @@ extension RotorDocument {
       if let local, case .words = reach {
         guard let decidedHere = try local(storage, r, whole) else { return nil }
         matches = decidedHere
+      } else if case .runs(_, readsBehind: true) = reach {
+        // The piece and the separator before it (or the element's start) alone: a chunk's
+        // storage holds, beside the chunk, bytes that are not the text's, and an assertion at the
+        // piece's start reads the character before it.
+        let seen = (q > 0 ? q - 1 : q)..<limit
+        let (storage, whole) = cuts.bytes(seen)
+        let alone = storage.copy(whole)
+        let k = seen.lowerBound
+        matches = try compute(alone, (q - k)..<alone.count).map {
+          ($0.lowerBound + k - shift)..<($0.upperBound + k - shift)
+        }
       } else {
         matches = try compute(storage, r)
       }

@@ -119,11 +119,11 @@ public final class RotorDocument<ID: Hashable> {
     /// the storage and narrows the chunk), which ICU's transparent bounds read: `\bthe\b` after
     /// `1` was deleted before `the` at the element's start found nothing (found in the
     /// twenty-ninth session). Alone, the range reads as it does at the edge of a text, which is
-    /// what the text around it holds for every range an edit matches: whole lines (their edges
-    /// are line breaks or the element's), or in a long line pieces that start after an ASCII
-    /// non-word character (``MatchReach/runs(_:readsBehind:)``) and whose entries count only up
-    /// to the last one. A pattern whose entries read nothing around them (``MatchReach/bytes(_:)``,
-    /// runs not read behind) is given the chunk as it is.
+    /// what the text around it holds for every range an edit matches this way: whole lines (their
+    /// edges are line breaks or the element's). (A long line's pieces matched by runs read behind
+    /// are copied with the separator before them: `convergentMatches`.) A pattern whose entries
+    /// read nothing around them (``MatchReach/bytes(_:)``, runs not read behind) is given the chunk
+    /// as it is.
     var editCompute: (ByteStorage, Range<Int>) throws -> [Range<Int>] {
       switch reach {
       case .bytes?, .runs(_, readsBehind: false)?: return compute

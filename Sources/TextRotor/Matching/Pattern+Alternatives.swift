@@ -85,13 +85,14 @@ extension Pattern {
     }
     if let bytes = matchReach, bytes <= MatchReach.byteLimit { return .bytes(bytes) }
     guard let alphabet = matchAlphabet else { return nil }
-    let readsBehind = RegexShapeParser.shape(ofRegex: text, wordAssertions: true)?.readsWordContext ?? true
+    let shape = RegexShapeParser.shape(ofRegex: text, assertions: true)
+    let readsBehind = shape.map { $0.readsWords || $0.readsLines } ?? true
     return .runs(alphabet, readsBehind: readsBehind)
   }
 
   /// The characters a match of a regex may hold, when every match holds at least one and is
-  /// decided by them and the character after them alone (no anchor, look-around, back-reference
-  /// or flag; any length: `\w+ing`, `[0-9]+`), and some printable ASCII character is not among
+  /// decided by them and the character after them alone (no look-around, back-reference, flag,
+  /// `\A` or `\z`; any length: `\w+ing`, `[0-9]+`), and some printable ASCII character is not among
   /// them (``ByteClass/excludesPrintableASCII``; `.` leaves out only controls, VT and FF, which
   /// are rare). Such a character ends every match and every attempt at one that reads it: a match
   /// starting at a position, and its end, are decided by the run of the alphabet's characters
@@ -104,7 +105,9 @@ extension Pattern {
   /// character, read as the edge of the text reads (no word character there), so an assertion
   /// next to it answers as it does at a scan's start or end (the bounds are transparent, and the
   /// text before a scan's start may or may not be in the bytes given to ICU: either way it reads
-  /// no word character).
+  /// no word character). And it may hold `^` and `$`, which read the character before or at a
+  /// position (a line terminator: LF and CR end the long line, VT, FF and what is not ASCII may
+  /// lie inside it).
   ///
   /// Without case, an atom that ICU compiles as one character (a literal, a code point spelled as
   /// `\x{DF}`, a set or property of one code point such as `[ﬀ]`) matches by full case folding,
@@ -114,11 +117,11 @@ extension Pattern {
   /// of several code points fold simply. Nil for a pattern holding U+FFFD, as ``regexReach``.
   var matchAlphabet: ByteClass? {
     guard syntax == .regex, !wholeWord, !PatternMatcher.holdsReplacementCharacter(text, syntax: .regex),
-      let shape = RegexShapeParser.shape(ofRegex: text, wordAssertions: true), shape.length.min >= 1
+      let shape = RegexShapeParser.shape(ofRegex: text, assertions: true), shape.length.min >= 1
     else { return nil }
     var options: RegularExpression.Options = [.multiline]
     if ignoreCase { options.insert(.caseInsensitive) }
-    let members = shape.readsWordContext ? shape.atoms + [#"\w"#] : shape.atoms
+    let members = shape.readsWords ? shape.atoms + [#"\w"#] : shape.atoms
     guard let alphabet = try? ByteClass(members, options: options, timeLimit: timeLimit),
       alphabet.excludesPrintableASCII
     else { return nil }
@@ -239,9 +242,10 @@ enum MatchReach: Equatable, Sendable {
   /// Every entry is non-empty and holds only characters of the class, and an attempt at one reads
   /// no further than the first character outside it (``Pattern/matchAlphabet``): an ASCII byte
   /// outside the class is where scans start and pieces are cut. With `readsBehind` (a word
-  /// assertion: `\b\w+ing`), whether an entry starts at a position is also decided by the
-  /// characters before it, back to that run's start: old entries are kept only past a separator
-  /// after the edit.
+  /// assertion or a line anchor: `\b\w+ing`, `^\d+`), whether an entry starts at a position is
+  /// also decided by the characters before it, back to that run's start: old entries are kept
+  /// only past a separator after the edit, and each piece is matched with the separator before
+  /// it in view.
   case runs(ByteClass, readsBehind: Bool)
   /// A whole-word literal's matches: at most this many bytes, and whether a candidate is a whole
   /// word is decided by the two characters before it and the two after it

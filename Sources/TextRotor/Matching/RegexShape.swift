@@ -187,8 +187,11 @@ struct RegexShapeParser {
     case literal(Unicode.Scalar)
     /// A one-character matcher: its source (`\w`, `[a-z]`, `.`, `\p{L}`, `\x41`, …).
     case atom(String)
-    /// Consumes nothing (`^`, `$`, `\b`, look-around).
+    /// Consumes nothing (`\A`, `\z`, `\Z`, look-around).
     case zeroWidth
+    /// `^` or `$` (multi-line, as every pattern is compiled): zero width, at a line's start or end
+    /// (a line terminator, or the text's edge, on that side).
+    case lineAnchor
     /// A positive look-around of literal characters only (`(?<=the )`, `(?= of)`): consumes
     /// nothing, but the text right before (`ahead` false) or after the position is those characters.
     case assertedLiteral([Unicode.Scalar], ahead: Bool)
@@ -211,7 +214,8 @@ struct RegexShapeParser {
       switch self {
       case .literal(let c): return [RegularExpression.escapedLiteral(String(c))]
       case .atom(let source): return [source]
-      case .zeroWidth, .wordBoundary, .notWordBoundary, .assertedLiteral, .noWordCharacter, .alternation: return []
+      case .zeroWidth, .lineAnchor, .wordBoundary, .notWordBoundary, .assertedLiteral, .noWordCharacter, .alternation:
+        return []
       case .group(let atoms, _): return atoms
       case .unknown: return nil
       }
@@ -244,15 +248,15 @@ struct RegexShapeParser {
 
     /// How many characters the item matches; nil when that cannot be told or when it depends on
     /// the text around it (anchors, word boundaries, look-around), or on an earlier group
-    /// (back-references). With `wordAssertions`, `\b`, `\B`, `(?<!\w)` and `(?!\w)` match no
-    /// character (``RegexShapeParser/shape(ofRegex:wordAssertions:)``).
-    func length(wordAssertions: Bool = false) -> Length? {
+    /// (back-references). With `assertions`, `\b`, `\B`, `(?<!\w)`, `(?!\w)`, `^` and `$` match
+    /// no character (``RegexShapeParser/shape(ofRegex:assertions:)``).
+    func length(assertions: Bool = false) -> Length? {
       let one: Length
       switch kind {
       case .literal, .atom: one = Length(min: 1, max: 1)
       case .group(_, let length?): one = length
-      case .wordBoundary, .notWordBoundary, .noWordCharacter:
-        guard wordAssertions else { return nil }
+      case .wordBoundary, .notWordBoundary, .noWordCharacter, .lineAnchor:
+        guard assertions else { return nil }
         one = Length(min: 0, max: 0)
       case .group(_, nil), .zeroWidth, .assertedLiteral, .alternation, .unknown:
         return nil
@@ -264,7 +268,7 @@ struct RegexShapeParser {
 
   /// How many characters `items` (a group's, with its `|`) match: the sum along each alternative,
   /// the least and the most of the alternatives. Nil when an item's length is nil.
-  static func length(of items: [Item], wordAssertions: Bool = false) -> Length? {
+  static func length(of items: [Item], assertions: Bool = false) -> Length? {
     var result: Length? = nil
     var branch = Length(min: 0, max: 0)
     for item in items + [Item(kind: .alternation, quantifier: .one)] {
@@ -276,7 +280,7 @@ struct RegexShapeParser {
         branch = Length(min: 0, max: 0)
         continue
       }
-      guard let l = item.length(wordAssertions: wordAssertions) else { return nil }
+      guard let l = item.length(assertions: assertions) else { return nil }
       branch = Length(
         min: Length.sum(branch.min, l.min) ?? Int.max,
         max: branch.max.flatMap { m in l.max.flatMap { Length.sum(m, $0) } })
@@ -292,27 +296,31 @@ struct RegexShapeParser {
   /// ``length(ofRegex:)`` and the atoms of the whole pattern: every character a match holds is
   /// matched by one of them (each a one-character matcher's source). Nil as for the length.
   ///
-  /// With `wordAssertions`, the pattern may also hold `\b`, `\B`, `(?<!\w)` and `(?!\w)`
-  /// (ICU's default word boundaries, decided by the word character, or not, on either side of a
-  /// position, passing over combining marks and format characters), counted as matching no
-  /// character; `readsWordContext` says whether it does.
+  /// With `assertions`, the pattern may also hold `\b`, `\B`, `(?<!\w)` and `(?!\w)` (ICU's
+  /// default word boundaries, decided by the word character, or not, on either side of a
+  /// position, passing over combining marks and format characters; `readsWords` says whether it
+  /// does) and `^` and `$` (decided by the character on one side: `readsLines`), counted as
+  /// matching no character.
   static func shape(
-    ofRegex pattern: String, wordAssertions: Bool = false
-  ) -> (length: Length, atoms: [String], readsWordContext: Bool)? {
+    ofRegex pattern: String, assertions: Bool = false
+  ) -> (length: Length, atoms: [String], readsWords: Bool, readsLines: Bool)? {
     var parser = RegexShapeParser(Array(("(?:" + pattern + ")").unicodeScalars))
-    parser.wordAssertions = wordAssertions
+    parser.assertions = assertions
     guard let items = parser.sequence(topLevel: true), parser.atEnd, items.count == 1,
-      let length = items[0].length(wordAssertions: wordAssertions), let atoms = items[0].kind.atoms
+      let length = items[0].length(assertions: assertions), let atoms = items[0].kind.atoms
     else { return nil }
-    return (length, atoms, parser.sawWordAssertion)
+    return (length, atoms, parser.sawWordAssertion, parser.sawLineAnchor)
   }
 
   let s: [Unicode.Scalar]
   var i = 0
-  /// Whether word assertions count as matching no character (``shape(ofRegex:wordAssertions:)``).
-  var wordAssertions = false
+  /// Whether word assertions and line anchors count as matching no character
+  /// (``shape(ofRegex:assertions:)``).
+  var assertions = false
   /// Whether a `\b`, `\B`, `(?<!\w)` or `(?!\w)` was read.
   private(set) var sawWordAssertion = false
+  /// Whether a `^` or `$` was read.
+  private(set) var sawLineAnchor = false
 
   init(_ scalars: [Unicode.Scalar]) { s = scalars }
 
@@ -412,7 +420,8 @@ struct RegexShapeParser {
       return .atom(".")
     case "^", "$":
       i += 1
-      return .zeroWidth
+      sawLineAnchor = true
+      return .lineAnchor
     case "#", " ", "\t":  // fine unless (?x), which is refused
       i += 1
       return .literal(c)
@@ -535,7 +544,7 @@ struct RegexShapeParser {
       }
       return characters.isEmpty ? .zeroWidth : .assertedLiteral(characters, ahead: ahead)
     }
-    let length = Self.length(of: inner, wordAssertions: wordAssertions)
+    let length = Self.length(of: inner, assertions: assertions)
     var atoms: [String] = []
     for item in inner {
       guard let a = item.kind.atoms else { return .group(nil, length: length) }

@@ -243,6 +243,32 @@ import Testing
     #expect(updates > edits * patterns.count / 2, "\(updates) convergent updates in \(edits) edits")
   }
 
+  /// Regexes with `^` and `$` are matched by runs too, each piece with the separator before it in
+  /// view: inside a long line they match after and before ICU's other line terminators (VT, FF,
+  /// NEL, LS, PS), at the element's edges, and nowhere else (a piece's start is no line's start).
+  /// Anchors alone and with word assertions, alternated with characters, without case; against a
+  /// rebuild after every random edit, and each report against the counts.
+  @Test func lineAnchorRegexesMatchRebuild() throws {
+    let patterns: [Pattern] = [
+      .regex(#"^\w+"#), .regex(#"\w+$"#), .regex("^a+|b+$"), .regex("(?:^|x)ab"), .regex("ab(?:$|,)"),
+      .regex(#"^\d+\b"#), .regex("^[a-z]+$", ignoreCase: true), .regex(#"\b[ab]+$"#),
+    ]
+    for pattern in patterns {
+      guard case .runs(_, readsBehind: true) = pattern.convergentReach else {
+        Issue.record("\(pattern) is not matched by runs read behind")
+        return
+      }
+    }
+    let pieces = [
+      "a", "b", "ab", "ba", " ", " ", "x", "1", "12", ",", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "é",
+      "\u{301}", "A", "B", "日本", "_",
+    ]
+    let (updates, edits) = try Self.randomLongLineEdits(
+      patterns: patterns, pieces: pieces, runs: [("ab ", 20..<220), ("a", 20..<220), ("\u{0B}ab", 10..<60)],
+      seed: 0xA7_C0)
+    #expect(updates > edits * patterns.count / 2, "\(updates) convergent updates in \(edits) edits")
+  }
+
   /// Why a word assertion's alphabet holds every word character: in `x the`, deleting the space
   /// makes `xthe`, where `\bthe\b` no longer matches. With the alphabet `t`, `h`, `e` alone, `x`
   /// would separate, the scan would start at `t` and read no word character before it. Typing `_`
@@ -456,7 +482,7 @@ import Testing
       Pattern.regex("[a-z]{300}").convergentReach
         == Pattern.regex("[a-z]{300}").matchAlphabet.map { .runs($0, readsBehind: false) })
     let none = [
-      ".+", #"[\s\S]+"#, "a*", "^a+", "a+$", "a+(?=b)", #"(a)\1+"#, "(?i)a+", "a+|", "\u{FFFD}+", #"\X+"#,
+      ".+", #"[\s\S]+"#, "a*", #"\Aa+"#, #"a+\z"#, "a+(?=b)", #"(a)\1+"#, "(?i)a+", "a+|", "\u{FFFD}+", #"\X+"#,
       #"\b"#, #"(?w)\ba+"#, #"\b{w}a+"#, #"\b.+"#, #"(?<!\d)a+"#, #"(?<=\w)a+"#,
     ]
     for text in none { #expect(Pattern.regex(text).matchAlphabet == nil, "\(text)") }
@@ -469,6 +495,12 @@ import Testing
     // Sets of several code points fold simply; characters that fold to one keep their alphabet.
     for text in ["[ﬁﬂ]+", "(?:é|a)+", "[a-z]+", #"\w+"#, "k+"] {
       #expect(Pattern.regex(text, ignoreCase: true).matchAlphabet != nil, "\(text)")
+    }
+    // Line anchors read the character beside them: runs read behind, the alphabet as it is.
+    for text in ["^a+", "a+$", "(?:^|x)a+"] {
+      let alphabet = try #require(Pattern.regex(text).matchAlphabet, "\(text)")
+      #expect(!alphabet.contains(UInt8(ascii: "q")), "\(text)")
+      #expect(Pattern.regex(text).convergentReach == .runs(alphabet, readsBehind: true), "\(text)")
     }
     // Word assertions: the alphabet holds every word character besides.
     for text in [#"\ba+"#, #"\bthe\b"#, #"\Bx+"#, #"(?<!\w)ab"#, #"ab(?!\w)"#] {
