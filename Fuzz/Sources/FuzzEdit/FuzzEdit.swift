@@ -6,11 +6,14 @@ import TextRotor
 /// afresh from the same elements: every system rotor's and pattern rotor's entries (element,
 /// label, UTF-8 range) equal. Some elements are one line of over 16 KB, where edits take the long
 /// line's paths (pattern rotors matched again only around the edit: a literal, a regex of any
-/// length by the runs of its characters, a whole-word literal).
+/// length by the runs of its characters, a whole-word literal, a regex with word assertions and
+/// line anchors).
 let pieces = [
   "a", "b c", " ", ".", "\n", "\r\n", "\r", "é", "😀", "中文", "e\u{301}", "🇩🇪", "Hi. Yo", "\n\n", "\u{0}", "ส",
 ]
-let patterns: [Pattern] = [.literal("b c"), .regex("[a-z]+"), .literal("a", wholeWord: true)]
+let patterns: [Pattern] = [
+  .literal("b c"), .regex("[a-z]+"), .literal("a", wholeWord: true), .regex(#"\ba+\b|^b|c$"#),
+]
 /// Pieces of a long line (no line break).
 let lineful = ["a", "b c", " ", ".", "é", "ab", "a,"]
 
