@@ -53,7 +53,8 @@ final class WordBoundaries {
 
   /// The answer without ICU when the characters around the match make it certain, else nil. Only
   /// for a match that starts and ends with an ASCII letter or digit or a letter of an alphabet
-  /// ICU breaks by rules (Latin-1 and Latin Extended-A, Greek, Cyrillic: Word_Break ALetter):
+  /// ICU breaks by rules (Latin-1 and Latin Extended-A, Greek, Cyrillic, Armenian, Arabic,
+  /// Georgian: Word_Break ALetter, ``isWordLetter``):
   /// - next to such a letter, an ASCII digit or `_`, there is no boundary (UAX #29 WB5, WB8-WB10,
   ///   WB13a/b); after it, before a combining mark, none either (WB4);
   /// - next to a line edge, a space, or ASCII punctuation other than `'`, `.`, `:`, `,`, `;`
@@ -131,13 +132,19 @@ final class WordBoundaries {
     case mid
   }
 
-  /// ASCII letters and digits, and the letters of Latin-1, Latin Extended-A, Greek and Cyrillic.
+  /// ASCII letters and digits, and the letters (Word_Break ALetter, which ICU's rules break by
+  /// rule, not by dictionary) of Latin-1, Latin Extended-A, Greek, Cyrillic, Armenian, Arabic
+  /// (not its digits, whose `,` and `;` join them, nor the tatweel) and Georgian. (Not Hangul
+  /// syllables, ALetter in UAX #29, which ICU's rules break from other letters: `Д한`.)
   private static func isWordLetter(_ c: UInt32) -> Bool {
     switch c {
     case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
     case 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x17F: true
     case 0x386, 0x388...0x38A, 0x38C, 0x38E...0x3A1, 0x3A3...0x3CE: true
     case 0x400...0x481, 0x48A...0x52F: true
+    case 0x531...0x556, 0x560...0x588: true
+    case 0x620...0x63F, 0x641...0x64A, 0x66E...0x66F, 0x671...0x6D3: true
+    case 0x10D0...0x10FA: true
     default: false
     }
   }

@@ -11,6 +11,9 @@ struct WordShortcutTests {
       "ß", "日本", "д", "\u{200D}", "’", "x", "\r\n", "\n", "#", "/", "!", "0.5", "don't", "файл", "Д", "ё", "ж",
       "\u{483}", "\u{482}", "α", "Ά", "·", "΄", "ϰ", "ϐ", "ς", "Ω", "×", "÷", "ĸ", "ŉ", "\u{AD}", "\u{2060}", "ǅ",
       "\u{1F600}", "٣", "א", "ก", "ア", "\u{0308}", "\u{FE0F}", "¡", "ª", "µ", "·", "\u{A0}", "\u{2019}",
+      // Armenian, Arabic (a mark, the tatweel, digits, its comma), Georgian, Hangul and a jamo.
+      "Ա", "ա", "\u{589}", "\u{55A}", "ب", "كتاب", "\u{64B}", "\u{640}", "٣٤", "\u{60C}", "\u{66B}", "ქ", "한국어",
+      "\u{1100}", "ㄱ",
     ] + (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
 
   @Test("the shortcut agrees with ICU's word break iterator on random text, at every span")
@@ -45,7 +48,7 @@ struct WordShortcutTests {
   /// `a.\u{301}b` the letters, WB6/7 over the mark, WB4), and the punctuation next to a letter
   /// before a space is decided (`a, b`, `end. Next`).
   @Test func punctuationBetweenWordsAgreesWithICU() throws {
-    let pieces = ["a", "9", ",", ";", ".", "'", ":", " ", "\u{301}", "_", "é", "@", "-"]
+    let pieces = ["a", "9", ",", ";", ".", "'", ":", " ", "\u{301}", "_", "é", "@", "-", "ب"]
     let words = try WordBoundaries()
     var decided = 0
     for n in 0..<(pieces.count * pieces.count * pieces.count * pieces.count) {
