@@ -288,10 +288,15 @@ public final class ByteStorage: @unchecked Sendable {
   /// A copy of the bytes of `range`.
   public func copyBytes(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
 
-  /// A storage of its own holding a copy of the bytes of `range` (one copy, no array between).
-  public func copy(_ range: Range<Int>) -> ByteStorage {
+  /// A storage of its own holding a copy of the bytes of `range`, then `suffix` (one copy, no
+  /// array between).
+  public func copy(_ range: Range<Int>, appending suffix: [UInt8] = []) -> ByteStorage {
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
-    return ByteStorage(copying: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range])))
+    let n = range.count + suffix.count
+    let p = Glibc.malloc(Swift.max(n, 1))!
+    if range.count > 0 { memcpy(p, UnsafeRawPointer(bytes.baseAddress! + range.lowerBound), range.count) }
+    suffix.withUnsafeBytes { if let s = $0.baseAddress, !suffix.isEmpty { memcpy(p + range.count, s, suffix.count) } }
+    return ByteStorage(base: p, count: n, release: .free)
   }
 
   /// The first offset in `range` holding `byte` (memchr).

@@ -323,7 +323,9 @@ extension RotorDocument {
             convergentMatchUpdates += 1
           } else {
             let (lineStart, lineEnd, storage, r) = lines()
-            found = try Self.entries(computedRotors[name]!.editCompute, storage, r, emptyLine: emptyLine)
+            let computed = computedRotors[name]!
+            found = try Self.entries(
+              { try computed.matches($0, $1, endsElement: lineEnd == newLength) }, storage, r, emptyLine: emptyLine)
             (ws, we, shift, convergent) = (lineStart, lineEnd, s + lineStart - r.lowerBound, false)
           }
         } catch {
@@ -525,12 +527,13 @@ extension RotorDocument {
       } else if case .runs(_, readsBehind: true) = reach {
         // The piece and the separator before it (or the element's start) alone: a chunk's
         // storage holds, beside the chunk, bytes that are not the text's, and an assertion at the
-        // piece's start reads the character before it.
+        // piece's start reads the character before it. At the element's end, a line break after
+        // it, as a rebuild reads it (``ComputedRotor/matches(_:_:endsElement:)``).
         let seen = (q > 0 ? q - 1 : q)..<limit
         let (storage, whole) = cuts.bytes(seen)
-        let alone = storage.copy(whole)
+        let alone = storage.copy(whole, appending: limit == newLength ? [0x0A] : [])
         let k = seen.lowerBound
-        matches = try compute(alone, (q - k)..<alone.count).map {
+        matches = try compute(alone, (q - k)..<(limit - k)).map {
           ($0.lowerBound + k - shift)..<($0.upperBound + k - shift)
         }
       } else {
@@ -1303,7 +1306,11 @@ extension RotorDocument {
         continue
       }
       computedRotors[name]!.index = nil
-      guard let found = try? Self.entries(computedRotors[name]!.editCompute, storage, r, emptyLine: emptyLine) else {
+      let computed = computedRotors[name]!
+      guard
+        let found = try? Self.entries(
+          { try computed.matches($0, $1, endsElement: true) }, storage, r, emptyLine: emptyLine)
+      else {
         change.named[name] = RotorChange(removed: 0..<0, added: 0..<0, rebuilt: true)
         continue
       }

@@ -112,29 +112,28 @@ public final class RotorDocument<ID: Hashable> {
     /// decide them (``PatternMatcher/localWholeWordMatches(in:range:context:)``).
     var local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil
 
-    /// ``compute`` for bytes an edit hands it (a chunk of an element's text, or a copy): when it
-    /// may read past the range it is given (a word boundary, `^`, `$`, a whole word's check, a
-    /// client's closure), it is given a copy of that range alone. A chunk's storage holds, around
-    /// the chunk's bytes, bytes that are not the text's there (an edit that removes bytes keeps
-    /// the storage and narrows the chunk), which ICU's transparent bounds read: `\bthe\b` after
-    /// `1` was deleted before `the` at the element's start found nothing (found in the
-    /// twenty-ninth session). Alone, the range reads as it does at the edge of a text, which is
-    /// what the text around it holds for every range an edit matches this way: whole lines (their
-    /// edges are line breaks or the element's). (A long line's pieces matched by runs read behind
-    /// are copied with the separator before them: `convergentMatches`.) A pattern whose entries
-    /// read nothing around them (``MatchReach/bytes(_:)``, runs not read behind) is given the chunk
-    /// as it is.
-    var editCompute: (ByteStorage, Range<Int>) throws -> [Range<Int>] {
+    /// ``compute`` for the bytes `range` of `storage`, which an edit hands it (a chunk of an
+    /// element's text, or a copy), as a rebuild matches them. When it may read past the range (a
+    /// word boundary, `^`, `$`, a whole word's check, a client's closure), it is given a copy of
+    /// the range alone. A chunk's storage holds, around the chunk's bytes, bytes that are not the
+    /// text's there (an edit that removes bytes keeps the storage and narrows the chunk), which
+    /// ICU's transparent bounds read: `\bthe\b` after `1` was deleted before `the` at the
+    /// element's start found nothing (found in the twenty-ninth session). Alone, the range reads
+    /// as it does at the edge of a text, which is what the text around it holds for every range
+    /// an edit matches this way: whole lines (their edges are line breaks or the element's), and
+    /// after the element's end (`endsElement`) a line break, as a rebuild reads the element
+    /// followed by its gap (`^` after a trailing VT matches there). (A long line's pieces matched
+    /// by runs read behind are copied with the separator before them: `convergentMatches`.) A
+    /// pattern whose entries read nothing around them (``MatchReach/bytes(_:)``, runs not read
+    /// behind) is given the chunk as it is.
+    func matches(_ storage: ByteStorage, _ range: Range<Int>, endsElement: Bool) throws -> [Range<Int>] {
       switch reach {
-      case .bytes?, .runs(_, readsBehind: false)?: return compute
+      case .bytes?, .runs(_, readsBehind: false)?: return try compute(storage, range)
       default:
-        let compute = self.compute
-        return { storage, range in
-          guard range != 0..<storage.count else { return try compute(storage, range) }
-          let alone = storage.copy(range)
-          let k = range.lowerBound
-          return try compute(alone, 0..<alone.count).map { ($0.lowerBound + k)..<($0.upperBound + k) }
-        }
+        if !endsElement && range == 0..<storage.count { return try compute(storage, range) }
+        let alone = storage.copy(range, appending: endsElement ? [0x0A] : [])
+        let k = range.lowerBound
+        return try compute(alone, 0..<range.count).map { ($0.lowerBound + k)..<($0.upperBound + k) }
       }
     }
   }
@@ -560,11 +559,20 @@ public final class RotorDocument<ID: Hashable> {
       let text = item.text
       if text.utf8Count > limit {
         try flush()
-        // A long element: windows cut after line breaks (blank lines for paragraphs).
+        // A long element: windows cut after line breaks (blank lines for paragraphs), each in a
+        // storage of its own (a window inside one chunk is that chunk's storage, whose bytes
+        // beside it are not the text's, and a regex's transparent bounds read them), the last
+        // followed by the element's gap, as the small elements' buffer has it (`^` after a VT
+        // that ends the element matches there).
         var p = 0
         while p < text.utf8Count {
           let q = text.cut(after: Swift.min(p + limit, text.utf8Count), rotor: rotor)
-          let (storage, r) = text.contiguous(p..<q)
+          var (storage, r) = text.contiguous(p..<q)
+          let gap: [UInt8] = q == text.utf8Count && item.gap.utf8 > 0 ? [0x0A] : []
+          if r != 0..<storage.count || !gap.isEmpty {
+            storage = storage.copy(r, appending: gap)
+            r = 0..<(q - p)
+          }
           try body(storage, [r], position + p - r.lowerBound)
           p = q
         }

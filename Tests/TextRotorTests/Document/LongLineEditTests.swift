@@ -337,6 +337,71 @@ import Testing
       texts: 6, length: 1500..<3000, steps: 30)
   }
 
+  /// An element is matched as a rebuild reads it, followed by its gap (a line break): `^` after a
+  /// line terminator that ends it (VT, FF, NEL, LS: the element's last line is empty) matches at
+  /// its end, in the last element too. An edit of the element (in a short line and in a long
+  /// one) and the insertion of a copy of it found nothing there (found by review); each equals a
+  /// rebuild now.
+  @Test func lineStartAfterATerminatorAtTheElementsEnd() throws {
+    for pattern in [Pattern.regex("^"), .regex("^$"), .regex(#"^\s*$"#), .regex(#"^\w*"#)] {
+      for threshold in [4, 1 << 30] {
+        for texts in [["a\u{0B}", "b"], ["a\u{0B}"], ["b", "a\u{0C}"], ["a\u{85}", "", "b"], ["xa\u{2028}"]] {
+          let document = try RotorDocument(
+            elements: texts.enumerated().map { TextElement(id: $0.offset, text: $0.element) })
+          document.longLineThreshold = threshold
+          _ = try document.rotor(matching: pattern)
+          let name = "matches: \(pattern)"
+          try document.replace(utf8Range: 0..<1, in: 0, with: "c")
+          try document.insert(TextElement(id: 99, text: try document.text(of: 0)), at: 0)
+          let rebuilt = try RotorDocument(elements: document.elements)
+          _ = try rebuilt.rotor(matching: pattern)
+          let rotor = try #require(document.rotor(named: name))
+          let want = try #require(rebuilt.rotor(named: name))
+          #expect(
+            rotor.map { $0.id } == want.map { $0.id }
+              && rotor.indices.map { rotor.location(at: $0)!.utf8Range }
+                == want.indices.map {
+                  want.location(at: $0)!.utf8Range
+                },
+            "\(pattern) \(texts) threshold \(threshold)")
+          // The edited element, when it ends with its terminator: `^` matched there.
+          guard texts[0].unicodeScalars.last!.properties.isWhitespace else { continue }
+          let end = try document.utf8Count(of: 0)
+          #expect(
+            want.indices.contains { want[$0].id == 0 && want.location(at: $0)!.utf8Range == end..<end },
+            "\(pattern) \(texts)")
+        }
+      }
+    }
+  }
+
+  /// An element over 16 MB is matched in windows (`forEachBatch`): its last window, when it lies
+  /// in one chunk, was that chunk's storage, whose byte before the window was a deleted one (`1`
+  /// of `1the`: `^the` and `\bthe\b` lost their match; found by an audit), and nothing followed
+  /// the element's end, where a small element has its gap (`^$` after a final VT found nothing).
+  @Test func windowsOfALongElementReadOnlyTheText() throws {
+    let limit = 16 << 20
+    var text = String(repeating: "abcdefghi\n", count: limit / 10)
+    text += String(repeating: "x", count: limit + 600 - text.utf8.count) + "\n"
+    let q = text.utf8.count  // the last line's start, inside the last chunk
+    text += "1the end " + String(repeating: "word ", count: 150) + "the\u{0B}"
+    #expect(text.utf8.count < limit + 2048)
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+    try document.replace(utf8Range: q..<(q + 1), in: 0, with: "")
+    let rebuilt = try RotorDocument(elements: document.elements)
+    for pattern: Pattern in [.regex("^the"), .regex(#"\bthe\b"#), .literal("the", wholeWord: true), .regex("^$")] {
+      let got = try document.rotor(matching: pattern)
+      let want = try rebuilt.rotor(matching: pattern)
+      let g = got.indices.map { got.location(at: $0)!.utf8Range }.filter { $0.lowerBound >= limit }
+      let w = want.indices.map { want.location(at: $0)!.utf8Range }.filter { $0.lowerBound >= limit }
+      #expect(g == w, "\(pattern)")
+      #expect(!g.isEmpty, "\(pattern)")
+    }
+    let end = text.utf8.count - 1
+    let blank = try document.rotor(matching: .regex("^$"))
+    #expect(blank.indices.last.map { blank.location(at: $0)!.utf8Range } == end..<end)
+  }
+
   /// Whole-word literals (``MatchReach/words(_:)``): in a long line an edit is matched again from
   /// the literal's reach and a character before it, each candidate's boundaries decided from the
   /// characters next to it as a search of the whole line decides them
