@@ -35,6 +35,24 @@ import Testing
     return all
   }
 
+  /// Makes each edit (UTF-8 range of element 0, typed text, and how many entries the rotor of
+  /// `pattern` then holds) in turn, checking that rotor against a rebuild's after each.
+  static func scriptedEdits(
+    _ document: RotorDocument<Int>, _ pattern: Pattern, _ edits: [(Range<Int>, String, Int)],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let name = "matches: \(pattern)"
+    for (range, typed, count) in edits {
+      try document.replace(utf8Range: range, in: 0, with: typed)
+      let rebuilt = try RotorDocument(elements: document.elements)
+      _ = try rebuilt.rotor(matching: pattern)
+      let got = patternSnapshots(document)[name]
+      #expect(
+        got == patternSnapshots(rebuilt)[name], "\(range) \(typed.debugDescription)", sourceLocation: sourceLocation)
+      #expect(got?.count == count, "\(range) \(typed.debugDescription)", sourceLocation: sourceLocation)
+    }
+  }
+
   /// Makes the edit, then checks each pattern rotor against a rebuild holding `patterns`, and its
   /// report against the counts before and after (the old count less the removed entries plus the
   /// added ones). The edit's change, or nil after a difference (recorded as an issue).
@@ -280,19 +298,13 @@ import Testing
     let document = try RotorDocument(elements: [TextElement(id: 0, text: filler + "x the " + filler)])
     let pattern = Pattern.regex(#"\bthe\b"#)
     _ = try document.rotor(matching: pattern)
-    let name = "matches: \(pattern)"
     let at = filler.utf8.count + 1
-    for (range, typed, count) in [
-      (at..<at + 1, "", 0), (at..<at, " ", 1), (at + 1..<at + 1, "_", 0), (at + 1..<at + 2, "1", 0),
-      (at + 1..<at + 2, "", 1), (at + 4..<at + 4, "\u{301}", 0), (at + 4..<at + 6, "", 1),
-    ] {
-      try document.replace(utf8Range: range, in: 0, with: typed)
-      let rebuilt = try RotorDocument(elements: document.elements)
-      _ = try rebuilt.rotor(matching: pattern)
-      let got = Self.patternSnapshots(document)[name]
-      #expect(got == Self.patternSnapshots(rebuilt)[name], "\(range) \(typed.debugDescription)")
-      #expect(got?.count == count, "\(range) \(typed.debugDescription)")
-    }
+    try Self.scriptedEdits(
+      document, pattern,
+      [
+        (at..<at + 1, "", 0), (at..<at, " ", 1), (at + 1..<at + 1, "_", 0), (at + 1..<at + 2, "1", 0),
+        (at + 1..<at + 2, "", 1), (at + 4..<at + 4, "\u{301}", 0), (at + 4..<at + 6, "", 1),
+      ])
     #expect(document.convergentMatchUpdates == 7)
   }
 
@@ -445,16 +457,9 @@ import Testing
     _ = try document.rotor(matching: pattern)
     let name = "matches: \(pattern)"
     let at = filler.utf8.count
-    for (range, typed, count) in [
-      (at..<at, "ab ", 1), (at + 3..<at + 3, "xab ", 1), (at + 3..<at + 4, "", 2), (at..<at + 6, "", 0),
-    ] {
-      try document.replace(utf8Range: range, in: 0, with: typed)
-      let rebuilt = try RotorDocument(elements: document.elements)
-      _ = try rebuilt.rotor(matching: pattern)
-      let got = Self.patternSnapshots(document)[name]
-      #expect(got == Self.patternSnapshots(rebuilt)[name], "\(range) \(typed)")
-      #expect(got?.count == count, "\(range) \(typed)")
-    }
+    try Self.scriptedEdits(
+      document, pattern,
+      [(at..<at, "ab ", 1), (at + 3..<at + 3, "xab ", 1), (at + 3..<at + 4, "", 2), (at..<at + 6, "", 0)])
     #expect(document.convergentMatchUpdates == 4)
     // At the element's end, where the scan cannot go 8 bytes past the inserted ones: the end
     // agrees (the scan doubled its pieces there until the size overflowed, a trap).
