@@ -682,7 +682,31 @@ public final class RotorDocument<ID: Hashable> {
         }
       }
     }
+    // A file read as it is whose last element ends the file with a line terminator other than LF
+    // and CR (VT, FF, NEL, LS, PS): its last line is matched again followed by a line break, as
+    // every element is read in a document built from elements and after an edit (`^` matches
+    // after that terminator, at the element's end; ICU's does not at the end of a text).
+    if let source, let last = source.ranges.last, last.upperBound == source.bytes.count,
+      Self.endsWithOtherLineTerminator(source.bytes, last)
+    {
+      let lineStart = LineBounds.start(of: last.upperBound, in: source.bytes, floor: last.lowerBound)
+      while let entry = all.last, entry.0.lowerBound >= lineStart { all.removeLast() }
+      let alone = source.bytes.copy(lineStart..<last.upperBound, appending: [0x0A])
+      for r in try compute(alone, 0..<(last.upperBound - lineStart)) {
+        all.append(((r.lowerBound + lineStart)..<(r.upperBound + lineStart), ()))
+      }
+    }
     return IntervalIndex(sorted: all, width: table.length)
+  }
+
+  /// Whether `range` of `bytes` ends with VT, FF, NEL, LS or PS.
+  static func endsWithOtherLineTerminator(_ bytes: ByteStorage, _ range: Range<Int>) -> Bool {
+    let n = range.upperBound
+    guard n > range.lowerBound else { return false }
+    if bytes[n - 1] == 0x0B || bytes[n - 1] == 0x0C { return true }
+    if n - 2 >= range.lowerBound && bytes[n - 2] == 0xC2 && bytes[n - 1] == 0x85 { return true }
+    return n - 3 >= range.lowerBound && bytes[n - 3] == 0xE2 && bytes[n - 2] == 0x80
+      && (bytes[n - 1] == 0xA8 || bytes[n - 1] == 0xA9)
   }
 
   /// `compute`'s entries in `range` of `bytes`; with `emptyLine` (an empty element among several,

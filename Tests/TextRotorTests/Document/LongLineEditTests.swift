@@ -2,6 +2,10 @@ import Testing
 
 @testable import TextRotor
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Pattern rotors of literals in long lines: an edit is matched again from before it only until
 /// the new matches fall in step with the old ones (`RotorDocument.convergentMatches`), not over
 /// the whole line. After every random edit each pattern rotor must equal a rebuild's, and its
@@ -383,6 +387,40 @@ import Testing
             want.indices.contains { want[$0].id == 0 && want.location(at: $0)!.utf8Range == end..<end },
             "\(pattern) \(texts)")
         }
+      }
+    }
+  }
+
+  /// A file whose last element ends the file with VT, FF, NEL, LS or PS (no final line break):
+  /// opened, its pattern rotors read that element followed by a line break, as an edit reads it
+  /// and as a document built from the same elements does (`^` matches at its end). The unedited
+  /// file matched nothing there, and an edit that left the text as it was added a match (found by
+  /// review).
+  @Test func aFilesLastElementReadsAsAfterAnEdit() throws {
+    for (text, kind) in [
+      ("x\na\u{0B}", ElementKind.whole), ("x\na\u{0B}", .lines), ("x\n\na\u{2028}", .paragraphs),
+      ("a\u{85}", .whole), ("x\na\u{0C}\n", .lines),
+    ] {
+      let path = "/tmp/textrotor-last-element-\(UInt64.random(in: 0...UInt64.max)).txt"
+      try writeFile(path, text)
+      defer { unlink(path) }
+      for pattern in [Pattern.regex("^$"), .regex("^"), .regex(#"\s^"#)] {
+        let document = try RotorDocument(contentsOf: path, elements: kind)
+        let name = "matches: \(pattern)"
+        func snapshot(_ d: RotorDocument<Int>) -> [String] {
+          let rotor = d.rotor(named: name)!
+          return rotor.indices.map { "\(rotor[$0].id!):\(rotor.location(at: $0)!.utf8Range)" }
+        }
+        _ = try document.rotor(matching: pattern)
+        let fresh = snapshot(document)
+        let built = try RotorDocument(elements: document.elements)
+        _ = try built.rotor(matching: pattern)
+        #expect(fresh == snapshot(built), "\(text.debugDescription) \(kind) \(pattern)")
+        let last = document.elementIDs.last!
+        let end = try document.utf8Count(of: last)
+        let final = String(try document.text(of: last).unicodeScalars.last!)
+        try document.replace(utf8Range: (end - final.utf8.count)..<end, in: last, with: final)
+        #expect(fresh == snapshot(document), "\(text.debugDescription) \(kind) \(pattern) after an edit")
       }
     }
   }
