@@ -84,9 +84,12 @@ extension Pattern {
       return .words(bytes)
     }
     if let bytes = matchReach, bytes <= MatchReach.byteLimit { return .bytes(bytes) }
-    guard let alphabet = matchAlphabet else { return nil }
-    let shape = RegexShapeParser.shape(ofRegex: text, assertions: true)
-    let readsBehind = shape.map { $0.readsWords || $0.readsLines } ?? true
+    return matchRuns
+  }
+
+  /// ``MatchReach/runs(_:readsBehind:)`` of ``matchAlphabet``, from one reading of the regex.
+  var matchRuns: MatchReach? {
+    guard let (alphabet, readsBehind) = alphabetAndContext else { return nil }
     return .runs(alphabet, readsBehind: readsBehind)
   }
 
@@ -115,7 +118,11 @@ extension Pattern {
   /// tried one character at a time, would not hold: nil when an atom matches the folding of a
   /// character that folds to several (``CaseClasses/foldedToSeveral``), each tried with ICU. Sets
   /// of several code points fold simply. Nil for a pattern holding U+FFFD, as ``regexReach``.
-  var matchAlphabet: ByteClass? {
+  var matchAlphabet: ByteClass? { alphabetAndContext?.alphabet }
+
+  /// ``matchAlphabet``, and whether the regex reads the characters before a position (a word
+  /// assertion or a line anchor).
+  private var alphabetAndContext: (alphabet: ByteClass, readsBehind: Bool)? {
     guard syntax == .regex, !wholeWord, !PatternMatcher.holdsReplacementCharacter(text, syntax: .regex),
       let shape = RegexShapeParser.shape(ofRegex: text, assertions: true), shape.length.min >= 1
     else { return nil }
@@ -141,7 +148,7 @@ extension Pattern {
         return nil
       }
     }
-    return alphabet
+    return (alphabet, shape.readsWords || shape.readsLines)
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and
