@@ -180,6 +180,10 @@ case "tail":
   _ = try document.rotor(matching: .literal("the"))
   // REGEX=pattern: a regex rotor held too.
   if let regex = ProcessInfo.processInfo.environment["REGEX"] { _ = try document.rotor(matching: .regex(regex)) }
+  // WREGEX=pattern: a whole-word regex rotor held too.
+  if let regex = ProcessInfo.processInfo.environment["WREGEX"] {
+    _ = try document.rotor(matching: .regex(regex, wholeWord: true))
+  }
   // WORD=literal: a whole-word literal rotor held too.
   if let word = ProcessInfo.processInfo.environment["WORD"] {
     _ = try document.rotor(matching: .literal(word, wholeWord: true))

@@ -313,17 +313,21 @@ extension RotorDocument {
         let shift: Int
         let convergent: Bool
         do {
-          if long, !emptyLine, let reach = computedRotors[name]!.reach,
-            let converged = try Self.convergentMatches(
-              computedRotors[name]!.compute, local: computedRotors[name]!.local, reach: reach, index: index, cuts: cuts,
-              elementStart: s,
-              a: a, b: b, inserted: n, newLength: newLength)
+          let computed = computedRotors[name]!
+          // A whole-word literal's update by the characters around its candidates gives up where
+          // ICU must decide one: its runs then (``MatchReach/runs(_:readsBehind:)``).
+          func converge(_ reach: MatchReach) throws -> (ws: Int, we: Int, found: [Range<Int>])? {
+            try Self.convergentMatches(
+              computed.compute, local: computed.local, reach: reach, index: index, cuts: cuts, elementStart: s, a: a,
+              b: b, inserted: n, newLength: newLength)
+          }
+          if long, !emptyLine, let reach = computed.reach,
+            let converged = try converge(reach) ?? computed.fallback.flatMap(converge)
           {
             (ws, we, found, shift, convergent) = (converged.ws, converged.we, converged.found, 0, true)
             convergentMatchUpdates += 1
           } else {
             let (lineStart, lineEnd, storage, r) = lines()
-            let computed = computedRotors[name]!
             found = try Self.entries(
               { try computed.matches($0, $1, endsElement: lineEnd == newLength) }, storage, r, emptyLine: emptyLine)
             (ws, we, shift, convergent) = (lineStart, lineEnd, s + lineStart - r.lowerBound, false)
@@ -499,7 +503,11 @@ extension RotorDocument {
     // Whole words start small: every candidate of a piece must be decided without ICU.
     var piece = Swift.max(behind > 0 ? 64 : 256, 4 * bytes)
     while true {
-      let limit = Swift.min(newLength, q + piece)
+      // The piece ends on a character's start: a character cut in two reads as an ill-formed byte,
+      // and a whole-word regex does not search a line holding one again after a rejected
+      // candidate (`a|ab` found no `ab` anywhere in a piece that ended inside a character).
+      var limit = Swift.min(newLength, q + piece)
+      while limit < newLength && limit > q + 1 && cuts.byte(at: limit) & 0xC0 == 0x80 { limit -= 1 }
       // The piece, and the characters either side of it that a whole word's check reads.
       let context = Swift.max(0, q - behind)..<Swift.min(newLength, limit + behind)
       let (storage, whole) = cuts.bytes(context)
@@ -533,7 +541,10 @@ extension RotorDocument {
         let (storage, whole) = cuts.bytes(seen)
         let alone = storage.copy(whole, appending: limit == newLength ? [0x0A] : [])
         let k = seen.lowerBound
-        matches = try compute(alone, (q - k)..<(limit - k)).map {
+        // Matched from the separator (no entry starts on one): a whole word's check reads the
+        // line from the start of the range matched, and a word boundary right after a separator
+        // is not always one right at a line's start (`- \u{301}` keeps the mark with the space).
+        matches = try compute(alone, 0..<(limit - k)).map {
           ($0.lowerBound + k - shift)..<($0.upperBound + k - shift)
         }
       } else {

@@ -111,6 +111,9 @@ public final class RotorDocument<ID: Hashable> {
     /// text of a wider one around it (the third) as their context; nil when that context does not
     /// decide them (``PatternMatcher/localWholeWordMatches(in:range:context:)``).
     var local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil
+    /// For ``MatchReach/words(_:)``: the runs (``MatchReach/runs(_:readsBehind:)``) an update
+    /// falls back to when a candidate near the edit needs ICU, before the whole line.
+    var fallback: MatchReach? = nil
 
     /// ``compute`` for the bytes `range` of `storage`, which an edit hands it (a chunk of an
     /// element's text, or a copy), as a rebuild matches them. When it may read past the range (a
@@ -659,10 +662,10 @@ public final class RotorDocument<ID: Hashable> {
   /// non-empty and decided by its own bytes alone (see `ComputedRotor.reach`).
   func addComputedRotor(
     named name: String, reach: MatchReach?,
-    local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil,
+    local: ((ByteStorage, Range<Int>, Range<Int>) throws -> [Range<Int>]?)? = nil, fallback: MatchReach? = nil,
     compute: @escaping (ByteStorage, Range<Int>) throws -> [Range<Int>]
   ) throws -> Rotor<ID> {
-    var computed = ComputedRotor(index: nil, compute: compute, reach: reach, local: local)
+    var computed = ComputedRotor(index: nil, compute: compute, reach: reach, local: local, fallback: fallback)
     let index = try fullIndex(compute)
     computed.index = index
     computedRotors[name] = computed

@@ -74,13 +74,12 @@ extension Pattern {
 
   /// How an edit inside a long line matches this pattern's rotor again (``MatchReach``): by its
   /// ``matchReach`` when that is at most 1 KB, else by the runs of ``matchAlphabet``; a
-  /// whole-word literal by the reach of the literal and two characters either side; nil when
-  /// none of these is known (the edited line is matched again).
+  /// whole-word literal by the reach of the literal and two characters either side, a whole-word
+  /// regex by its runs; nil when none of these is known (the edited line is matched again).
   var convergentReach: MatchReach? {
-    if wholeWord {
-      guard syntax == .literal, let bytes = Pattern(text, ignoreCase: ignoreCase).matchReach,
-        bytes <= MatchReach.byteLimit
-      else { return nil }
+    if wholeWord, syntax == .literal, let bytes = Pattern(text, ignoreCase: ignoreCase).matchReach,
+      bytes <= MatchReach.byteLimit
+    {
       return .words(bytes)
     }
     if let bytes = matchReach, bytes <= MatchReach.byteLimit { return .bytes(bytes) }
@@ -122,13 +121,25 @@ extension Pattern {
 
   /// ``matchAlphabet``, and whether the regex reads the characters before a position (a word
   /// assertion or a line anchor).
+  ///
+  /// A whole-word pattern (a regex, or a literal read as one) is matched between two of ICU's word
+  /// boundaries of its line, which read the characters around a match: its alphabet holds every
+  /// word character and the punctuation next to which a boundary depends on the character beyond
+  /// (``WordBoundaries/joiningPunctuation``), so that an ASCII character outside it cuts the
+  /// line's word boundaries in two (``WordBoundaries/separatesWords(_:)``), and it reads behind.
   private var alphabetAndContext: (alphabet: ByteClass, readsBehind: Bool)? {
-    guard syntax == .regex, !wholeWord, !PatternMatcher.holdsReplacementCharacter(text, syntax: .regex),
-      let shape = RegexShapeParser.shape(ofRegex: text, assertions: true), shape.length.min >= 1
-    else { return nil }
+    guard syntax == .regex || wholeWord, !PatternMatcher.holdsReplacementCharacter(text, syntax: syntax) else {
+      return nil
+    }
+    let source = syntax == .regex ? text : RegularExpression.escapedLiteral(text)
+    guard let shape = RegexShapeParser.shape(ofRegex: source, assertions: true), shape.length.min >= 1 else {
+      return nil
+    }
     var options: RegularExpression.Options = [.multiline]
     if ignoreCase { options.insert(.caseInsensitive) }
-    let members = shape.readsWords ? shape.atoms + [#"\w"#] : shape.atoms
+    var members = shape.atoms
+    if shape.readsWords || wholeWord { members.append(#"\w"#) }
+    if wholeWord { members.append(WordBoundaries.joiningPunctuation) }
     guard let alphabet = try? ByteClass(members, options: options, timeLimit: timeLimit),
       alphabet.excludesPrintableASCII
     else { return nil }
@@ -148,7 +159,7 @@ extension Pattern {
         return nil
       }
     }
-    return (alphabet, shape.readsWords || shape.readsLines)
+    return (alphabet, shape.readsWords || shape.readsLines || wholeWord)
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and

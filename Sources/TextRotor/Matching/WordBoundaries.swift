@@ -132,6 +132,28 @@ final class WordBoundaries {
     case mid
   }
 
+  /// The ASCII characters, other than `\w`'s (letters, digits, `_`), next to which a word boundary
+  /// may depend on the character beyond: `"` (Double_Quote: Hebrew letters either side, WB7b/c),
+  /// `'`, `.` (MidNumLetQ: letters or digits either side, WB6/7, WB11/12), `,`, `;` (MidNum:
+  /// digits, WB11/12), and `:` (MidLetter in UAX #29; ICU's root rules take it out, and the test
+  /// of ``separatesWords(_:)`` passes without it, but another ICU may follow the UAX). As an ICU
+  /// set.
+  static let joiningPunctuation = #"["'.:,;]"#
+
+  /// Whether an ASCII character cuts a line's word boundaries in two: with `c` a line `x c y`'s
+  /// boundaries up to `c` are those of `x c` whatever follows, and those after it those of `c y`
+  /// (UAX #29's rules read one character across `c`, except across ``joiningPunctuation``,
+  /// where they read two; tested against ICU). True for ASCII but `\w`'s characters and
+  /// ``joiningPunctuation``: a space, a control character, `-`, `@`... (A whole-word pattern
+  /// rotor's update in a long line cuts it at such characters.)
+  static func separatesWords(_ c: UInt8) -> Bool {
+    switch c {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x5F: false
+    case 0x22, 0x27, 0x2E, 0x3A, 0x2C, 0x3B: false
+    default: c < 0x80
+    }
+  }
+
   /// ASCII letters and digits, and the letters (Word_Break ALetter, which ICU's rules break by
   /// rule, not by dictionary) of Latin-1, Latin Extended-A, Greek, Cyrillic, Armenian, Arabic
   /// (not its digits, whose `,` and `;` join them, nor the tatweel) and Georgian. (Not Hangul

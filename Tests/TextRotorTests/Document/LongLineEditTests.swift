@@ -265,6 +265,73 @@ import Testing
     #expect(updates > edits * patterns.count / 2, "\(updates) convergent updates in \(edits) edits")
   }
 
+  /// Whole-word regexes and alternations are matched by runs too (a rejected candidate's line is
+  /// searched again between ICU's word boundaries, so a scan must see what a search of the whole
+  /// line sees): their alphabet holds every word character and the punctuation next to which a
+  /// boundary reads further (`'`, `.`, `,`, `;`, `:`, `"`), so that every ASCII character outside it
+  /// cuts the line's boundaries in two (``WordBoundaries/separatesWords(_:)``), and each piece is
+  /// matched from the separator before it. Whole-word literals whose candidates need ICU (`%s`,
+  /// next to marks, ideographs, Thai, Hebrew quotes) fall back to the same runs. Against a rebuild
+  /// after every random edit, and each report against the counts.
+  @Test func wholeWordRegexesMatchRebuild() throws {
+    let patterns: [Pattern] = [
+      .regex("ab", wholeWord: true), .regex(#"\w+ing"#, wholeWord: true),
+      .anyOf(["a", "ab", "the", "日本"], syntax: .literal, wholeWord: true),
+      .regex("[a-z]+s", ignoreCase: true, wholeWord: true), .regex(#"\d+"#, wholeWord: true),
+      .regex("é|e", wholeWord: true), .regex(#"\bthe|b$"#, wholeWord: true), .regex("^ab", wholeWord: true),
+      .regex("a-b", wholeWord: true), .regex(#"\p{Thai}+"#, wholeWord: true), .regex("[%@]s", wholeWord: true),
+    ]
+    let literals: [Pattern] = [
+      .literal("%s", wholeWord: true), .literal("日本", wholeWord: true), .literal("ab", wholeWord: true),
+    ]
+    for pattern in patterns + literals {
+      let reach = pattern.convergentReach
+      let runs = literals.contains(pattern) ? pattern.matchRuns : reach
+      guard case .words = reach, literals.contains(pattern) else {
+        guard case .runs(let alphabet, readsBehind: true) = runs else {
+          Issue.record("\(pattern) is not matched by runs read behind")
+          return
+        }
+        for c in UInt8(0)..<0x80 where !alphabet.contains(c) {
+          #expect(WordBoundaries.separatesWords(c), "\(pattern): \(c) separates")
+        }
+        #expect(!alphabet.contains(UInt8(ascii: " ")) && alphabet.contains(UInt8(ascii: "'")), "\(pattern)")
+        continue
+      }
+      guard case .runs(_, readsBehind: true) = runs else {
+        Issue.record("\(pattern) falls back to no runs")
+        return
+      }
+    }
+    let pieces = [
+      "a", "b", "ab", "ba", " ", " ", " ", "the", "The", "sing", "ing", "1", "1,000", "12", "_", ",", ".", ":", ";",
+      "'", "\"", "@", "-", "a-b", "%s", "%", "é", "e\u{301}", "\u{301}", "\u{AD}", "\u{200D}", "日本", "本", "ภาษา",
+      "ไทย", "א", "\u{5D0}\"\u{5D1}", "\u{1F1E9}", "😀", "\t", "\u{0B}", "ß", "K",
+    ]
+    let (updates, edits) = try Self.randomLongLineEdits(
+      patterns: patterns + literals, pieces: pieces,
+      runs: [("ab ", 20..<220), ("a", 20..<220), ("the ", 20..<120), ("%s ", 10..<60)], seed: 0x30_7D)
+    #expect(
+      updates > edits * (patterns.count + literals.count) / 2, "\(updates) convergent updates in \(edits) edits")
+  }
+
+  /// A long line is read in pieces that end on a character's start: `a|ab` as whole words finds
+  /// `ab` only by searching a rejected candidate's line again (`a` is tried first), which it does
+  /// not do in a line holding an ill-formed byte, and a piece cut inside a character held one
+  /// (every `ab` in the piece was lost: found by `wholeWordRegexesMatchRebuild`). A `.` typed
+  /// before each of six `ab`, whose pieces of 256 bytes from there end inside a `€`.
+  @Test func piecesEndOnACharacter() throws {
+    let pattern = Pattern.anyOf(["a", "ab"], syntax: .literal, wholeWord: true)
+    let document = try RotorDocument(elements: [TextElement(id: 0, text: String(repeating: "ab €€ ", count: 2000))])
+    document.longLineThreshold = 48
+    _ = try document.rotor(matching: pattern)
+    // "ab €€ " is 10 bytes; the piece read from a `.` typed before `ab` holds the `.` and 255
+    // bytes after it, and 255 is 5 more than a multiple of 10: it ends after the first byte of
+    // the second `€`. Each `.` shifts the later `ab` by one; a match stays one.
+    try Self.scriptedEdits(document, pattern, (0..<6).map { k in (10_000 + 11 * k..<10_000 + 11 * k, ".", 2000) })
+    #expect(document.convergentMatchUpdates == 6)
+  }
+
   /// Regexes with `^` and `$` are matched by runs too, each piece with the separator before it in
   /// view: inside a long line they match after and before ICU's other line terminators (VT, FF,
   /// NEL, LS, PS), at the element's edges, and nowhere else (a piece's start is no line's start).
@@ -509,10 +576,8 @@ import Testing
       #expect(Self.patternSnapshots(document)[name] == Self.patternSnapshots(rebuilt)[name], "end: \(range) \(typed)")
     }
     #expect(document.convergentMatchUpdates == 8)
-    // Whole-word regexes and alternations keep their line (a rejected candidate's line is searched
-    // again for the pattern between boundaries).
-    #expect(Pattern.regex("ab", wholeWord: true).convergentReach == nil)
-    #expect(Pattern.anyOf(["ab", "cd"], syntax: .literal, wholeWord: true).convergentReach == nil)
+    // Whole-word regexes and alternations are matched by runs (``wholeWordRegexesMatchRebuild``).
+    #expect(Pattern.regex("ab", wholeWord: true).convergentReach == Pattern.regex("ab", wholeWord: true).matchRuns)
     #expect(Pattern.literal("ab", wholeWord: true).convergentReach == .words(2))
     #expect(Pattern.literal("", wholeWord: true).convergentReach == nil)
   }
@@ -617,7 +682,10 @@ import Testing
       #expect(!alphabet.contains(UInt8(ascii: " ")) && !alphabet.contains(UInt8(ascii: ".")), "\(text)")
     }
     #expect(Pattern.regex(#"\bthe\b"#).regexReach == nil)
-    #expect(Pattern.regex("a+", wholeWord: true).matchAlphabet == nil)
+    // A whole word reads its neighbours: every word character and the punctuation next to which
+    // a boundary reads further (``wholeWordRegexesMatchRebuild``).
+    let whole = try #require(Pattern.regex("a+", wholeWord: true).matchAlphabet)
+    #expect(whole.contains(UInt8(ascii: "Z")) && whole.contains(UInt8(ascii: ".")) && !whole.contains(0x20))
     #expect(Pattern.literal("a+").matchAlphabet == nil)
     // Why: `x` typed after `ss` in a long line makes a match of `ß+x` that starts at the first `s`,
     // which runs of `x` (and of what is not ASCII) cut by `s` would not read.

@@ -75,6 +75,56 @@ struct WordShortcutTests {
       #expect(WordBoundaries.obviousAnswer(span, in: ByteStorage(text), range: 0..<text.utf8.count) == true, "\(text)")
     }
   }
+
+  /// What a whole-word pattern rotor's update in a long line rests on
+  /// (``WordBoundaries/separatesWords(_:)``): in a line `x c y` where `c` is such an ASCII
+  /// character, ICU's word boundaries up to `c` are those of `x c` followed by anything, and
+  /// those after `c` are those of `c y`. Every ASCII character is asked, with every `x` and `y`
+  /// of one piece (letters of several scripts, Hebrew's around `"`, digits, marks, ZWJ, a format
+  /// character, regional indicators, dictionary scripts, the punctuation UAX #29 names) and
+  /// random longer ones; the space and `-` must be separators (with none, nothing is tested).
+  @Test func separatorsCutWordBoundaries() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    let iterator = try BreakIterator(.word)
+    func boundaries(_ text: String) throws -> Set<Int> {
+      let bytes = ByteStorage(text)
+      try iterator.setText(bytes, range: 0..<bytes.count)
+      return Set((0...bytes.count).filter { iterator.isBoundary($0) })
+    }
+    let pieces = [
+      "", "a", "Z", "9", "_", "é", "д", "ب", "א", "ก", "中", "ア", "한", "\u{301}", "\u{AD}", "\u{200D}", "\u{1F600}",
+      "\u{1F1E9}", " ", "\t", "-", "'", "\"", ".", ":", ",", ";", "@", "’", "·", "\u{A0}", "٣",
+    ]
+    let separators = (UInt8(0)..<0x80).filter { WordBoundaries.separatesWords($0) && $0 != 0x0A && $0 != 0x0D }
+    #expect(separators.contains(0x20) && separators.contains(0x2D))
+    var texts = pieces.flatMap { x in pieces.map { y in (x, y) } }
+    for _ in 0..<300 {
+      func random() -> String {
+        (0..<Int.random(in: 2...5, using: &rng)).map { _ in Self.pieces.randomElement(using: &rng)! }.joined()
+          .filter { $0 != "\n" && $0 != "\r\n" }
+      }
+      texts.append((random(), random()))
+    }
+    for c in separators {
+      let sep = String(UnicodeScalar(c))
+      var failures = 0
+      for (x, y) in texts where failures < 3 {
+        let n = x.utf8.count
+        let whole = try boundaries(x + sep + y)
+        let before = try boundaries(x + sep)
+        let after = try boundaries(sep + y)
+        if whole.filter({ $0 <= n }) != before.filter({ $0 <= n }) {
+          Issue.record("seed \(seed): before \(c) in \((x + sep + y).debugDescription)")
+          failures += 1
+        }
+        if whole.filter({ $0 > n }) != Set(after.filter { $0 > 0 }.map { $0 + n }) {
+          Issue.record("seed \(seed): after \(c) in \((x + sep + y).debugDescription)")
+          failures += 1
+        }
+      }
+    }
+  }
 }
 
 @Suite("-w literal: rejected candidates do not restart the search")
