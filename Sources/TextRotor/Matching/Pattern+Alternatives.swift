@@ -137,7 +137,7 @@ extension Pattern {
     }
     var options: RegularExpression.Options = [.multiline]
     if ignoreCase { options.insert(.caseInsensitive) }
-    var members = shape.atoms
+    var members = shape.atoms + (shape.lookAround ?? [])
     if shape.readsWords || wholeWord { members.append(#"\w"#) }
     if wholeWord { members.append(WordBoundaries.joiningPunctuation) }
     guard let alphabet = try? ByteClass(members, options: options, timeLimit: timeLimit),
@@ -146,7 +146,8 @@ extension Pattern {
     if ignoreCase {
       do {
         let regex = try RegularExpression(
-          "(?:" + shape.atoms.joined(separator: "|") + ")", options: options, timeLimit: timeLimit)
+          "(?:" + (shape.atoms + (shape.lookAround ?? [])).joined(separator: "|") + ")", options: options,
+          timeLimit: timeLimit)
         let folding = try CaseFolding()
         for scalar in CaseClasses.foldedToSeveral {
           guard let s = Unicode.Scalar(scalar) else { continue }
@@ -159,7 +160,7 @@ extension Pattern {
         return nil
       }
     }
-    return (alphabet, shape.readsWords || shape.readsLines || wholeWord)
+    return (alphabet, shape.readsWords || shape.readsLines || shape.lookAround != nil || wholeWord)
   }
 
   /// ripgrep's smart case: true when `text` holds no upper-case letter (escapes like `\W` and

@@ -187,8 +187,12 @@ struct RegexShapeParser {
     case literal(Unicode.Scalar)
     /// A one-character matcher: its source (`\w`, `[a-z]`, `.`, `\p{L}`, `\x41`, …).
     case atom(String)
-    /// Consumes nothing (`\A`, `\z`, `\Z`, look-around).
+    /// Consumes nothing (`\A`, `\z`, `\Z`).
     case zeroWidth
+    /// A look-around other than ``assertedLiteral(_:ahead:)`` and ``noWordCharacter(ahead:)``
+    /// (`(?<!-)`, `(?=\()`): consumes nothing; what it reads is in the parser's
+    /// `lookAroundAtoms`.
+    case lookAround
     /// `^` or `$` (multi-line, as every pattern is compiled): zero width, at a line's start or end
     /// (a line terminator, or the text's edge, on that side).
     case lineAnchor
@@ -214,7 +218,8 @@ struct RegexShapeParser {
       switch self {
       case .literal(let c): return [RegularExpression.escapedLiteral(String(c))]
       case .atom(let source): return [source]
-      case .zeroWidth, .lineAnchor, .wordBoundary, .notWordBoundary, .assertedLiteral, .noWordCharacter, .alternation:
+      case .zeroWidth, .lineAnchor, .wordBoundary, .notWordBoundary, .assertedLiteral, .noWordCharacter, .alternation,
+        .lookAround:
         return []
       case .group(let atoms, _): return atoms
       case .unknown: return nil
@@ -248,17 +253,17 @@ struct RegexShapeParser {
 
     /// How many characters the item matches; nil when that cannot be told or when it depends on
     /// the text around it (anchors, word boundaries, look-around), or on an earlier group
-    /// (back-references). With `assertions`, `\b`, `\B`, `(?<!\w)`, `(?!\w)`, `^` and `$` match
-    /// no character (``RegexShapeParser/shape(ofRegex:assertions:)``).
+    /// (back-references). With `assertions`, `\b`, `\B`, `^`, `$` and look-around match no
+    /// character (``RegexShapeParser/shape(ofRegex:assertions:)``).
     func length(assertions: Bool = false) -> Length? {
       let one: Length
       switch kind {
       case .literal, .atom: one = Length(min: 1, max: 1)
       case .group(_, let length?): one = length
-      case .wordBoundary, .notWordBoundary, .noWordCharacter, .lineAnchor:
+      case .wordBoundary, .notWordBoundary, .noWordCharacter, .lineAnchor, .assertedLiteral, .lookAround:
         guard assertions else { return nil }
         one = Length(min: 0, max: 0)
-      case .group(_, nil), .zeroWidth, .assertedLiteral, .alternation, .unknown:
+      case .group(_, nil), .zeroWidth, .alternation, .unknown:
         return nil
       }
       let max: Int? = one.max == 0 ? 0 : one.max.flatMap { m in repeats.max.flatMap { Length.product(m, $0) } }
@@ -299,17 +304,19 @@ struct RegexShapeParser {
   /// With `assertions`, the pattern may also hold `\b`, `\B`, `(?<!\w)` and `(?!\w)` (ICU's
   /// default word boundaries, decided by the word character, or not, on either side of a
   /// position, passing over combining marks and format characters; `readsWords` says whether it
-  /// does) and `^` and `$` (decided by the character on one side: `readsLines`), counted as
-  /// matching no character.
+  /// does) and `^` and `$` (decided by the character on one side: `readsLines`), and look-around
+  /// whose atoms are known (`(?<=\$)\w+`, `\w+(?!\()`; `lookAround` holds them, nil when there
+  /// is none), counted as matching no character.
   static func shape(
     ofRegex pattern: String, assertions: Bool = false
-  ) -> (length: Length, atoms: [String], readsWords: Bool, readsLines: Bool)? {
+  ) -> (length: Length, atoms: [String], readsWords: Bool, readsLines: Bool, lookAround: [String]?)? {
     var parser = RegexShapeParser(Array(("(?:" + pattern + ")").unicodeScalars))
     parser.assertions = assertions
     guard let items = parser.sequence(topLevel: true), parser.atEnd, items.count == 1,
-      let length = items[0].length(assertions: assertions), let atoms = items[0].kind.atoms
+      let length = items[0].length(assertions: assertions), let atoms = items[0].kind.atoms,
+      !parser.sawUnknownLookAround
     else { return nil }
-    return (length, atoms, parser.sawWordAssertion, parser.sawLineAnchor)
+    return (length, atoms, parser.sawWordAssertion, parser.sawLineAnchor, parser.lookAroundAtoms)
   }
 
   let s: [Unicode.Scalar]
@@ -321,6 +328,11 @@ struct RegexShapeParser {
   private(set) var sawWordAssertion = false
   /// Whether a `^` or `$` was read.
   private(set) var sawLineAnchor = false
+  /// The atoms every look-around read (but `(?<!\w)` and `(?!\w)`) matches against the text
+  /// around a position, nested ones too; nil when none was read.
+  private(set) var lookAroundAtoms: [String]? = nil
+  /// Whether a look-around holds something whose atoms are unknown (a back-reference, `\X`).
+  private(set) var sawUnknownLookAround = false
 
   init(_ scalars: [Unicode.Scalar]) { s = scalars }
 
@@ -533,16 +545,25 @@ struct RegexShapeParser {
         sawWordAssertion = true
         return .noWordCharacter(ahead: ahead)
       }
+      var read: [String] = lookAroundAtoms ?? []
+      for item in inner {
+        guard let a = item.kind.atoms else {
+          sawUnknownLookAround = true
+          break
+        }
+        read += a
+      }
+      lookAroundAtoms = read
       var characters: [Unicode.Scalar] = []
       for item in inner {
         // U+FFFD: look-around reads an ill-formed byte as U+FFFD, which the byte search of an
         // anchor (its bytes EF BF BD) would not find.
         guard positive, item.quantifier == .one, case .literal(let c) = item.kind, c != "\u{FFFD}" else {
-          return .zeroWidth
+          return .lookAround
         }
         characters.append(c)
       }
-      return characters.isEmpty ? .zeroWidth : .assertedLiteral(characters, ahead: ahead)
+      return characters.isEmpty ? .lookAround : .assertedLiteral(characters, ahead: ahead)
     }
     let length = Self.length(of: inner, assertions: assertions)
     var atoms: [String] = []
