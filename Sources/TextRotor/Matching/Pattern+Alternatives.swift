@@ -93,8 +93,8 @@ extension Pattern {
   }
 
   /// The characters a match of a regex may hold, when every match holds at least one and is
-  /// decided by them and the character after them alone (no look-around, back-reference, flag,
-  /// `\A` or `\z`; any length: `\w+ing`, `[0-9]+`), and some printable ASCII character is not among
+  /// decided by them and the character after them alone (no back-reference, flag, `\A` or `\z`;
+  /// any length: `\w+ing`, `[0-9]+`), and some printable ASCII character is not among
   /// them (``ByteClass/excludesPrintableASCII``; `.` leaves out only controls, VT and FF, which
   /// are rare). Such a character ends every match and every attempt at one that reads it: a match
   /// starting at a position, and its end, are decided by the run of the alphabet's characters
@@ -109,7 +109,9 @@ extension Pattern {
   /// text before a scan's start may or may not be in the bytes given to ICU: either way it reads
   /// no word character). And it may hold `^` and `$`, which read the character before or at a
   /// position (a line terminator: LF and CR end the long line, VT, FF and what is not ASCII may
-  /// lie inside it).
+  /// lie inside it). And look-around (`(?<=\$)\w+`, `\w+(?=\()`, `(?<![a-z])\d+`) whose atoms are
+  /// known: they join the alphabet, so that a look-around never reads past a separator either
+  /// (whatever it reads next to one, it reads in a piece that holds that separator).
   ///
   /// Without case, an atom that ICU compiles as one character (a literal, a code point spelled as
   /// `\x{DF}`, a set or property of one code point such as `[ﬀ]`) matches by full case folding,
@@ -120,7 +122,7 @@ extension Pattern {
   var matchAlphabet: ByteClass? { alphabetAndContext?.alphabet }
 
   /// ``matchAlphabet``, and whether the regex reads the characters before a position (a word
-  /// assertion or a line anchor).
+  /// assertion, a line anchor, look-around).
   ///
   /// A whole-word pattern (a regex, or a literal read as one) is matched between two of ICU's word
   /// boundaries of its line, which read the characters around a match: its alphabet holds every
