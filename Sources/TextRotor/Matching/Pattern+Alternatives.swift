@@ -74,8 +74,10 @@ extension Pattern {
 
   /// How an edit inside a long line matches this pattern's rotor again (``MatchReach``): by its
   /// ``matchReach`` when that is at most 1 KB, else by the runs of ``matchAlphabet``; a
-  /// whole-word literal by the reach of the literal and two characters either side, a whole-word
-  /// regex by its runs; nil when none of these is known (the edited line is matched again).
+  /// whole-word literal by the reach of the literal and two characters either side (falling back
+  /// to its runs where ICU must decide a candidate: `ComputedRotor.fallback`), or by its runs when
+  /// that reach is past 1 KB; a whole-word regex by its runs; nil when none of these is known
+  /// (the edited line is matched again).
   var convergentReach: MatchReach? {
     if wholeWord, syntax == .literal, let bytes = Pattern(text, ignoreCase: ignoreCase).matchReach,
       bytes <= MatchReach.byteLimit
@@ -263,7 +265,8 @@ enum MatchReach: Equatable, Sendable {
   /// Every entry is non-empty and holds only characters of the class, and an attempt at one reads
   /// no further than the first character outside it (``Pattern/matchAlphabet``): an ASCII byte
   /// outside the class is where scans start and pieces are cut. With `readsBehind` (a word
-  /// assertion or a line anchor: `\b\w+ing`, `^\d+`), whether an entry starts at a position is
+  /// assertion, a line anchor, look-around, a whole word: `\b\w+ing`, `^\d+`, `(?<=\$)\w+`,
+  /// `-w '\w+ing'`), whether an entry starts at a position is
   /// also decided by the characters before it, back to that run's start: old entries are kept
   /// only past a separator after the edit, and each piece is matched with the separator before
   /// it in view.

@@ -846,9 +846,10 @@ import Testing
     #expect(reported.removed.count == reported.added.count, "\(reported)")
   }
 
-  /// Patterns whose matches depend on the text around them, may be empty, or have no bound keep
-  /// matching the whole edited line: whole-word patterns, regexes with anchors, word boundaries,
-  /// look-around, back-references, flags or unbounded repeats, a pattern of U+FFFD.
+  /// Patterns whose matches depend on the text around them, may be empty, or have no bound have no
+  /// reach in bytes (``Pattern/matchReach``): whole-word patterns, regexes with anchors, word
+  /// boundaries, look-around, back-references, flags or unbounded repeats, a pattern of U+FFFD.
+  /// (Some of them are matched by runs instead: ``runsOnlyForContextFreePatternsWithSeparators``.)
   @Test func boundedReachOnlyForContextFreePatterns() {
     #expect(Pattern.literal("ab").matchReach == 2)
     #expect(Pattern.literal("日本").matchReach == 6)
