@@ -187,15 +187,18 @@ struct RegexShapeParser {
     case literal(Unicode.Scalar)
     /// A one-character matcher: its source (`\w`, `[a-z]`, `.`, `\p{L}`, `\x41`, …).
     case atom(String)
-    /// Consumes nothing (`\A`, `\z`, `\Z`).
-    case zeroWidth
     /// A look-around other than ``assertedLiteral(_:ahead:)`` and ``noWordCharacter(ahead:)``
     /// (`(?<!-)`, `(?=\()`): consumes nothing; what it reads is in the parser's
     /// `lookAroundAtoms`.
     case lookAround
     /// `^` or `$` (multi-line, as every pattern is compiled): zero width, at a line's start or end
-    /// (a line terminator, or the text's edge, on that side).
+    /// (a line terminator, or the text's edge, on that side); or `\A`, `\z`, at the text's start
+    /// or end (each line is a text of its own for a pattern that holds them,
+    /// ``PatternMatcher/readsPastLine(_:)``): decided by the character on one side too.
     case lineAnchor
+    /// `\Z`: zero width, at the text's end or before a line terminator that ends it (VT, FF, NEL,
+    /// LS, PS inside a long line: decided by two characters, and not counted as an assertion).
+    case zeroWidth
     /// A positive look-around of literal characters only (`(?<=the )`, `(?= of)`): consumes
     /// nothing, but the text right before (`ahead` false) or after the position is those characters.
     case assertedLiteral([Unicode.Scalar], ahead: Bool)
@@ -326,7 +329,7 @@ struct RegexShapeParser {
   var assertions = false
   /// Whether a `\b`, `\B`, `(?<!\w)` or `(?!\w)` was read.
   private(set) var sawWordAssertion = false
-  /// Whether a `^` or `$` was read.
+  /// Whether a `^`, `$`, `\A` or `\z` was read.
   private(set) var sawLineAnchor = false
   /// The atoms every look-around read (but `(?<!\w)` and `(?!\w)`) matches against the text
   /// around a position, nested ones too; nil when none was read.
@@ -454,7 +457,10 @@ struct RegexShapeParser {
       if i < s.count && s[i] == "{" { return nil }
       sawWordAssertion = true
       return e == "b" ? .wordBoundary : .notWordBoundary
-    case "A", "z", "Z": return .zeroWidth
+    case "A", "z":
+      sawLineAnchor = true
+      return .lineAnchor
+    case "Z": return .zeroWidth
     case "G": return nil  // the end of the previous match: where a window starts, not a line
     case "w", "W", "d", "D", "s", "S", "h", "H", "v", "V", "t", "n", "r", "f", "a", "e":
       return .atom(source(start..<i))

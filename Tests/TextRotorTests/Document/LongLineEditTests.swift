@@ -366,12 +366,14 @@ import Testing
   /// Regexes with `^` and `$` are matched by runs too, each piece with the separator before it in
   /// view: inside a long line they match after and before ICU's other line terminators (VT, FF,
   /// NEL, LS, PS), at the element's edges, and nowhere else (a piece's start is no line's start).
-  /// Anchors alone and with word assertions, alternated with characters, without case; against a
-  /// rebuild after every random edit, and each report against the counts.
+  /// So are `\A` and `\z` (each line a text of its own: they match at the long line's edges only;
+  /// not `\Z`, which matches before a VT ending the text, and so reads two characters). Anchors alone and with word assertions, alternated with characters, without case;
+  /// against a rebuild after every random edit, and each report against the counts.
   @Test func lineAnchorRegexesMatchRebuild() throws {
     let patterns: [Pattern] = [
       .regex(#"^\w+"#), .regex(#"\w+$"#), .regex("^a+|b+$"), .regex("(?:^|x)ab"), .regex("ab(?:$|,)"),
-      .regex(#"^\d+\b"#), .regex("^[a-z]+$", ignoreCase: true), .regex(#"\b[ab]+$"#),
+      .regex(#"^\d+\b"#), .regex("^[a-z]+$", ignoreCase: true), .regex(#"\b[ab]+$"#), .regex(#"\Aa+"#),
+      .regex(#"b+\z"#), .regex(#"\Aab|b\z"#),
     ]
     for pattern in patterns {
       guard case .runs(_, readsBehind: true) = pattern.convergentReach else {
@@ -686,7 +688,7 @@ import Testing
       Pattern.regex("[a-z]{300}").convergentReach
         == Pattern.regex("[a-z]{300}").matchAlphabet.map { .runs($0, readsBehind: false) })
     let none = [
-      ".+", #"[\s\S]+"#, "a*", #"\Aa+"#, #"a+\z"#, #"(a)\1+"#, "(?i)a+", "a+|", "\u{FFFD}+", #"\X+"#,
+      ".+", #"[\s\S]+"#, "a*", #"(a)\1+"#, #"a+\Z"#, "(?i)a+", "a+|", "\u{FFFD}+", #"\X+"#,
       #"\b"#, #"(?w)\ba+"#, #"\b{w}a+"#, #"\b.+"#, #"(?<=.)a+"#, #"a+(?=\X)"#, #"a+(?!(a)\1)"#, #"(?=a)"#,
     ]
     for text in none { #expect(Pattern.regex(text).matchAlphabet == nil, "\(text)") }
