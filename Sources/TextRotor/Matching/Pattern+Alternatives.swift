@@ -95,8 +95,8 @@ extension Pattern {
   }
 
   /// The characters a match of a regex may hold, when every match holds at least one and is
-  /// decided by them and the character after them alone (no back-reference, flag, `\A` or `\z`;
-  /// any length: `\w+ing`, `[0-9]+`), and some printable ASCII character is not among
+  /// decided by them and the character after them alone (no back-reference, flag or `\Z`; any
+  /// length: `\w+ing`, `[0-9]+`), and some printable ASCII character is not among
   /// them (``ByteClass/excludesPrintableASCII``; `.` leaves out only controls, VT and FF, which
   /// are rare). Such a character ends every match and every attempt at one that reads it: a match
   /// starting at a position, and its end, are decided by the run of the alphabet's characters
@@ -109,7 +109,8 @@ extension Pattern {
   /// character, read as the edge of the text reads (no word character there), so an assertion
   /// next to it answers as it does at a scan's start or end (the bounds are transparent, and the
   /// text before a scan's start may or may not be in the bytes given to ICU: either way it reads
-  /// no word character). And it may hold `^` and `$`, which read the character before or at a
+  /// no word character). And it may hold `^` and `$` (and `\A` and `\z`, each line being a text of
+  /// its own for such a pattern), which read the character before or at a
   /// position (a line terminator: LF and CR end the long line, VT, FF and what is not ASCII may
   /// lie inside it). And look-around (`(?<=\$)\w+`, `\w+(?=\()`, `(?<![a-z])\d+`) whose atoms are
   /// known: they join the alphabet, so that a look-around never reads past a separator either
