@@ -422,8 +422,8 @@ if singleLine {
     }
     fclose(f)
   }
-  // 1000 edits each, with the six system rotors, a literal pattern rotor (as for the edits above)
-  // and a regex pattern rotor held.
+  // 1000 edits each, with the six system rotors, a literal pattern rotor (as for the edits above),
+  // a regex and a whole-word regex pattern rotor held.
   // The JSON line's sentences rotor is one entry spanning the line (no sentence break: a period is
   // always followed by a lowercase word after punctuation): the rule machine's re-synchronization
   // finds the edit's effect without re-segmenting it. The pattern rotors are matched again from
@@ -435,8 +435,10 @@ if singleLine {
       contentsOf: path, elements: .whole, segmenter: Segmenter(threads: Segmenter.availableCores))
     for kind in systemSix { _ = try document.rotor(kind) }
     _ = try document.rotor(matching: .literal(what == "prose" ? "the" : "\"id\""))
-    // And a regex of any length, matched again over the runs of its characters around an edit.
+    // And a regex of any length, matched again over the runs of its characters around an edit,
+    // and a whole-word one (thirtieth session: matched over the whole line before).
     _ = try document.rotor(matching: .regex(what == "prose" ? #"\w+ing"# : "[0-9]+"))
+    _ = try document.rotor(matching: .regex(what == "prose" ? #"(?:the|and)\w*"# : "[a-z]+", wholeWord: true))
     let length = try document.utf8Count(of: 0)
     for typed in ["x", "\n", "\n\n"] {
       var rng = Rng(state: 3)
@@ -453,7 +455,7 @@ if singleLine {
       let edit =
         ["x": "one-character insert/delete", "\n": "line break typed/deleted"][typed] ?? "blank line typed/deleted"
       emit(
-        "| \(edit), 100 MB document that is ONE line (\(what)), 6 system rotors + a literal and a regex pattern rotor | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
+        "| \(edit), 100 MB document that is ONE line (\(what)), 6 system rotors + a literal, a regex and a whole-word regex pattern rotor | 100 MB | \(percentiles(times)) | \(times.count) edits; thread CPU time \(percentiles(cpu))\(faultNote(times)) |"
       )
     }
     unlink(path)
