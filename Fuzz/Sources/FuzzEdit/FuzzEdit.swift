@@ -7,13 +7,13 @@ import TextRotor
 /// label, UTF-8 range) equal. Some elements are one line of over 16 KB, where edits take the long
 /// line's paths (pattern rotors matched again only around the edit: a literal, a regex of any
 /// length by the runs of its characters, a whole-word literal, a regex with word assertions and
-/// line anchors, a whole-word alternation).
+/// line anchors, a whole-word alternation, a regex with look-around and `\A`).
 let pieces = [
   "a", "b c", " ", ".", "\n", "\r\n", "\r", "é", "😀", "中文", "e\u{301}", "🇩🇪", "Hi. Yo", "\n\n", "\u{0}", "ส",
 ]
 let patterns: [Pattern] = [
   .literal("b c"), .regex("[a-z]+"), .literal("a", wholeWord: true), .regex(#"\ba+\b|^b|c$"#),
-  .regex("a|ab|b c", wholeWord: true),
+  .regex("a|ab|b c", wholeWord: true), .regex(#"(?<=a )b|\Ac|a(?!,)"#),
 ]
 /// Pieces of a long line (no line break).
 let lineful = ["a", "b c", " ", ".", "é", "ab", "a,", "a'b", "€"]
