@@ -317,7 +317,7 @@ struct RegexShapeParser {
     parser.assertions = assertions
     guard let items = parser.sequence(topLevel: true), parser.atEnd, items.count == 1,
       let length = items[0].length(assertions: assertions), let atoms = items[0].kind.atoms,
-      !parser.sawUnknownLookAround
+      !parser.sawUnknownLookAround, !parser.sawEndBeforeTerminator
     else { return nil }
     return (length, atoms, parser.sawWordAssertion, parser.sawLineAnchor, parser.lookAroundAtoms)
   }
@@ -336,6 +336,8 @@ struct RegexShapeParser {
   private(set) var lookAroundAtoms: [String]? = nil
   /// Whether a look-around holds something whose atoms are unknown (a back-reference, `\X`).
   private(set) var sawUnknownLookAround = false
+  /// Whether a `\Z` was read, at any depth (inside a look-around too, where no length is asked).
+  private(set) var sawEndBeforeTerminator = false
 
   init(_ scalars: [Unicode.Scalar]) { s = scalars }
 
@@ -460,7 +462,9 @@ struct RegexShapeParser {
     case "A", "z":
       sawLineAnchor = true
       return .lineAnchor
-    case "Z": return .zeroWidth
+    case "Z":
+      sawEndBeforeTerminator = true
+      return .zeroWidth
     case "G": return nil  // the end of the previous match: where a window starts, not a line
     case "w", "W", "d", "D", "s", "S", "h", "H", "v", "V", "t", "n", "r", "f", "a", "e":
       return .atom(source(start..<i))

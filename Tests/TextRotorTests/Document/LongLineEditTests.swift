@@ -367,7 +367,9 @@ import Testing
   /// view: inside a long line they match after and before ICU's other line terminators (VT, FF,
   /// NEL, LS, PS), at the element's edges, and nowhere else (a piece's start is no line's start).
   /// So are `\A` and `\z` (each line a text of its own: they match at the long line's edges only;
-  /// not `\Z`, which matches before a VT ending the text, and so reads two characters). Anchors alone and with word assertions, alternated with characters, without case;
+  /// not `\Z`, which matches before a VT ending the text, and so reads two characters; nor a
+  /// look-around holding it: `a+(?=\Z)` kept a match before a VT that a typed `b` no longer let
+  /// end the text, found by review: ``endBeforeATerminatorIsNotLocal``). Anchors alone and with word assertions, alternated with characters, without case;
   /// against a rebuild after every random edit, and each report against the counts.
   @Test func lineAnchorRegexesMatchRebuild() throws {
     let patterns: [Pattern] = [
@@ -389,6 +391,23 @@ import Testing
       patterns: patterns, pieces: pieces, runs: [("ab ", 20..<220), ("a", 20..<220), ("\u{0B}ab", 10..<60)],
       seed: 0xA7_C0)
     #expect(updates > edits * patterns.count / 2, "\(updates) convergent updates in \(edits) edits")
+  }
+
+  /// `\Z` reads two characters (it matches before a VT that ends the text), also inside a
+  /// look-around: typing `b` after `aaa` and a VT at the element's end makes the VT no longer end
+  /// it, and deleting the `b` makes it end it again; each edit equals a rebuild.
+  @Test func endBeforeATerminatorIsNotLocal() throws {
+    let text = String(repeating: "c ", count: 40) + "aaa\u{0B}"
+    for pattern: Pattern in [.regex(#"a+(?=\Z)"#), .regex(#"a+(?!\Z)"#), .regex(#"a+\Z"#)] {
+      #expect(pattern.convergentReach == nil, "\(pattern)")
+      let document = try RotorDocument(elements: [TextElement(id: 0, text: text)])
+      document.longLineThreshold = 48
+      _ = try document.rotor(matching: pattern)
+      let end = text.utf8.count
+      // `a+(?!\Z)` matches `aaa` or, before a VT that ends the text, `aa`.
+      let typed = pattern.text == #"a+(?!\Z)"# ? 1 : 0
+      try Self.scriptedEdits(document, pattern, [(end..<end, "b", typed), (end..<(end + 1), "", 1)])
+    }
   }
 
   /// Why a word assertion's alphabet holds every word character: in `x the`, deleting the space
@@ -688,7 +707,8 @@ import Testing
       Pattern.regex("[a-z]{300}").convergentReach
         == Pattern.regex("[a-z]{300}").matchAlphabet.map { .runs($0, readsBehind: false) })
     let none = [
-      ".+", #"[\s\S]+"#, "a*", #"(a)\1+"#, #"a+\Z"#, "(?i)a+", "a+|", "\u{FFFD}+", #"\X+"#,
+      ".+", #"[\s\S]+"#, "a*", #"(a)\1+"#, #"a+\Z"#, #"a+(?=\Z)"#, #"a+(?!\Z)"#, #"a(?=(?:x|\Z))"#, "(?i)a+", "a+|",
+      "\u{FFFD}+", #"\X+"#,
       #"\b"#, #"(?w)\ba+"#, #"\b{w}a+"#, #"\b.+"#, #"(?<=.)a+"#, #"a+(?=\X)"#, #"a+(?!(a)\1)"#, #"(?=a)"#,
     ]
     for text in none { #expect(Pattern.regex(text).matchAlphabet == nil, "\(text)") }
