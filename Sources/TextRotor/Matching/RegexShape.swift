@@ -555,6 +555,10 @@ struct RegexShapeParser {
         sawWordAssertion = true
         return .noWordCharacter(ahead: ahead)
       }
+      // No length is asked of the content (a look-ahead may be unbounded: it reads only the
+      // alphabet's characters, which its atoms join), so an assertion in it that reads more than
+      // one character beside a position (`\Z`) is refused where it is read, at any depth
+      // (`sawEndBeforeTerminator`).
       var read: [String] = lookAroundAtoms ?? []
       for item in inner {
         guard let a = item.kind.atoms else {
