@@ -681,8 +681,28 @@ public final class PatternMatcher {
     }
     let regex = wholeWordRegex!
     try regex.setText(bytes, exactly: line)
-    try regex.setRegion(start..<line.upperBound)
-    try regex.forEachMatch { m in body(m) }
+    // ICU's time limit counts every step since the region was set, over all the matches found
+    // since: the region is set again after every `batch` matches (bounds are transparent, so the
+    // search goes on as it would have; an empty match found again where the last one was is
+    // skipped by the caller), so that only one match's search counts against the limit, not a
+    // 100 MB line's.
+    let batch = 64
+    var position = start
+    while true {
+      try regex.setRegion(position..<line.upperBound)
+      var found = 0
+      var stopped = false
+      try regex.forEachMatch { m in
+        guard body(m) else {
+          stopped = true
+          return false
+        }
+        found += 1
+        position = m.upperBound
+        return found < batch
+      }
+      if stopped || found < batch { return }
+    }
   }
 
   /// The search that ``forEachMatch(in:range:_:)`` runs before an ill-formed byte, compiled once.
