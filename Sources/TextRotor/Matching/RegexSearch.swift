@@ -133,15 +133,36 @@ final class RegexSearch {
       var resume: Int? = nil
       var skipBelow: Int? = nil
       var stopped = false
+      var delivered = 0
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
-        return try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
+        let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
+        return goOn && !Self.regionIsSpent(after: m, delivered: &delivered, skipBelow: skipBelow, resume: &resume)
       }
       if stopped { return true }
       guard let r = resume, r <= line.upperBound else { return false }
       start = r
     }
+  }
+
+  /// How many matches one region yields before it is set again (``regionIsSpent``).
+  static let matchesPerRegion = 64
+
+  /// Whether the search should set its region again after `m`, which the visitor took and went on
+  /// from: ICU's time limit counts every step since the region was set, over all the matches found
+  /// since, so a long line with many matches (a 100 MB line of prose, `(?<![a-z])[a-z]+`) ran past
+  /// it though no match took long. After ``matchesPerRegion`` matches the search resumes where `m`
+  /// ends (bounds are transparent: it goes on as it would have), when that finds nothing again:
+  /// `m` is not empty (after an empty match ICU steps a character on) and no match is being
+  /// skipped.
+  private static func regionIsSpent(
+    after m: Range<Int>, delivered: inout Int, skipBelow: Int?, resume: inout Int?
+  ) -> Bool {
+    delivered += 1
+    guard delivered >= matchesPerRegion, !m.isEmpty, skipBelow == nil, resume == nil else { return false }
+    resume = m.upperBound
+    return true
   }
 
   /// Hands `m` to the visitor and records its answer: where to resume, or that it stopped. Returns
@@ -237,6 +258,7 @@ final class RegexSearch {
       var resume: Int? = nil
       var skipBelow: Int? = nil
       var stopped = false
+      var delivered = 0
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
         if m.isEmpty {
@@ -245,7 +267,8 @@ final class RegexSearch {
           crossing = m
           return false
         }
-        return try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
+        let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
+        return goOn && !Self.regionIsSpent(after: m, delivered: &delivered, skipBelow: skipBelow, resume: &resume)
       }
       if stopped { return true }
       if let m = crossing {

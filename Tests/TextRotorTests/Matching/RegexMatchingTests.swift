@@ -86,6 +86,27 @@ struct RegexMatchingTests {
     #expect(want.count == 40_000 * 4)
   }
 
+  /// The same for a regex ICU searches (look-behind, each line its own text; a back-reference,
+  /// over the whole text): with a limit of 20 steps, a line of 1 MB gives every match, as with the
+  /// default limit (the search sets its region again every ``RegexSearch/matchesPerRegion``
+  /// matches), also when the visitor resumes further on (`-m`, `--count` per line).
+  @Test("an ICU regex over a long line with many matches stays under the time limit")
+  func manyMatchesOfALongLine() throws {
+    let text = String(repeating: "Element has a few words. ", count: 40_000)
+    for source in [#"(?<![a-z])[a-z]+"#, #"([a-z])\1|[a-z]+"#] {
+      var pattern = Pattern.regex(source)
+      let want = try PatternMatcher(pattern).matches(in: ByteStorage(text))
+      pattern.timeLimit = 20
+      do {
+        let got = try PatternMatcher(pattern).matches(in: ByteStorage(text))
+        #expect(got == want, "\(source)")
+      } catch {
+        Issue.record("\(source): \(error)")
+      }
+      #expect(want.count >= 40_000 * 4, "\(source)")
+    }
+  }
+
   @Test("an invalid pattern says where it is wrong")
   func invalid() throws {
     do {
