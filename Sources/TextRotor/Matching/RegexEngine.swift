@@ -56,6 +56,9 @@ final class RegexEngine {
   /// Whether the region being searched is on RE2, so known to be well-formed UTF-8
   /// (``linearAgrees(_:in:anchors:caseless:)`` checked it): its matches need no check.
   var regionIsWellFormed: Bool { onLinear }
+  /// Whether ICU searches the region: only its matcher has a time limit (counted since the region
+  /// was set), and only its region is cheap to set again (RE2's first checks the region's bytes).
+  var searchesOnICU: Bool { !onLinear }
 
   /// Whether `pattern` (ICU syntax) is literals joined by `|`, as `Pattern.anyOf` makes of many
   /// literal patterns (`-f` with thousands of words): letters, digits, other scalars and escaped

@@ -134,11 +134,13 @@ final class RegexSearch {
       var skipBelow: Int? = nil
       var stopped = false
       var delivered = 0
+      let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
-        return goOn && !Self.regionIsSpent(after: m, delivered: &delivered, skipBelow: skipBelow, resume: &resume)
+        return goOn
+          && !(onICU && Self.regionIsSpent(after: m, delivered: &delivered, skipBelow: skipBelow, resume: &resume))
       }
       if stopped { return true }
       guard let r = resume, r <= line.upperBound else { return false }
@@ -155,7 +157,8 @@ final class RegexSearch {
   /// it though no match took long. After ``matchesPerRegion`` matches the search resumes where `m`
   /// ends (bounds are transparent: it goes on as it would have), when that finds nothing again:
   /// `m` is not empty (after an empty match ICU steps a character on) and no match is being
-  /// skipped.
+  /// skipped. ICU only (``RegexEngine/searchesOnICU``): RE2 has no time limit, and setting its
+  /// region checks the region's bytes, so a reset every 64 matches of a long line was quadratic.
   private static func regionIsSpent(
     after m: Range<Int>, delivered: inout Int, skipBelow: Int?, resume: inout Int?
   ) -> Bool {
@@ -259,6 +262,7 @@ final class RegexSearch {
       var skipBelow: Int? = nil
       var stopped = false
       var delivered = 0
+      let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
         if m.isEmpty {
@@ -268,7 +272,8 @@ final class RegexSearch {
           return false
         }
         let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
-        return goOn && !Self.regionIsSpent(after: m, delivered: &delivered, skipBelow: skipBelow, resume: &resume)
+        return goOn
+          && !(onICU && Self.regionIsSpent(after: m, delivered: &delivered, skipBelow: skipBelow, resume: &resume))
       }
       if stopped { return true }
       if let m = crossing {

@@ -19,6 +19,24 @@ struct RE2EngineTests {
     try engine(p, strategy: strategy)?.linear != nil
   }
 
+  /// ICU's search sets its region again every ``RegexSearch/matchesPerRegion`` matches (its time
+  /// limit counts every step since the region was set); RE2's does not: setting its region checks
+  /// the bytes of the region's rest, so doing that every 64 matches of a long line was quadratic.
+  @Test func onlyICUSetsItsRegionAgainInALongLine() throws {
+    let text = ByteStorage(String(repeating: "Element has a few words. ", count: 8_000))
+    let plain = try PatternMatcher(.regex("[a-z]+"))
+    let lookBehind = try PatternMatcher(.regex("(?<![a-z])[a-z]+"))
+    #expect(try plain.matches(in: text).count == 40_000)
+    #expect(try lookBehind.matches(in: text).count == 40_000)
+    guard case .regex(let a) = plain.engine, case .regex(let b) = lookBehind.engine else {
+      Issue.record("not regex engines")
+      return
+    }
+    #expect(a.regex.linearRegions >= 1 && a.regex.linearRegions <= 2, "\(a.regex.linearRegions)")
+    #expect(a.regex.icuRegions == 0)
+    #expect(b.regex.icuRegions >= 40_000 / RegexSearch.matchesPerRegion, "\(b.regex.icuRegions)")
+  }
+
   @Test(
     "accepted patterns go to RE2",
     arguments: [
