@@ -142,7 +142,9 @@ extension Pattern {
     }
     var options: RegularExpression.Options = [.multiline]
     if ignoreCase { options.insert(.caseInsensitive) }
-    var members = shape.atoms + (shape.lookAround ?? [])
+    // What a match holds and what its look-around reads.
+    let read = shape.atoms + (shape.lookAround ?? [])
+    var members = read
     if shape.readsWords || wholeWord { members.append(#"\w"#) }
     if wholeWord { members.append(WordBoundaries.joiningPunctuation) }
     guard let alphabet = try? ByteClass(members, options: options, timeLimit: timeLimit),
@@ -151,8 +153,7 @@ extension Pattern {
     if ignoreCase {
       do {
         let regex = try RegularExpression(
-          "(?:" + (shape.atoms + (shape.lookAround ?? [])).joined(separator: "|") + ")", options: options,
-          timeLimit: timeLimit)
+          "(?:" + read.joined(separator: "|") + ")", options: options, timeLimit: timeLimit)
         let folding = try CaseFolding()
         for scalar in CaseClasses.foldedToSeveral {
           guard let s = Unicode.Scalar(scalar) else { continue }

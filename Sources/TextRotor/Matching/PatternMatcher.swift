@@ -682,11 +682,11 @@ public final class PatternMatcher {
     let regex = wholeWordRegex!
     try regex.setText(bytes, exactly: line)
     // ICU's time limit counts every step since the region was set, over all the matches found
-    // since: the region is set again after every `batch` matches (bounds are transparent, so the
-    // search goes on as it would have; an empty match found again where the last one was is
-    // skipped by the caller), so that only one match's search counts against the limit, not a
-    // 100 MB line's.
-    let batch = 64
+    // since: the region is set again every ``RegexSearch/matchesPerRegion`` matches, as
+    // `RegexSearch` does (bounds are transparent, so the search goes on as it would have; an empty
+    // match found again where the last one was is skipped by the caller), so that only one
+    // match's search counts against the limit, not a 100 MB line's.
+    let batch = RegexSearch.matchesPerRegion
     var position = start
     while true {
       try regex.setRegion(position..<line.upperBound)
