@@ -44,8 +44,15 @@ public final class RegularExpression: @unchecked Sendable {
   var maximumWindow = Int(Int32.max)
   /// Bytes of context kept before and after a region when a window is bound, for look-around.
   var windowContext = 1 << 16
-  private var starts = [Int64](repeating: 0, count: 256)
-  private var ends = [Int64](repeating: 0, count: 256)
+  /// Matches ``forEachMatch(_:)`` asks ICU for in one C call. A caller that sets the region again
+  /// after some matches should do it after a multiple of this many: ICU has found a whole batch
+  /// before `body` sees its first match, so the rest of a batch cut short is found again.
+  public static let matchesPerBatch = 256
+  private var starts = [Int64](repeating: 0, count: matchesPerBatch)
+  private var ends = [Int64](repeating: 0, count: matchesPerBatch)
+  /// Matches ICU has found since this matcher was made, every batch counted whole (for tests: a
+  /// search that finds each match once finds as many as it reports).
+  public private(set) var matchesFound = 0
 
   /// Compiles `pattern`. An invalid pattern throws an ``ICUError`` whose description says where it
   /// is wrong (line, column and the text before it, from ICU's `UParseError`).
@@ -226,6 +233,7 @@ public final class RegularExpression: @unchecked Sendable {
           Int(cicu_uregex_findBatch(regex, s.baseAddress, e.baseAddress, capacity, &status))
         }
       }
+      matchesFound += n
       let base = window.lowerBound
       for k in 0..<n where try !body((base + Int(starts[k]))..<(base + Int(ends[k]))) { return }
       try check(status)

@@ -56,7 +56,7 @@ public final class PatternMatcher {
   /// whole word does not mean none is there: `cat|category` finds `cat` in `category`, and only
   /// backtracking into the pattern finds the longer alternative, as rg's `-w` does. Compiled when
   /// first needed.
-  private var wholeWordRegex: RegularExpression?
+  private(set) var wholeWordRegex: RegularExpression?
   private let wholeWordSource: (source: String, options: RegularExpression.Options)?
 
   public convenience init(_ pattern: Pattern) throws(PatternError) {

@@ -133,14 +133,15 @@ final class RegexSearch {
       var resume: Int? = nil
       var skipBelow: Int? = nil
       var stopped = false
-      var delivered = 0
+      var found = 0
       let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
+        found += 1
         if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
         return goOn
-          && !(onICU && Self.regionIsSpent(after: m, delivered: &delivered, skipBelow: skipBelow, resume: &resume))
+          && !(onICU && Self.regionIsSpent(after: m, found: found, skipBelow: skipBelow, resume: &resume))
       }
       if stopped { return true }
       guard let r = resume, r <= line.upperBound else { return false }
@@ -148,22 +149,23 @@ final class RegexSearch {
     }
   }
 
-  /// How many matches one region yields before it is set again (``regionIsSpent``).
-  static let matchesPerRegion = 64
+  /// How many matches one region yields before it is set again (``regionIsSpent``): ICU's batch
+  /// (``RegularExpression/matchesPerBatch``), so that the region is set again where a batch ends.
+  /// Set again after 64 matches of a batch of 256, ICU found the other 192 again from there: a
+  /// 100 MB line of prose took 4 times the steps of its lines searched one by one.
+  static let matchesPerRegion = RegularExpression.matchesPerBatch
 
-  /// Whether the search should set its region again after `m`, which the visitor took and went on
-  /// from: ICU's time limit counts every step since the region was set, over all the matches found
-  /// since, so a long line with many matches (a 100 MB line of prose, `(?<![a-z])[a-z]+`) ran past
-  /// it though no match took long. After ``matchesPerRegion`` matches the search resumes where `m`
-  /// ends (bounds are transparent: it goes on as it would have), when that finds nothing again:
-  /// `m` is not empty (after an empty match ICU steps a character on) and no match is being
-  /// skipped. ICU only (``RegexEngine/searchesOnICU``): RE2 has no time limit, and setting its
-  /// region checks the region's bytes, so a reset every 64 matches of a long line was quadratic.
-  private static func regionIsSpent(
-    after m: Range<Int>, delivered: inout Int, skipBelow: Int?, resume: inout Int?
-  ) -> Bool {
-    delivered += 1
-    guard delivered >= matchesPerRegion, !m.isEmpty, skipBelow == nil, resume == nil else { return false }
+  /// Whether the search should set its region again after `m`, the `found`th match of the region,
+  /// which the visitor took and went on from: ICU's time limit counts every step since the region
+  /// was set, over all the matches found since, so a long line with many matches (a 100 MB line of
+  /// prose, `(?<![a-z])[a-z]+`) ran past it though no match took long. After each
+  /// ``matchesPerRegion`` matches the search resumes where `m` ends (bounds are transparent: it goes
+  /// on as it would have), when that finds nothing again: `m` is not empty (after an empty match
+  /// ICU steps a character on) and no match is being skipped; else at the end of a later batch.
+  /// ICU only (``RegexEngine/searchesOnICU``): RE2 has no time limit, and setting its region checks
+  /// the region's bytes, so a reset every 64 matches of a long line was quadratic.
+  private static func regionIsSpent(after m: Range<Int>, found: Int, skipBelow: Int?, resume: inout Int?) -> Bool {
+    guard found % matchesPerRegion == 0, !m.isEmpty, skipBelow == nil, resume == nil else { return false }
     resume = m.upperBound
     return true
   }
@@ -261,9 +263,10 @@ final class RegexSearch {
       var resume: Int? = nil
       var skipBelow: Int? = nil
       var stopped = false
-      var delivered = 0
+      var found = 0
       let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
+        found += 1
         if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
         if m.isEmpty {
           if m.lowerBound > lastEmpty || !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
@@ -273,7 +276,7 @@ final class RegexSearch {
         }
         let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
         return goOn
-          && !(onICU && Self.regionIsSpent(after: m, delivered: &delivered, skipBelow: skipBelow, resume: &resume))
+          && !(onICU && Self.regionIsSpent(after: m, found: found, skipBelow: skipBelow, resume: &resume))
       }
       if stopped { return true }
       if let m = crossing {

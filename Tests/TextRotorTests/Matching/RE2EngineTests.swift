@@ -37,6 +37,55 @@ struct RE2EngineTests {
     #expect(b.regex.icuRegions >= 40_000 / RegexSearch.matchesPerRegion, "\(b.regex.icuRegions)")
   }
 
+  /// A search whose visitor resumes further on sets its region from there to the chunk's end again
+  /// and again: the bytes RE2 could read otherwise are scanned once, not once per region (that was
+  /// quadratic in the chunk: `-w --regex '[a-z]+'` on 20 MB of prose took 13 s).
+  @Test func resumedRegionsScanTheirBytesOnce() throws {
+    let lines = (0..<4_000).map { "line \($0) has_words and x1 words" }.joined(separator: "\n")
+    let text = ByteStorage(lines)
+    let pattern = Pattern.regex("[a-z]+", wholeWord: true)
+    let matcher = try PatternMatcher(pattern)
+    let got = try matcher.matches(in: text)
+    #expect(got == (try PatternMatcher(pattern, strategy: .icu).matches(in: text)))
+    guard case .regex(let search) = matcher.engine else {
+      Issue.record("not a regex engine")
+      return
+    }
+    #expect(search.regex.linearRegions >= 4_000, "\(search.regex.linearRegions)")
+    #expect(search.regex.regionScans <= 2, "\(search.regex.regionScans) scans")
+  }
+
+  /// What the remembered scan answers is what a whole scan of each region answers, for regions
+  /// resuming towards one end and for regions anywhere, on text with ill-formed bytes, `ß`, CRs and
+  /// the line terminators only ICU knows.
+  @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+  func rememberedScansAgreeWithWholeScans(anchors: Bool, caseless: Bool) throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var r = SeededRandom(seed: seed)
+    let pieces: [[UInt8]] = [
+      Array("ab ".utf8), Array("é".utf8), Array("ß".utf8), [0x0D], [0x0A], [0x0D, 0x0A], [0x0B], [0xC2, 0x85],
+      Array("\u{2028}".utf8), [0xFF], [0xE2, 0x80], Array("日本".utf8), Array("word".utf8),
+    ]
+    let engine = try RegexEngine(RegularExpression("a"))
+    for _ in 0..<TestScale.count(300) {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0..<40, using: &r) {
+        bytes += Int.random(in: 0..<3, using: &r) == 0 ? pieces.randomElement(using: &r)! : Array("plain text ".utf8)
+      }
+      let text = ByteStorage(bytes)
+      let end = Int.random(in: 0...bytes.count, using: &r)
+      var start = Int.random(in: 0...end, using: &r)
+      for _ in 0..<20 {
+        let region = Int.random(in: 0..<4, using: &r) == 0 ? Int.random(in: 0...end, using: &r)..<end : start..<end
+        let want = RegexEngine.linearAgrees(region, in: text, anchors: anchors, caseless: caseless)
+        let got = engine.linearAgrees(region, in: text, anchors: anchors, caseless: caseless)
+        #expect(got == want, "\(region) of \(bytes): seed \(seed) (TEXTROTOR_SEED)")
+        if got != want { return }
+        start = Int.random(in: start...end, using: &r)
+      }
+    }
+  }
+
   @Test(
     "accepted patterns go to RE2",
     arguments: [

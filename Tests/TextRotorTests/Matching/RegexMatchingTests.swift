@@ -81,9 +81,12 @@ struct RegexMatchingTests {
     var pattern = Pattern.regex("[a-z]+", wholeWord: true)
     let want = try PatternMatcher(pattern).matches(in: ByteStorage(text))
     pattern.timeLimit = 20
-    let got = try PatternMatcher(pattern).matches(in: ByteStorage(text))
+    let matcher = try PatternMatcher(pattern)
+    let got = try matcher.matches(in: ByteStorage(text))
     #expect(got == want)
     #expect(want.count == 40_000 * 4)
+    // Each match found once: the region is set again where a batch of ICU's ends.
+    #expect(matcher.wholeWordRegex?.matchesFound == got.count, "\(matcher.wholeWordRegex?.matchesFound ?? -1)")
   }
 
   /// The same for a regex ICU searches (look-behind, each line its own text; a back-reference,
@@ -98,8 +101,16 @@ struct RegexMatchingTests {
       let want = try PatternMatcher(pattern).matches(in: ByteStorage(text))
       pattern.timeLimit = 20
       do {
-        let got = try PatternMatcher(pattern).matches(in: ByteStorage(text))
+        let matcher = try PatternMatcher(pattern)
+        let got = try matcher.matches(in: ByteStorage(text))
         #expect(got == want, "\(source)")
+        // Each match found once: setting the region again inside one of ICU's batches found the
+        // rest of the batch again (4 times the steps with a batch of 256 and a reset every 64).
+        if case .regex(let search) = matcher.engine {
+          #expect(search.regex.icu.matchesFound == got.count, "\(source): \(search.regex.icu.matchesFound)")
+        } else {
+          Issue.record("\(source): not a regex engine")
+        }
       } catch {
         Issue.record("\(source): \(error)")
       }
