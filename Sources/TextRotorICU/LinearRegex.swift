@@ -20,7 +20,9 @@ public final class LinearRegex: @unchecked Sendable {
   // `body` outside every access.
   @exclusivity(unchecked) private var owner: ByteStorage?
   @exclusivity(unchecked) private var search = cicu_re2_search()
-  @exclusivity(unchecked) private var starts = [Int64](repeating: 0, count: 256)
+  @exclusivity(unchecked) private var starts = [Int64](repeating: 0, count: RegularExpression.matchesPerBatch)
+  /// Matches RE2 has found since this matcher was made, every batch counted whole (for tests).
+  public private(set) var matchesFound = 0
   @exclusivity(unchecked) private var ends = [Int64](repeating: 0, count: 256)
 
   /// Why RE2 does not take a pattern: RE2's own message (a syntax error, "pattern too large -
@@ -122,15 +124,20 @@ public final class LinearRegex: @unchecked Sendable {
       if hit { _ = try body(0..<0) }
       return
     }
-    let capacity = Int32(starts.count)
+    // Batches of 4, 4, 8, ... 256 matches (``RegularExpression/batchCapacity(after:)``): a visitor
+    // that stops at its first match does not pay for RE2 finding 255 more.
+    var found = 0
     while search.done == 0 {
+      let capacity = RegularExpression.batchCapacity(after: found)
       let n = starts.withUnsafeMutableBufferPointer { s in
         ends.withUnsafeMutableBufferPointer { e in
-          Int(cicu_re2_find_batch(handle, &search, s.baseAddress, e.baseAddress, capacity))
+          Int(cicu_re2_find_batch(handle, &search, s.baseAddress, e.baseAddress, Int32(capacity)))
         }
       }
+      matchesFound += n
+      found += n
       for k in 0..<n where try !body(Int(starts[k])..<Int(ends[k])) { return }
-      if n < Int(capacity) { return }
+      if n < capacity { return }
     }
   }
 }

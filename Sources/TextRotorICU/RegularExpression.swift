@@ -44,10 +44,17 @@ public final class RegularExpression: @unchecked Sendable {
   var maximumWindow = Int(Int32.max)
   /// Bytes of context kept before and after a region when a window is bound, for look-around.
   var windowContext = 1 << 16
-  /// Matches ``forEachMatch(_:)`` asks ICU for in one C call. A caller that sets the region again
-  /// after some matches should do it after a multiple of this many: ICU has found a whole batch
-  /// before `body` sees its first match, so the rest of a batch cut short is found again.
+  /// The most matches ``forEachMatch(_:)`` asks ICU for in one C call. ICU has found a whole batch
+  /// before `body` sees its first match, so what `body` leaves of a batch (stopping, or the caller
+  /// setting the region again) was found for nothing: the batches of one call grow from 4 matches
+  /// (``batchCapacity(after:)``), and a caller that sets the region again after some matches does
+  /// it after a multiple of this many, where a batch ends.
   public static let matchesPerBatch = 256
+
+  /// How many matches the next batch of one ``forEachMatch(_:)`` call holds once `found` were
+  /// found: 4, 4, 8, 16, ... up to ``matchesPerBatch``, so that the call's batches end at every
+  /// multiple of ``matchesPerBatch`` and a visitor that stops early wastes at most as many as it took.
+  public static func batchCapacity(after found: Int) -> Int { Swift.min(Swift.max(found, 4), matchesPerBatch) }
   private var starts = [Int64](repeating: 0, count: matchesPerBatch)
   private var ends = [Int64](repeating: 0, count: matchesPerBatch)
   /// Matches ICU has found since this matcher was made, every batch counted whole (for tests: a
@@ -225,19 +232,21 @@ public final class RegularExpression: @unchecked Sendable {
   /// Calls `body` with the next matches of the region, a batch at a time (one C call per batch),
   /// until `body` returns false or the region has no more matches.
   public func forEachMatch(_ body: (Range<Int>) throws(ICUError) -> Bool) throws(ICUError) {
-    let capacity = Int32(starts.count)
+    var found = 0
     while true {
       var status = CICU_ZERO_ERROR
+      let capacity = Self.batchCapacity(after: found)
       let n = starts.withUnsafeMutableBufferPointer { s in
         ends.withUnsafeMutableBufferPointer { e in
-          Int(cicu_uregex_findBatch(regex, s.baseAddress, e.baseAddress, capacity, &status))
+          Int(cicu_uregex_findBatch(regex, s.baseAddress, e.baseAddress, Int32(capacity), &status))
         }
       }
       matchesFound += n
+      found += n
       let base = window.lowerBound
       for k in 0..<n where try !body((base + Int(starts[k]))..<(base + Int(ends[k]))) { return }
       try check(status)
-      if n < Int(capacity) { return }
+      if n < capacity { return }
     }
   }
 
