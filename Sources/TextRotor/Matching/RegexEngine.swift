@@ -207,10 +207,14 @@ final class RegexEngine {
     in range: Range<Int>, of bytes: ByteStorage, anchors: Bool, caseless: Bool
   ) -> Int? {
     var first = bytes.firstInvalidUTF8(in: range)
-    if caseless, let f = CaseClasses.firstFoldedToSeveral(in: bytes, range: range.lowerBound..<(first ?? range.upperBound)) {
+    if caseless,
+      let f = CaseClasses.firstFoldedToSeveral(in: bytes, range: range.lowerBound..<(first ?? range.upperBound))
+    {
       first = f
     }
-    if anchors, let f = firstOwnTerminator(in: range.lowerBound..<(first ?? range.upperBound), of: bytes, counting: true) {
+    if anchors,
+      let f = firstOwnTerminator(in: range.lowerBound..<(first ?? range.upperBound), of: bytes, counting: true)
+    {
       first = f
     }
     return first
