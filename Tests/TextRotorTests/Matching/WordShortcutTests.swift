@@ -16,6 +16,28 @@ struct WordShortcutTests {
       "\u{1100}", "ㄱ",
     ] + (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
 
+  /// ICU decides a candidate on its line, or, in a line over 1 MiB, 32 KiB either side of it; the
+  /// line's edges are looked for at most 1 MiB away (searching a 100 MB line's edges for each
+  /// candidate made `-w the` on one 100 MB line take 1.3 s), which must choose the same windows.
+  @Test(arguments: [(1 << 20) - 3, 1 << 20, (1 << 20) + 1, (1 << 20) + 40, 3 << 20])
+  func windowOfALongLine(length: Int) throws {
+    let before = "first line\n"
+    let line = String(repeating: "ab ", count: length / 3) + String(repeating: "x", count: length % 3)
+    let bytes = ByteStorage(before + line + "\nlast line\n")
+    let lineRange = before.utf8.count..<(before.utf8.count + length)
+    for candidate in [0, 3, length / 2, length - 3] {
+      let words = try WordBoundaries()  // a window of its own (a window holding a match is kept)
+      let match = (lineRange.lowerBound + candidate)..<(lineRange.lowerBound + candidate + 2)
+      _ = try words.icuAccepts(match, in: bytes, range: 0..<bytes.count)
+      let want =
+        length > 1 << 20
+        ? max(
+          lineRange.lowerBound, match.lowerBound - (1 << 15))..<min(lineRange.upperBound, match.upperBound + (1 << 15))
+        : lineRange
+      #expect(words.window == want, "a line of \(length) bytes, a candidate at \(candidate)")
+    }
+  }
+
   @Test("the shortcut agrees with ICU's word break iterator on random text, at every span")
   func agreesWithICU() throws {
     let seed = SeededRandom.seedFromEnvironment()
