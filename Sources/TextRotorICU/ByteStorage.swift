@@ -288,6 +288,12 @@ public final class ByteStorage: @unchecked Sendable {
   /// A copy of the bytes of `range`.
   public func copyBytes(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
 
+  /// Appends the bytes of `range` to `out` (one copy, no array between).
+  public func append(_ range: Range<Int>, to out: inout [UInt8]) {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+  }
+
   /// A storage of its own holding a copy of the bytes of `range`, then `suffix` (one copy, no
   /// array between).
   public func copy(_ range: Range<Int>, appending suffix: [UInt8] = []) -> ByteStorage {

@@ -514,7 +514,7 @@ struct FileScan {
 
   private mutating func appendText(_ bytes: ByteStorage, _ range: Range<Int>, highlight: [Range<Int>]) {
     guard format.color && !highlight.isEmpty else {
-      out.append(contentsOf: bytes.copyBytes(range))
+      appendBytes(bytes, range)
       return
     }
     var p = range.lowerBound
@@ -531,14 +531,29 @@ struct FileScan {
       }
       k += 1
       guard e > s else { continue }
-      out.append(contentsOf: bytes.copyBytes(p..<s))
+      appendBytes(bytes, p..<s)
       out.append(contentsOf: Self.boldRed)
-      out.append(contentsOf: bytes.copyBytes(s..<e))
+      appendBytes(bytes, s..<e)
       out.append(contentsOf: Self.reset)
       p = e
     }
-    out.append(contentsOf: bytes.copyBytes(p..<range.upperBound))
+    appendBytes(bytes, p..<range.upperBound)
   }
+
+  /// Appends the text's bytes of `range` to the output a piece of 1 MiB at a time, offered to the
+  /// sink between pieces: a line of 100 MB printed whole took two copies of it in memory (an
+  /// array of its bytes, then the output), 318 MB for `-w the` on one 100 MB line; now one piece.
+  private mutating func appendBytes(_ bytes: ByteStorage, _ range: Range<Int>) {
+    var p = range.lowerBound
+    while p < range.upperBound {
+      let q = min(range.upperBound, p + Self.piece)
+      bytes.append(p..<q, to: &out)
+      p = q
+      if p < range.upperBound { drain(force: false) }
+    }
+  }
+
+  private static let piece = 1 << 20
 
   /// Ends a printed line: a whole line (`content`) that a CRLF ends keeps its CR, as rg prints a
   /// line's bytes up to its LF; a match alone (-o, `content` nil) or a line ended otherwise gets
@@ -630,9 +645,10 @@ struct FileScan {
           base == 0 && line.content.lowerBound == 3 && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB
           && bytes[2] == 0xBF
         let from = bom ? 0 : line.content.lowerBound
-        var cursor = PositionCursor(
-          ByteStorage(bytes.copyBytes(from..<line.content.upperBound)), encoding: format.encoding)
         let each = format.mode == .vimgrep || format.mode == .onlyMatching ? submatches : [submatches[0]]
+        // Up to the last column asked for (a line of 100 MB was copied whole for its first match's).
+        let upTo = min(line.content.upperBound, max(from, each.map(\.lowerBound).max()!))
+        var cursor = PositionCursor(bytes.copy(from..<upTo), encoding: format.encoding)
         // Coloured, a -v context line's matches are highlighted, as rg does: all of them on the
         // line printed once, the row's own under --vimgrep and -o.
         shown = each.map { m in
@@ -689,7 +705,7 @@ struct FileScan {
   /// printed as a match, as rg does (and counted in --json's statistics); returns whether it was.
   private mutating func printAsMatch(_ bytes: ByteStorage, _ line: LineScanner.Line, number: Int, base: Int) -> Bool {
     // The line alone, so that columns are counted from its start, not from the piece's.
-    let alone = ByteStorage(bytes.copyBytes(line.content.lowerBound..<line.next))
+    let alone = bytes.copy(line.content.lowerBound..<line.next)
     let lineBase = base + line.content.lowerBound
     var matched: MatchedLine? = nil
     try? lineMatcher.forEachMatchedLine(in: alone, range: 0..<alone.count, keeping: .max) { m, _ in
