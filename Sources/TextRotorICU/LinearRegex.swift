@@ -23,7 +23,7 @@ public final class LinearRegex: @unchecked Sendable {
   @exclusivity(unchecked) private var starts = [Int64](repeating: 0, count: RegularExpression.matchesPerBatch)
   /// Matches RE2 has found since this matcher was made, every batch counted whole (for tests).
   public private(set) var matchesFound = 0
-  @exclusivity(unchecked) private var ends = [Int64](repeating: 0, count: 256)
+  @exclusivity(unchecked) private var ends = [Int64](repeating: 0, count: RegularExpression.matchesPerBatch)
 
   /// Why RE2 does not take a pattern: RE2's own message (a syntax error, "pattern too large -
   /// compile failed" past its 64 MB budget), or a program too big to be fast (over
@@ -124,8 +124,8 @@ public final class LinearRegex: @unchecked Sendable {
       if hit { _ = try body(0..<0) }
       return
     }
-    // Batches of 4, 4, 8, ... 256 matches (``RegularExpression/batchCapacity(after:)``): a visitor
-    // that stops at its first match does not pay for RE2 finding 255 more.
+    // Batches of 4, 4, 8, 16, 32, 64 matches (``RegularExpression/batchCapacity(after:)``): a visitor
+    // that stops at its first match does not pay for RE2 finding 63 more.
     var found = 0
     while search.done == 0 {
       let capacity = RegularExpression.batchCapacity(after: found)

@@ -49,10 +49,10 @@ public final class RegularExpression: @unchecked Sendable {
   /// setting the region again) was found for nothing: the batches of one call grow from 4 matches
   /// (``batchCapacity(after:)``), and a caller that sets the region again after some matches does
   /// it after a multiple of this many, where a batch ends.
-  public static let matchesPerBatch = 256
+  public static let matchesPerBatch = 64
 
   /// How many matches the next batch of one ``forEachMatch(_:)`` call holds once `found` were
-  /// found: 4, 4, 8, 16, ... up to ``matchesPerBatch``, so that the call's batches end at every
+  /// found: 4, 4, 8, 16, 32, then ``matchesPerBatch``, so that the call's batches end at every
   /// multiple of ``matchesPerBatch`` and a visitor that stops early wastes at most as many as it took.
   public static func batchCapacity(after found: Int) -> Int { Swift.min(Swift.max(found, 4), matchesPerBatch) }
   private var starts = [Int64](repeating: 0, count: matchesPerBatch)

@@ -137,7 +137,7 @@ final class RegexSearch {
       let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         found += 1
-        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
+        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found, spends: onICU) { return goOn }
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
         return goOn
@@ -152,7 +152,8 @@ final class RegexSearch {
   /// How many matches one region yields before it is set again (``regionIsSpent``): ICU's batch
   /// (``RegularExpression/matchesPerBatch``), so that the region is set again where a batch ends.
   /// Set again after 64 matches of a batch of 256, ICU found the other 192 again from there: a
-  /// 100 MB line of prose took 4 times the steps of its lines searched one by one.
+  /// 100 MB line of prose took 4 times the steps of its lines searched one by one. (64, not 256:
+  /// the time limit is counted over this many matches.)
   static let matchesPerRegion = RegularExpression.matchesPerBatch
 
   /// Whether the search should set its region again after `m`, the `found`th match of the region,
@@ -165,7 +166,9 @@ final class RegexSearch {
   /// ICU only (``RegexEngine/searchesOnICU``): RE2 has no time limit, and setting its region checks
   /// the region's bytes, so a reset every 64 matches of a long line was quadratic.
   private static func regionIsSpent(after m: Range<Int>, found: Int, skipBelow: Int?, resume: inout Int?) -> Bool {
-    guard found % matchesPerRegion == 0, !m.isEmpty, skipBelow == nil, resume == nil else { return false }
+    // At least (not exactly: the match there may be empty, as every other one of `a*` on `axax`)
+    // that many.
+    guard found >= matchesPerRegion, !m.isEmpty, skipBelow == nil, resume == nil else { return false }
     resume = m.upperBound
     return true
   }
@@ -196,13 +199,20 @@ final class RegexSearch {
   /// over: `m` is what a search from there finds first), true to skip `m`, false when `m` ends at
   /// or past it (a search from there could find another match, or an empty one where `m` ends):
   /// the loop then stops and the search starts again there (`resume`).
-  private static func skip(_ m: Range<Int>, skipBelow: inout Int?, resume: inout Int?) -> Bool? {
+  ///
+  /// On ICU (`spends`), once the region has found ``matchesPerRegion`` matches (`found`), the skip
+  /// ends there too and the search starts again at `skipBelow`: skipping the rest of a long line's
+  /// matches (plain output, `-c`: a line's first match is all they need) in one region counted all
+  /// of them against ICU's time limit.
+  private static func skip(
+    _ m: Range<Int>, skipBelow: inout Int?, resume: inout Int?, found: Int = 0, spends: Bool = false
+  ) -> Bool? {
     guard let p = skipBelow else { return nil }
     if m.lowerBound >= p {
       skipBelow = nil
       return nil
     }
-    if m.upperBound < p { return true }
+    if m.upperBound < p && !(spends && found >= matchesPerRegion) { return true }
     skipBelow = nil
     resume = p
     return false
@@ -267,7 +277,7 @@ final class RegexSearch {
       let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         found += 1
-        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume) { return goOn }
+        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found, spends: onICU) { return goOn }
         if m.isEmpty {
           if m.lowerBound > lastEmpty || !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         } else if LineBounds.containsTerminator(m, in: bytes) {

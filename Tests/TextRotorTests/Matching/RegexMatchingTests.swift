@@ -77,7 +77,9 @@ struct RegexMatchingTests {
   /// limit of 20 steps, a line of 1 MB gives the matches it gives with the default limit.
   @Test("a whole-word regex over a long line with many matches stays under the time limit")
   func wholeWordsOfALongLine() throws {
-    let text = String(repeating: "Element has a few words. ", count: 40_000)
+    // No byte outside the pattern's alphabet (letters, `,` and `;`, which a word boundary reads
+    // past): ICU searches the whole line for whole words after its first rejected candidate.
+    let text = String(repeating: "Element,has,a,few,words;", count: 40_000)
     var pattern = Pattern.regex("[a-z]+", wholeWord: true)
     let want = try PatternMatcher(pattern).matches(in: ByteStorage(text))
     pattern.timeLimit = 20
@@ -116,6 +118,47 @@ struct RegexMatchingTests {
       }
       #expect(want.count >= 40_000 * 4, "\(source)")
     }
+  }
+
+  /// The region is set again once it has found ``RegexSearch/matchesPerRegion`` matches, at the
+  /// first non-empty one: when every other match is empty (`a*` on `axax`), the one at a multiple of
+  /// the batch was always empty, and a 100 KB line ran past a limit of 5 steps.
+  @Test(arguments: [#"(?<!b)a*"#, "a*+"])
+  func emptyMatchesAtBatchEnds(source: String) throws {
+    var pattern = Pattern.regex(source)
+    pattern.timeLimit = 5
+    let text = ByteStorage(String(repeating: "ax", count: 50_000))
+    #expect(try PatternMatcher(pattern).count(in: text) == 50_001)
+  }
+
+  /// The time limit counts the steps of ``RegexSearch/matchesPerRegion`` (64) matches, not 256:
+  /// matches that each take many steps (`(?<!b)a+x` tries every run of `a`) fit under a limit of 80
+  /// 64 at a time, not 256 at a time.
+  @Test func theLimitCountsAFewMatches() throws {
+    var pattern = Pattern.regex(#"(?<!b)a+x"#)
+    pattern.timeLimit = 80
+    let part = String(repeating: String(repeating: "a", count: 30) + " ", count: 20) + "ax "
+    let text = ByteStorage(String(repeating: part, count: 600))
+    #expect(try PatternMatcher(pattern).count(in: text) == 600)
+  }
+
+  /// A visitor that needs a line's first match only (plain output, `-c`) resumes at the next line:
+  /// the rest of a long line's matches are skipped, and skipping them in one region counted them
+  /// all against ICU's time limit. The skip ends once the region has found its matches, and the
+  /// search starts again at the next line.
+  @Test func skippingTheRestOfALongLine() throws {
+    var pattern = Pattern.regex(#"(?<![a-z])[a-z]+"#)
+    pattern.timeLimit = 20
+    let line = String(repeating: "Element has a few words. ", count: 40_000)
+    let bytes = ByteStorage(line + "\nsecond line\n")
+    let firstLineEnd = line.utf8.count + 1
+    var seen: [Range<Int>] = []
+    try PatternMatcher(pattern).forEachMatch(in: bytes) { m in
+      seen.append(m)
+      return m.lowerBound < firstLineEnd ? .resume(firstLineEnd) : .next
+    }
+    #expect(seen.count == 3)
+    #expect(seen.map { bytes.string($0) } == ["lement", "second", "line"])
   }
 
   @Test("an invalid pattern says where it is wrong")
