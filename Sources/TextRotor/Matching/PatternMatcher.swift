@@ -58,12 +58,6 @@ public final class PatternMatcher {
   /// first needed.
   private(set) var wholeWordRegex: RegularExpression?
   private let wholeWordSource: (source: String, options: RegularExpression.Options)?
-  /// For a regex with `wholeWord`: every byte a whole-word match may hold, and more
-  /// (``Pattern/matchAlphabet``); nil when that is every printable ASCII character. An ASCII byte
-  /// outside it is in no match, so the search of a rejected candidate's line again stops at the
-  /// first one after the candidate, and the engine goes on from there (``wholeWordCut``), not from
-  /// the next line: a line of 100 MB was searched whole by ICU after its first rejected candidate.
-  private let wholeWordAlphabet: ByteClass?
 
   public convenience init(_ pattern: Pattern) throws(PatternError) {
     try self.init(pattern, strategy: .automatic)
@@ -122,7 +116,6 @@ public final class PatternMatcher {
     wholeWordSource =
       pattern.wholeWord && pattern.syntax == .regex && (manyLiterals == nil || pattern.ignoreCase)
       ? ("(?w:\\b)(?:" + text + ")(?w:\\b)", options) : nil
-    wholeWordAlphabet = wholeWordSource == nil ? nil : pattern.matchAlphabet
 
     var chosen = strategy
     if pattern.syntax == .literal && (strategy == .wholeText || strategy == .lineLocal) { chosen = .automatic }
@@ -566,15 +559,12 @@ public final class PatternMatcher {
     // it. Done outside `visit`, which then calls `body` once and stays small enough to inline:
     // with the line search inside it, every accepted match's `body` (`count`'s `n += 1`) was
     // checked for exclusivity at run time, 15 % of `-w the` (a literal, which never gets here).
-    var pendingLine: (line: Range<Int>, from: Int, cut: Int)? = nil
+    var pendingLine: (line: Range<Int>, from: Int)? = nil
     // The line last found to hold an ill-formed byte (checked once, not at each candidate on it).
     var illFormedLine = 0..<0
     // Read once: reading the optional tuple (a string inside) at each rejected candidate retained
     // and released it, 20 % of `-w the`'s time (a literal, which never searches its line again).
     let searchesLinesAgain = wholeWordSource != nil
-    // The engine may go on inside a line (not one that binds each line as its own text, where the
-    // rest of a line would be a text of its own: `\A`, look-behind).
-    let resumesInLine = regexSearch.map { !$0.lineLocal } ?? false
     func visit(_ m: Range<Int>) throws(ICUError) -> MatchVisit {
       if m.isEmpty && m.lowerBound == lastEnd { return .next }
       if checkUTF8 && !slabChecked && !(regexSearch?.regionIsWellFormed ?? false) {
@@ -603,9 +593,7 @@ public final class PatternMatcher {
         // the boundaries inside the pattern (a line holding an ill-formed byte is not: ICU would
         // read it as U+FFFD; nor after an empty candidate, which is where it is either way).
         if searchesLinesAgain, let line = wholeWordLine(of: m, in: bytes, range: range, illFormedLine: &illFormedLine) {
-          pendingLine = (
-            line, m.lowerBound, resumesInLine ? wholeWordCut(after: m, in: bytes, line: line) : line.upperBound
-          )
+          pendingLine = (line, m.lowerBound)
           return .stop
         }
         return .resume(LineBounds.nextCharacter(after: m.lowerBound, in: bytes, limit: range.upperBound))
@@ -645,12 +633,11 @@ public final class PatternMatcher {
         case .regex(let search): try search.run(bytes, range: start..<end, visit)
         }
         if stopped { return }
-        guard let (line, from, cut) = pendingLine else { break }
-        // The rest of a rejected candidate's line up to the cut, then the engine again from there
-        // (the next line when the cut is the line's end).
+        guard let (line, from) = pendingLine else { break }
+        // The rest of a rejected candidate's line, then the engine again from the next line.
         pendingLine = nil
         var next: MatchVisit = .next
-        try wholeWords(in: bytes, line: line, from: from, upTo: cut) { w in
+        try wholeWords(in: bytes, line: line, from: from) { w in
           if w.isEmpty && w.lowerBound == lastEnd { return true }
           lastEnd = w.upperBound
           next = body(w)
@@ -658,29 +645,12 @@ public final class PatternMatcher {
           return false
         }
         if case .stop = next { return }
-        start =
-          cut < line.upperBound ? cut : LineBounds.nextStart(after: line.upperBound, in: bytes, limit: range.upperBound)
+        start = LineBounds.nextStart(after: line.upperBound, in: bytes, limit: range.upperBound)
         if case .resume(let p) = next { start = Swift.max(start, p) }
         if start >= end { break }
       }
       start = end
     } while start < Swift.min(range.upperBound, bytes.availableCount)
-  }
-
-  /// `-w`: where the search of a rejected candidate `m`'s line for whole words may stop (the
-  /// engine going on from there): the first ASCII byte after `m` that no whole-word match holds
-  /// (``wholeWordAlphabet``), or the line's end. No match holds that byte, so every whole-word
-  /// match found from `m` on ends before it or starts after it; ICU's word boundaries are still
-  /// those of the whole line (its text).
-  private func wholeWordCut(after m: Range<Int>, in bytes: ByteStorage, line: Range<Int>) -> Int {
-    guard let alphabet = wholeWordAlphabet else { return line.upperBound }
-    var k = m.upperBound
-    while k < line.upperBound {
-      let b = bytes[k]
-      if b < 0x80 && !alphabet.contains(b) { return k }
-      k += 1
-    }
-    return line.upperBound
   }
 
   /// `-w`: the line of a rejected candidate `m` when the rest of it is to be searched for whole
@@ -703,7 +673,7 @@ public final class PatternMatcher {
   /// order, until `body` returns false. The line is ICU's whole text, so its word boundaries are
   /// those of the line, as ``WordBoundaries`` finds them.
   private func wholeWords(
-    in bytes: ByteStorage, line: Range<Int>, from start: Int, upTo cut: Int, _ body: (Range<Int>) -> Bool
+    in bytes: ByteStorage, line: Range<Int>, from start: Int, _ body: (Range<Int>) -> Bool
   ) throws(ICUError) {
     guard let (source, options) = wholeWordSource else { return }
     if wholeWordRegex == nil {
@@ -719,7 +689,7 @@ public final class PatternMatcher {
     let batch = RegexSearch.matchesPerRegion
     var position = start
     while true {
-      try regex.setRegion(position..<cut)
+      try regex.setRegion(position..<line.upperBound)
       var found = 0
       var stopped = false
       try regex.forEachMatch { m in

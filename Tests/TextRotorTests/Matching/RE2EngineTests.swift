@@ -58,9 +58,9 @@ struct RE2EngineTests {
     #expect(got.count == 4_000 * 3)  // line, and, words (`has_words` and `x1` are words of their own)
     #expect(search.regex.linearRegions >= 4_000, "\(search.regex.linearRegions)")
     #expect(search.regex.bytesScanned <= 2 * text.count, "\(search.regex.bytesScanned) of \(text.count) bytes")
-    // RE2 stops at `has` and `x` of each line (`has_words` and `x1` are words) and goes on after
-    // them: what it finds ahead of a rejected candidate is a small batch (4), not a batch of 64 (or
-    // 256) each time.
+    // RE2 stops at `has` of each line (`has_words` is one word) and goes on from the next line:
+    // what it finds ahead of a rejected candidate is a small batch (4), not a batch of 64 (or 256)
+    // each time.
     let found = search.regex.linear?.matchesFound ?? -1
     let regions = search.regex.linearRegions
     #expect(found > 0 && found <= 4 * regions + got.count, "RE2 found \(found) matches in \(regions) regions")
