@@ -646,8 +646,9 @@ struct FileScan {
           && bytes[2] == 0xBF
         let from = bom ? 0 : line.content.lowerBound
         let each = format.mode == .vimgrep || format.mode == .onlyMatching ? submatches : [submatches[0]]
-        // Up to the last column asked for (a line of 100 MB was copied whole for its first match's).
-        let upTo = min(line.content.upperBound, max(from, each.map(\.lowerBound).max()!))
+        // Up to the last column asked for, and a little past it (a column in graphemes reads the
+        // character there); a line of 100 MB was copied whole for its first match's column.
+        let upTo = min(line.content.upperBound, max(from, each.map(\.lowerBound).max()! + 64))
         var cursor = PositionCursor(bytes.copy(from..<upTo), encoding: format.encoding)
         // Coloured, a -v context line's matches are highlighted, as rg does: all of them on the
         // line printed once, the row's own under --vimgrep and -o.

@@ -149,20 +149,21 @@ final class RegexSearch {
     }
   }
 
-  /// How many matches one region yields before it is set again (``regionIsSpent``): ICU's batch
-  /// (``RegularExpression/matchesPerBatch``), so that the region is set again where a batch ends.
-  /// Set again after 64 matches of a batch of 256, ICU found the other 192 again from there: a
-  /// 100 MB line of prose took 4 times the steps of its lines searched one by one. (64, not 256:
-  /// the time limit is counted over this many matches.)
+  /// How many matches one region yields before it is set again (``regionIsSpent``): ICU's largest
+  /// batch (``RegularExpression/matchesPerBatch``), so that the region is set again where a batch
+  /// ends. (It was set again after 64 matches of a batch of 256, and ICU found the other 192 again
+  /// from there: a 100 MB line of prose took 4 times the steps of its lines searched one by one.
+  /// The time limit is counted over this many matches.)
   static let matchesPerRegion = RegularExpression.matchesPerBatch
 
   /// Whether the search should set its region again after `m`, the `found`th match of the region,
   /// which the visitor took and went on from: ICU's time limit counts every step since the region
   /// was set, over all the matches found since, so a long line with many matches (a 100 MB line of
-  /// prose, `(?<![a-z])[a-z]+`) ran past it though no match took long. After each
-  /// ``matchesPerRegion`` matches the search resumes where `m` ends (bounds are transparent: it goes
-  /// on as it would have), when that finds nothing again: `m` is not empty (after an empty match
-  /// ICU steps a character on) and no match is being skipped; else at the end of a later batch.
+  /// prose, `(?<![a-z])[a-z]+`) ran past it though no match took long. Once ``matchesPerRegion``
+  /// matches were found (where a batch ends) the search resumes where `m` ends (bounds are
+  /// transparent: it goes on as it would have), when that finds nothing again: `m` is not empty
+  /// (after an empty match ICU steps a character on) and no match is being skipped; else after the
+  /// next match that is (every other match of `a*` on `axax` is empty).
   /// ICU only (``RegexEngine/searchesOnICU``): RE2 has no time limit, and setting its region checks
   /// the region's bytes, so a reset every 64 matches of a long line was quadratic.
   private static func regionIsSpent(after m: Range<Int>, found: Int, skipBelow: Int?, resume: inout Int?) -> Bool {
