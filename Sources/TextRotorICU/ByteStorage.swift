@@ -328,6 +328,16 @@ public final class ByteStorage: @unchecked Sendable {
     }
   }
 
+  /// The first offset in `range` of a byte that output escapes: a control byte (below 0x20), `a`
+  /// or `b` (`"` and `\\` in a JSON string; 0x7F twice on one line of display), or nil. 16 bytes
+  /// at a time.
+  public func firstEscape(in range: Range<Int>, or a: UInt8, _ b: UInt8) -> Int? {
+    precondition(range.lowerBound >= 0 && range.upperBound <= count, "range outside the bytes")
+    guard !range.isEmpty else { return nil }
+    let found = withUnsafeBytes { cicu_first_escape($0.baseAddress! + range.lowerBound, range.count, a, b) }
+    return found < 0 ? nil : range.lowerBound + Int(found)
+  }
+
   /// The first byte offset in `range` where the text is not well-formed UTF-8 (by the Unicode
   /// standard's definition: no overlongs, no surrogates, nothing past U+10FFFF), or nil.
   /// 32 bytes at a time (AVX2, Keiser and Lemire's check) where the CPU has it.

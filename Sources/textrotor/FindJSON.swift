@@ -39,35 +39,54 @@ enum FindJSON {
     append("}}\n", &out)
   }
 
-  /// A `match` or `context` message for `line` (with its terminator), of a piece of the file
-  /// starting at offset `base`; `lineNumber` nil (`-N`) is written `null`, as rg writes it.
-  static func line(
-    type: String, name: String, bytes: ByteStorage, line: Range<Int>, lineNumber: Int?, base: Int,
-    submatches: [Range<Int>], into out: inout [UInt8]
-  ) {
+  // A `match` or `context` message for a line (with its terminator) is written in parts, so that
+  // the text of a line of 100 MB (and of a match as long) is escaped and written out a piece at
+  // a time (``FileScan``'s `jsonLine`): `lineHead`, the line's data, `lineMiddle`, then per
+  // submatch `submatchHead`, its data and `submatchTail`, then `lineTail`. A `lineNumber` of nil
+  // (`-N`) is written `null`, as rg writes it.
+
+  /// `{"type":"match","data":{"path":...,"lines":` (`type` is `match` or `context`).
+  static func lineHead(type: String, name: String, into out: inout [UInt8]) {
     append(#"{"type":""#, &out)
     append(type, &out)
     append(#"","data":{"path":"#, &out)
     appendPath(name, &out)
     append(#","lines":"#, &out)
-    appendData(line, of: bytes, &out)
+  }
+
+  /// `,"line_number":N,"absolute_offset":N,"submatches":[`.
+  static func lineMiddle(lineNumber: Int?, absoluteOffset: Int, into out: inout [UInt8]) {
     append(#","line_number":"#, &out)
     if let lineNumber { JSONText.appendInt(lineNumber, to: &out) } else { append("null", &out) }
     append(#","absolute_offset":"#, &out)
-    JSONText.appendInt(base + line.lowerBound, to: &out)
+    JSONText.appendInt(absoluteOffset, to: &out)
     append(#","submatches":["#, &out)
-    for (k, m) in submatches.enumerated() {
-      if k > 0 { out.append(0x2C) }
-      append(#"{"match":"#, &out)
-      appendData(m, of: bytes, &out)
-      append(#","start":"#, &out)
-      JSONText.appendInt(m.lowerBound - line.lowerBound, to: &out)
-      append(#","end":"#, &out)
-      JSONText.appendInt(m.upperBound - line.lowerBound, to: &out)
-      out.append(0x7D)
-    }
-    append("]}}\n", &out)
   }
+
+  /// `{"match":` after a comma unless it is the first.
+  static func submatchHead(first: Bool, into out: inout [UInt8]) {
+    if !first { out.append(0x2C) }
+    append(#"{"match":"#, &out)
+  }
+
+  /// `,"start":N,"end":N}` (relative to the line).
+  static func submatchTail(start: Int, end: Int, into out: inout [UInt8]) {
+    append(#","start":"#, &out)
+    JSONText.appendInt(start, to: &out)
+    append(#","end":"#, &out)
+    JSONText.appendInt(end, to: &out)
+    out.append(0x7D)
+  }
+
+  static func lineTail(into out: inout [UInt8]) { append("]}}\n", &out) }
+
+  /// The start of a data value: `{"text":"` for well-formed UTF-8, `{"bytes":"` (base64) for
+  /// other bytes, as ripgrep writes them; ``dataTail(into:)`` ends it.
+  static func dataHead(text: Bool, into out: inout [UInt8]) {
+    append(text ? #"{"text":""# : #"{"bytes":""#, &out)
+  }
+
+  static func dataTail(into out: inout [UInt8]) { append(#""}"#, &out) }
 
   /// The `end` message; `stats.bytesPrinted` is set to what `out` holds before it and the
   /// `printed` bytes of the file's messages written already (a stream's, piece by piece).
@@ -158,17 +177,6 @@ enum FindJSON {
       append(#""}"#, &out)
     }
   }
-
-  /// `{"text":"..."}`, or `{"bytes":"BASE64"}` when the bytes are not valid UTF-8.
-  private static func appendData(_ range: Range<Int>, of bytes: ByteStorage, _ out: inout [UInt8]) {
-    if bytes.firstInvalidUTF8(in: range) == nil {
-      appendData(bytes.string(range), &out)
-    } else {
-      append(#"{"bytes":""#, &out)
-      Base64.append(bytes.copyBytes(range), to: &out)
-      append(#""}"#, &out)
-    }
-  }
 }
 
 enum Base64 {
@@ -178,7 +186,10 @@ enum Base64 {
     var i = 0
     while i + 3 <= data.count {
       let v = UInt32(data[i]) << 16 | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2])
-      for shift in [18, 12, 6, 0] { out.append(alphabet[Int((v >> UInt32(shift)) & 63)]) }
+      out.append(alphabet[Int(v >> 18)])
+      out.append(alphabet[Int((v >> 12) & 63)])
+      out.append(alphabet[Int((v >> 6) & 63)])
+      out.append(alphabet[Int(v & 63)])
       i += 3
     }
     let rest = data.count - i

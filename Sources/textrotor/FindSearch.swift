@@ -601,12 +601,51 @@ struct FileScan {
       jsonBegin()
       stats.matchedLines += 1
       stats.matches += line.matches.count
-      FindJSON.line(
-        type: "match", name: name, bytes: bytes, line: line.withTerminator,
-        lineNumber: format.lineNumber ? lineNumber : nil, base: base,
-        submatches: line.matches, into: &out)
+      jsonLine(
+        type: "match", bytes: bytes, line: line.withTerminator, lineNumber: format.lineNumber ? lineNumber : nil,
+        base: base, submatches: line.matches)
     default: break
     }
+  }
+
+  /// A `match` or `context` message for `line` (with its terminator) of a piece of the file
+  /// starting at offset `base` (``FindJSON``'s parts), its text and its submatches' offered to
+  /// the sink as they grow: a line of 100 MB was escaped into a string and an array, 414 MB
+  /// and a second for one match.
+  private mutating func jsonLine(
+    type: String, bytes: ByteStorage, line: Range<Int>, lineNumber: Int?, base: Int, submatches: [Range<Int>]
+  ) {
+    FindJSON.lineHead(type: type, name: name, into: &out)
+    jsonData(bytes, line)
+    FindJSON.lineMiddle(lineNumber: lineNumber, absoluteOffset: base + line.lowerBound, into: &out)
+    for (k, m) in submatches.enumerated() {
+      FindJSON.submatchHead(first: k == 0, into: &out)
+      jsonData(bytes, m)
+      FindJSON.submatchTail(start: m.lowerBound - line.lowerBound, end: m.upperBound - line.lowerBound, into: &out)
+      drain(force: false)
+    }
+    FindJSON.lineTail(into: &out)
+  }
+
+  /// The bytes of `range` as a JSON data value (`{"text":...}`, or `{"bytes":BASE64}` when they
+  /// are not well-formed UTF-8), a piece at a time, each offered to the sink.
+  private mutating func jsonData(_ bytes: ByteStorage, _ range: Range<Int>) {
+    let text = bytes.firstInvalidUTF8(in: range) == nil
+    FindJSON.dataHead(text: text, into: &out)
+    // Base64 turns each 3 bytes into 4 characters: pieces of a multiple of 3.
+    let piece = text ? Self.piece : Self.piece / 3 * 3
+    var p = range.lowerBound
+    while p < range.upperBound {
+      let q = min(range.upperBound, p + piece)
+      if text {
+        JSONText.appendEscaped(bytes, p..<q, to: &out)
+      } else {
+        Base64.append(bytes.copyBytes(p..<q), to: &out)
+      }
+      p = q
+      if p < range.upperBound { drain(force: false) }
+    }
+    FindJSON.dataTail(into: &out)
   }
 
   private mutating func jsonBegin() {
@@ -631,10 +670,9 @@ struct FileScan {
     }
     if format.mode == .json {
       jsonBegin()
-      FindJSON.line(
-        type: "context", name: name, bytes: bytes, line: line.content.lowerBound..<line.next,
-        lineNumber: format.lineNumber ? number : nil,
-        base: base, submatches: submatches, into: &out)
+      jsonLine(
+        type: "context", bytes: bytes, line: line.content.lowerBound..<line.next,
+        lineNumber: format.lineNumber ? number : nil, base: base, submatches: submatches)
     } else {
       // Columns within the line alone (a cursor over the piece would walk it from its start; the
       // first line's from the file's start, a byte order mark counted, as everywhere); as rg,
@@ -691,10 +729,9 @@ struct FileScan {
     if format.mode == .json {
       jsonBegin()
       stats.matchedLines += 1
-      FindJSON.line(
-        type: "match", name: name, bytes: bytes, line: line.content.lowerBound..<line.next,
-        lineNumber: format.lineNumber ? number : nil,
-        base: base, submatches: [], into: &out)
+      jsonLine(
+        type: "match", bytes: bytes, line: line.content.lowerBound..<line.next,
+        lineNumber: format.lineNumber ? number : nil, base: base, submatches: [])
     } else {
       appendPrefix(lineNumber: number, column: nil, separator: 0x3A)
       appendText(bytes, line.content, highlight: [])

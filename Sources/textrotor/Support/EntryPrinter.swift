@@ -53,7 +53,9 @@ struct EntryPrinter {
     _ range: Range<Int>, element knownElement: Int? = nil, label given: String? = nil, info: StructureInfo? = nil,
     elementAt: ((TextLocation) -> Int)? = nil
   ) {
-    let label = given ?? bytes.string(range)
+    // The label straight from the bytes when they are well-formed (a line's label can be 100 MB:
+    // no string of it, written a piece at a time); a string with U+FFFD for ill-formed ones.
+    let label = given ?? (bytes.firstInvalidUTF8(in: range) == nil ? nil : bytes.string(range))
     line.removeAll(keepingCapacity: true)
     if json {
       let location = cursor.locate(range.lowerBound)
@@ -63,7 +65,11 @@ struct EntryPrinter {
         o.field("rotor", rotor)
         o.field("path", name)
         o.field("element", index + base.element)
-        o.field("label", label)
+        if let label {
+          o.field("label", label)
+        } else {
+          o.field("label", bytes, range, flush: Self.flush)
+        }
         o.field("start", range.lowerBound + base.offset)
         o.field("end", range.upperBound + base.offset)
         o.field("line", location.line + base.line)
@@ -82,11 +88,30 @@ struct EntryPrinter {
         line.append(contentsOf: nameBytes)
         line.append(UInt8(ascii: ":"))
       }
-      var text = "\(location.line + base.line):\(location.column):"
-      text += DisplayText.oneLine(label)
-      text += "\n"
-      line.append(contentsOf: text.utf8)
+      line.append(contentsOf: "\(location.line + base.line):\(location.column):".utf8)
+      if let label {
+        DisplayText.appendOneLine(label, to: &line)
+      } else {
+        var p = range.lowerBound
+        while p < range.upperBound {
+          let q = min(range.upperBound, p + Self.piece)
+          DisplayText.appendOneLine(bytes, p..<q, to: &line)
+          p = q
+          if p < range.upperBound { Self.flush(&line) }
+        }
+      }
+      line.append(0x0A)
     }
     StandardOutput.shared.write(bytes: line)
+  }
+
+  /// How much of a label is escaped before what is ready is written out.
+  static let piece = 1 << 20
+
+  /// Writes what `buffer` holds so far (the start of an entry's line) and empties it: a label of
+  /// 100 MB is written a piece at a time, not held whole (escaped, twice its size at worst).
+  private static func flush(_ buffer: inout [UInt8]) {
+    StandardOutput.shared.write(bytes: buffer)
+    buffer.removeAll(keepingCapacity: true)
   }
 }

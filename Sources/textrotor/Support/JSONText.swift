@@ -1,22 +1,51 @@
+import TextRotor
+
 /// Minimal JSON writing into a byte buffer: strings escaped as RFC 8259 requires.
 enum JSONText {
   static func appendString(_ s: String, to out: inout [UInt8]) {
     out.append(0x22)
-    for byte in s.utf8 {
-      switch byte {
-      case 0x22: out.append(contentsOf: [0x5C, 0x22])
-      case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
-      case 0x0D: out.append(contentsOf: [0x5C, 0x72])
-      case 0x09: out.append(contentsOf: [0x5C, 0x74])
-      case 0x00..<0x20:
-        out.append(contentsOf: Array("\\u00".utf8))
-        out.append(hexDigit(byte >> 4))
-        out.append(hexDigit(byte & 0xF))
-      default: out.append(byte)
+    // Runs that need no escape are appended whole: a byte at a time, a label of 100 MB took a second.
+    let utf8 = s.utf8
+    var run = utf8.startIndex
+    var i = run
+    while i != utf8.endIndex {
+      let byte = utf8[i]
+      if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+        out.append(contentsOf: utf8[run..<i])
+        appendEscape(of: byte, to: &out)
+        run = utf8.index(after: i)
       }
+      i = utf8.index(after: i)
     }
+    out.append(contentsOf: utf8[run..<i])
     out.append(0x22)
+  }
+
+  /// The bytes of `range` (well-formed UTF-8) as the inside of a JSON string, no quotes: each run
+  /// without an escape found by a 16-byte scan and copied whole.
+  static func appendEscaped(_ bytes: ByteStorage, _ range: Range<Int>, to out: inout [UInt8]) {
+    var p = range.lowerBound
+    while let e = bytes.firstEscape(in: p..<range.upperBound, or: 0x22, 0x5C) {
+      bytes.append(p..<e, to: &out)
+      appendEscape(of: bytes[e], to: &out)
+      p = e + 1
+    }
+    bytes.append(p..<range.upperBound, to: &out)
+  }
+
+  /// The escape of `byte` (a control byte, `"` or `\\`) in a JSON string.
+  private static func appendEscape(of byte: UInt8, to out: inout [UInt8]) {
+    switch byte {
+    case 0x22: out.append(contentsOf: [0x5C, 0x22])
+    case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+    case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+    case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+    case 0x09: out.append(contentsOf: [0x5C, 0x74])
+    default:
+      out.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
+      out.append(hexDigit(byte >> 4))
+      out.append(hexDigit(byte & 0xF))
+    }
   }
 
   static func appendInt(_ n: Int, to out: inout [UInt8]) {
@@ -45,25 +74,53 @@ enum JSONText {
   private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 }
 
-/// Escapes control characters for one-line human output (a label that spans lines).
+/// Escapes control characters for one-line human output (a label that spans lines): `\\n`, `\\r`,
+/// `\\t`, and `\\u{hex}` for the other C0 controls and DEL.
 enum DisplayText {
   static func oneLine(_ s: String) -> String {
-    var out = ""
+    var out: [UInt8] = []
     out.reserveCapacity(s.utf8.count)
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          out += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
+    appendOneLine(s, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// ``oneLine(_:)`` appended to `out`; runs that need no escape are appended whole (every byte of
+  /// a scalar past ASCII is 0x80 or above, so escapes are found byte by byte).
+  static func appendOneLine(_ s: String, to out: inout [UInt8]) {
+    let utf8 = s.utf8
+    var run = utf8.startIndex
+    var i = run
+    while i != utf8.endIndex {
+      let byte = utf8[i]
+      if byte < 0x20 || byte == 0x7F {
+        out.append(contentsOf: utf8[run..<i])
+        appendEscape(of: byte, to: &out)
+        run = utf8.index(after: i)
       }
+      i = utf8.index(after: i)
     }
-    return out
+    out.append(contentsOf: utf8[run..<i])
+  }
+
+  /// The bytes of `range` (well-formed UTF-8) as ``oneLine(_:)`` writes them, each run without an
+  /// escape found by a 16-byte scan and copied whole.
+  static func appendOneLine(_ bytes: ByteStorage, _ range: Range<Int>, to out: inout [UInt8]) {
+    var p = range.lowerBound
+    while let e = bytes.firstEscape(in: p..<range.upperBound, or: 0x7F, 0x7F) {
+      bytes.append(p..<e, to: &out)
+      appendEscape(of: bytes[e], to: &out)
+      p = e + 1
+    }
+    bytes.append(p..<range.upperBound, to: &out)
+  }
+
+  private static func appendEscape(of byte: UInt8, to out: inout [UInt8]) {
+    switch byte {
+    case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
+    case 0x0D: out.append(contentsOf: [0x5C, 0x72])
+    case 0x09: out.append(contentsOf: [0x5C, 0x74])
+    default: out.append(contentsOf: "\\u{\(String(byte, radix: 16))}".utf8)
+    }
   }
 }
 
@@ -95,6 +152,22 @@ struct JSONObject {
   mutating func field(_ key: StaticString, _ value: String) {
     self.key(key)
     JSONText.appendString(value, to: &out)
+  }
+
+  /// A string member whose value is the bytes of `range` (well-formed UTF-8), escaped a piece of
+  /// ``EntryPrinter/piece`` bytes at a time; `flush` is given the buffer between pieces (the
+  /// whole output so far, this object's start included) to write out and empty.
+  mutating func field(_ key: StaticString, _ bytes: ByteStorage, _ range: Range<Int>, flush: (inout [UInt8]) -> Void) {
+    self.key(key)
+    out.append(0x22)
+    var p = range.lowerBound
+    while p < range.upperBound {
+      let q = min(range.upperBound, p + EntryPrinter.piece)
+      JSONText.appendEscaped(bytes, p..<q, to: &out)
+      p = q
+      if p < range.upperBound { flush(&out) }
+    }
+    out.append(0x22)
   }
 
   mutating func field(_ key: StaticString, _ value: Int) {
