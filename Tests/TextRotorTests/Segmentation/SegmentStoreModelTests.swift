@@ -1,9 +1,36 @@
 import Testing
-import TextRotor
+
+@testable import TextRotor
 
 /// `SegmentStore` against a plain array of segments, on thousands of random lists.
 @Suite struct SegmentStoreModelTests {
   typealias Segment = SegmentStore.Segment
+
+  /// `appendSingleByteSegments` reserved room for exactly its run before each run (Swift's
+  /// `reserveCapacity` does not grow geometrically), so a chunk built of many runs (the ASCII
+  /// between the non-ASCII islands of a long line) copied its whole buffer once a run: the
+  /// characters rotor of one 100 MB line took 7–18 s, half of it copying. The buffer must grow
+  /// geometrically now, and the chunk hold the same segments.
+  @Test func runsGrowTheBufferGeometrically() {
+    var chunk = SegmentStore.Chunk(origin: 0, layout: .plain)
+    var model: [Segment] = []
+    var position = 0
+    var capacities: Set<Int> = []
+    for k in 0..<3000 {
+      let run = 500 + k % 700
+      chunk.appendSingleByteSegments(position..<(position + run))
+      model += (position..<(position + run)).map { Segment(start: $0, end: $0 + 1, status: .none) }
+      position += run
+      // An island's segment between runs.
+      chunk.append(start: position, end: position + 3)
+      model.append(Segment(start: position, end: position + 3, status: .none))
+      position += 3
+      capacities.insert(chunk.encoded.capacity)
+    }
+    #expect(capacities.count <= 40, "the buffer was reallocated \(capacities.count) times for 3,000 runs")
+    #expect(chunk.count == model.count)
+    #expect((0..<chunk.count).allSatisfy { chunk.segment(at: $0) == model[$0] })
+  }
 
   /// A random list of sorted, disjoint segments (with gaps, empty segments and every status), cut
   /// into random chunks (some empty). Now and then a segment or a gap of 5 GB, so that a chunk
