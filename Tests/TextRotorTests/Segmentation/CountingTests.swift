@@ -31,6 +31,29 @@ struct CountingTests {
     }
   }
 
+  /// Lines and paragraphs are counted by the line-break and paragraph-start kernels, with no
+  /// entry stored: the count must be the stored entries', on texts dense in every terminator
+  /// (a lone CR too), blank lines of spaces and tabs, and empty elements.
+  @Test("lines and paragraphs counted without an index equal the stored ones")
+  func linesAndParagraphsCounted() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var rng = SeededRandom(seed: seed)
+    let pieces = ["\n", "\r", "\r\n", " ", "\t", "a", "é", "\n\n", " \t\n", "word", "\r\r"]
+    for round in 0..<TestScale.count(400) {
+      var text = ""
+      for _ in 0..<Int.random(in: 0...60, using: &rng) { text += pieces.randomElement(using: &rng)! }
+      let bytes = ByteStorage(text)
+      let kind = ElementKind.allCases.randomElement(using: &rng)!
+      let elements = kind.ranges(in: bytes)
+      let segmenter = Segmenter(threads: Int.random(in: 1...2, using: &rng))
+      for rotor in [SystemRotor.lines, .paragraphs] {
+        let stored = try segmenter.segment(bytes, elements: elements, rotor: rotor).count
+        let counted = try segmenter.count(bytes, elements: elements, rotor: rotor).entries
+        #expect(counted == stored, "seed \(seed) round \(round) \(rotor) \(kind) \(text.debugDescription)")
+      }
+    }
+  }
+
   /// Ill-formed pieces, a lone lead byte before a line break among them (a piece ends there).
   static let illFormed: [[UInt8]] = [[0x80], [0xFF], [0xC3, 0x28], [0xE2, 0x82], [0xE2, 0x0A], [0xF0, 0x9F, 0x98]]
 
