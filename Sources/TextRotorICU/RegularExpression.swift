@@ -55,6 +55,12 @@ public final class RegularExpression: @unchecked Sendable {
   /// found: 4, 4, 8, 16, 32, then ``matchesPerBatch``, so that the call's batches end at every
   /// multiple of ``matchesPerBatch`` and a visitor that stops early wastes at most as many as it took.
   public static func batchCapacity(after found: Int) -> Int { Swift.min(Swift.max(found, 4), matchesPerBatch) }
+
+  /// Whether a call's batches end after its `found`th match (4, 8, 16, 32, 64, then every
+  /// multiple of ``matchesPerBatch``): a visitor that stops there costs no batch it does not read.
+  public static func endsBatch(_ found: Int) -> Bool {
+    found >= 4 && (found <= matchesPerBatch ? found & (found - 1) == 0 : found % matchesPerBatch == 0)
+  }
   private var starts = [Int64](repeating: 0, count: matchesPerBatch)
   private var ends = [Int64](repeating: 0, count: matchesPerBatch)
   /// Matches ICU has found since this matcher was made, every batch counted whole (for tests: a

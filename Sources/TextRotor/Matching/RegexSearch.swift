@@ -137,7 +137,7 @@ final class RegexSearch {
       let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         found += 1
-        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found, spends: onICU) { return goOn }
+        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found) { return goOn }
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
         return goOn
@@ -176,7 +176,7 @@ final class RegexSearch {
 
   /// Hands `m` to the visitor and records its answer: where to resume, or that it stopped. Returns
   /// whether the engine's match loop goes on. A resume past the match's end (the next line, `-c`)
-  /// goes on in the same loop, the matches before it skipped (see ``skip(_:skipBelow:resume:)``):
+  /// goes on in the same loop, the matches before it skipped (see ``skip(_:skipBelow:resume:found:)``):
   /// a new search there would find again, one at a time, the batch of matches the loop has found.
   private static func deliver(
     _ m: Range<Int>, to visit: MatchVisitor, skipBelow: inout Int?, resume: inout Int?, stopped: inout Bool
@@ -201,19 +201,18 @@ final class RegexSearch {
   /// or past it (a search from there could find another match, or an empty one where `m` ends):
   /// the loop then stops and the search starts again there (`resume`).
   ///
-  /// On ICU (`spends`), once the region has found ``matchesPerRegion`` matches (`found`), the skip
-  /// ends there too and the search starts again at `skipBelow`: skipping the rest of a long line's
-  /// matches (plain output, `-c`: a line's first match is all they need) in one region counted all
-  /// of them against ICU's time limit.
-  private static func skip(
-    _ m: Range<Int>, skipBelow: inout Int?, resume: inout Int?, found: Int = 0, spends: Bool = false
-  ) -> Bool? {
+  /// The skip also ends, and the search starts again at `skipBelow`, where the engine's batch of
+  /// matches ends (the `found`th match of the region, ``RegularExpression/endsBatch(_:)``): the
+  /// engine would find the next batch only for it to be skipped too, and a line dense in matches
+  /// (`-c --regex '[a-z]'`, plain output of `'\w+'`: only a line's first match is needed) had every
+  /// one of them found, 80 times rg's time; on ICU a region's time limit counted them all.
+  private static func skip(_ m: Range<Int>, skipBelow: inout Int?, resume: inout Int?, found: Int) -> Bool? {
     guard let p = skipBelow else { return nil }
     if m.lowerBound >= p {
       skipBelow = nil
       return nil
     }
-    if m.upperBound < p && !(spends && found >= matchesPerRegion) { return true }
+    if m.upperBound < p && !RegularExpression.endsBatch(found) { return true }
     skipBelow = nil
     resume = p
     return false
@@ -278,7 +277,7 @@ final class RegexSearch {
       let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         found += 1
-        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found, spends: onICU) { return goOn }
+        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found) { return goOn }
         if m.isEmpty {
           if m.lowerBound > lastEmpty || !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         } else if LineBounds.containsTerminator(m, in: bytes) {
