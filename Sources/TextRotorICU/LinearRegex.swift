@@ -124,7 +124,7 @@ public final class LinearRegex: @unchecked Sendable {
       if hit { _ = try body(0..<0) }
       return
     }
-    // Batches of 4, 4, 8, 16, 32, 64 matches (``RegularExpression/batchCapacity(after:)``): a visitor
+    // Batches of 1, 1, 2, 4, 8, 16, 32, 64 matches (``RegularExpression/batchCapacity(after:)``): a visitor
     // that stops at its first match does not pay for RE2 finding 63 more.
     var found = 0
     while search.done == 0 {

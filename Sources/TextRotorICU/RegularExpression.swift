@@ -52,14 +52,16 @@ public final class RegularExpression: @unchecked Sendable {
   public static let matchesPerBatch = 64
 
   /// How many matches the next batch of one ``forEachMatch(_:)`` call holds once `found` were
-  /// found: 4, 4, 8, 16, 32, then ``matchesPerBatch``, so that the call's batches end at every
-  /// multiple of ``matchesPerBatch`` and a visitor that stops early wastes at most as many as it took.
-  public static func batchCapacity(after found: Int) -> Int { Swift.min(Swift.max(found, 4), matchesPerBatch) }
+  /// found: 1, 1, 2, 4, 8, 16, 32, then ``matchesPerBatch``, so that the call's batches end at
+  /// every multiple of ``matchesPerBatch`` and a visitor that stops early wastes at most as many as
+  /// it took. (A first batch of one: a search that wants a line's first match and goes on at the
+  /// next line, `-c`, asks for one match a line; with a first batch of 4 RE2 searched four times.)
+  public static func batchCapacity(after found: Int) -> Int { Swift.min(Swift.max(found, 1), matchesPerBatch) }
 
-  /// Whether a call's batches end after its `found`th match (4, 8, 16, 32, 64, then every
+  /// Whether a call's batches end after its `found`th match (1, 2, 4, 8, 16, 32, 64, then every
   /// multiple of ``matchesPerBatch``): a visitor that stops there costs no batch it does not read.
   public static func endsBatch(_ found: Int) -> Bool {
-    found >= 4 && (found <= matchesPerBatch ? found & (found - 1) == 0 : found % matchesPerBatch == 0)
+    found >= 1 && (found <= matchesPerBatch ? found & (found - 1) == 0 : found % matchesPerBatch == 0)
   }
   private var starts = [Int64](repeating: 0, count: matchesPerBatch)
   private var ends = [Int64](repeating: 0, count: matchesPerBatch)

@@ -139,7 +139,8 @@ final class RegexSearch {
         found += 1
         if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found) { return goOn }
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
-        let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
+        let goOn = try Self.deliver(
+          m, to: visit, found: found, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
         return goOn
           && !(onICU && Self.regionIsSpent(after: m, found: found, skipBelow: skipBelow, resume: &resume))
       }
@@ -177,14 +178,19 @@ final class RegexSearch {
   /// Hands `m` to the visitor and records its answer: where to resume, or that it stopped. Returns
   /// whether the engine's match loop goes on. A resume past the match's end (the next line, `-c`)
   /// goes on in the same loop, the matches before it skipped (see ``skip(_:skipBelow:resume:found:)``):
-  /// a new search there would find again, one at a time, the batch of matches the loop has found.
+  /// a new search there would find again, one at a time, the batch of matches the loop has found;
+  /// but when `m` (the region's `found`th match) ends the engine's batch, the search starts again
+  /// there at once.
   private static func deliver(
-    _ m: Range<Int>, to visit: MatchVisitor, skipBelow: inout Int?, resume: inout Int?, stopped: inout Bool
+    _ m: Range<Int>, to visit: MatchVisitor, found: Int, skipBelow: inout Int?, resume: inout Int?,
+    stopped: inout Bool
   ) throws(ICUError) -> Bool {
     switch try visit(m) {
     case .next: return true
     case .resume(let p):
-      if p > m.upperBound {
+      // Past the match (the next line): the matches before `p` are skipped in this loop, unless
+      // the engine's batch ends with this one (the loop would only find more to skip).
+      if p > m.upperBound && !RegularExpression.endsBatch(found) {
         skipBelow = p
         return true
       }
@@ -284,7 +290,8 @@ final class RegexSearch {
           crossing = m
           return false
         }
-        let goOn = try Self.deliver(m, to: visit, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
+        let goOn = try Self.deliver(
+          m, to: visit, found: found, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
         return goOn
           && !(onICU && Self.regionIsSpent(after: m, found: found, skipBelow: skipBelow, resume: &resume))
       }

@@ -59,7 +59,7 @@ struct RE2EngineTests {
     #expect(search.regex.linearRegions >= 4_000, "\(search.regex.linearRegions)")
     #expect(search.regex.bytesScanned <= 2 * text.count, "\(search.regex.bytesScanned) of \(text.count) bytes")
     // RE2 stops at `has` of each line (`has_words` is one word) and goes on from the next line:
-    // what it finds ahead of a rejected candidate is a small batch (4), not a batch of 64 (or 256)
+    // what it finds ahead of a rejected candidate is a small batch (1 to 4), not a batch of 64 (or 256)
     // each time.
     let found = search.regex.linear?.matchesFound ?? -1
     let regions = search.regex.linearRegions
