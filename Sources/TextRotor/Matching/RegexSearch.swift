@@ -137,10 +137,12 @@ final class RegexSearch {
       let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         found += 1
-        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found) { return goOn }
+        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found, in: bytes, spends: onICU) {
+          return goOn
+        }
         if m.isEmpty && !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         let goOn = try Self.deliver(
-          m, to: visit, found: found, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
+          m, to: visit, found: found, in: bytes, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
         return goOn
           && !(onICU && Self.regionIsSpent(after: m, found: found, skipBelow: skipBelow, resume: &resume))
       }
@@ -177,20 +179,20 @@ final class RegexSearch {
 
   /// Hands `m` to the visitor and records its answer: where to resume, or that it stopped. Returns
   /// whether the engine's match loop goes on. A resume past the match's end (the next line, `-c`)
-  /// goes on in the same loop, the matches before it skipped (see ``skip(_:skipBelow:resume:found:)``):
+  /// goes on in the same loop, the matches before it skipped (see ``skip(_:skipBelow:resume:found:in:spends:)``):
   /// a new search there would find again, one at a time, the batch of matches the loop has found;
   /// but when `m` (the region's `found`th match) ends the engine's batch, the search starts again
   /// there at once.
   private static func deliver(
-    _ m: Range<Int>, to visit: MatchVisitor, found: Int, skipBelow: inout Int?, resume: inout Int?,
-    stopped: inout Bool
+    _ m: Range<Int>, to visit: MatchVisitor, found: Int, in bytes: ByteStorage, skipBelow: inout Int?,
+    resume: inout Int?, stopped: inout Bool
   ) throws(ICUError) -> Bool {
     switch try visit(m) {
     case .next: return true
     case .resume(let p):
       // Past the match (the next line): the matches before `p` are skipped in this loop, unless
       // the engine's batch ends with this one (the loop would only find more to skip).
-      if p > m.upperBound && !RegularExpression.endsBatch(found) {
+      if p > m.upperBound && !(RegularExpression.endsBatch(found) && Self.startsLine(p, in: bytes)) {
         skipBelow = p
         return true
       }
@@ -212,16 +214,28 @@ final class RegexSearch {
   /// engine would find the next batch only for it to be skipped too, and a line dense in matches
   /// (`-c --regex '[a-z]'`, plain output of `'\w+'`: only a line's first match is needed) had every
   /// one of them found, 80 times rg's time; on ICU a region's time limit counted them all.
-  private static func skip(_ m: Range<Int>, skipBelow: inout Int?, resume: inout Int?, found: Int) -> Bool? {
+  private static func skip(
+    _ m: Range<Int>, skipBelow: inout Int?, resume: inout Int?, found: Int, in bytes: ByteStorage, spends: Bool
+  ) -> Bool? {
     guard let p = skipBelow else { return nil }
     if m.lowerBound >= p {
       skipBelow = nil
       return nil
     }
-    if m.upperBound < p && !RegularExpression.endsBatch(found) { return true }
+    let restarts =
+      (RegularExpression.endsBatch(found) && startsLine(p, in: bytes)) || (spends && found >= matchesPerRegion)
+    if m.upperBound < p && !restarts { return true }
     skipBelow = nil
     resume = p
     return false
+  }
+
+  /// Whether `p` starts a line (it follows a line feed or a carriage return): where a search ends a
+  /// skip early and starts again (``skip(_:skipBelow:resume:found:in:spends:)``). Only there: a
+  /// region set inside a line, at the end of the text after an empty match, made ICU find a `\B`
+  /// that a search going on did not.
+  private static func startsLine(_ p: Int, in bytes: ByteStorage) -> Bool {
+    p > 0 && p <= bytes.count && (bytes[p - 1] == 0x0A || bytes[p - 1] == 0x0D)
   }
 
   /// Bytes per `uregex_findNext` region in whole-text mode: ICU's time limit counts the steps of one
@@ -283,7 +297,9 @@ final class RegexSearch {
       let onICU = regex.searchesOnICU
       try regex.forEachMatch { (m) throws(ICUError) -> Bool in
         found += 1
-        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found) { return goOn }
+        if let goOn = Self.skip(m, skipBelow: &skipBelow, resume: &resume, found: found, in: bytes, spends: onICU) {
+          return goOn
+        }
         if m.isEmpty {
           if m.lowerBound > lastEmpty || !LineBounds.isOnLine(m.lowerBound, in: bytes, range: range) { return true }
         } else if LineBounds.containsTerminator(m, in: bytes) {
@@ -291,7 +307,7 @@ final class RegexSearch {
           return false
         }
         let goOn = try Self.deliver(
-          m, to: visit, found: found, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
+          m, to: visit, found: found, in: bytes, skipBelow: &skipBelow, resume: &resume, stopped: &stopped)
         return goOn
           && !(onICU && Self.regionIsSpent(after: m, found: found, skipBelow: skipBelow, resume: &resume))
       }
