@@ -19,6 +19,8 @@ struct RegexMatchingTests {
     arguments: [
       #"foo\d+"#, #"o\s+\w"#, #"\bfo+\b"#, "^", "$", "", #"\s"#, "(ab|cd)+", "a*", #"[^x]+"#, #"ba(r|z)\d?"#,
       #"x(?=\s)"#, #"(?<=\s)b"#, #"b\w{2,}z"#, "é+", #"foo\.bar"#, #"\p{L}+"#, #"(?i)FOO"#,
+      // Prefiltered by the literal of a look-around: lines without it hold no match.
+      #"[a-z]+(?=bar\b)"#, #"(?<=foo\.)\w+"#, #"(?<=o )[a-z]+"#, #"\w(?=ba)z?"#, #"(?<=a\.)b+"#,
     ])
   func fastPathsEqualICU(regex: String) throws {
     var random = SeededRandom(seed: SeededRandom.seedFromEnvironment())
@@ -47,6 +49,11 @@ struct RegexMatchingTests {
       (#"foo\d+"#, "foo"), (#"a?bcd"#, "bcd"), (#"ab+c"#, "ab"), ("(foo)bar", "bar"), ("a|b", nil),
       (#"\x41BC"#, "BC"), ("x{0,3}yz", "yz"), (#"[abc]+def"#, "def"), ("(?i)abc", nil), (#"\Qabc\E"#, nil),
       (#"foo\.bar"#, "foo.bar"), ("a{2}bc", "bc"),
+      // Positive look-arounds of literal characters count; one that could match a line terminator
+      // (a class, a set, a quantifier), a negative one, or an optional one does not.
+      (#"[a-z]+(?=ing\b)"#, "ing"), (#"(?<=, )[a-z]+"#, ", "), (#"(?<=foo\.)bar"#, "foo."), (#"(?<=,\s)[a-z]+"#, nil),
+      (#"(?<!foo)bar"#, "bar"), (#"x(?!abcd)"#, "x"), ("(?=abc)?de", "de"), ("(?=ab[c])de", "de"),
+      ("(?<=a.c)de", "de"), (#"\w+(?=\bxyz\b)"#, "xyz"), ("a(?=bcd)", "bcd"),
     ] as [(String, String?)])
   func requiredLiteral(pattern: String, literal: String?) {
     #expect(RequiredLiteral.of(pattern) == literal)
