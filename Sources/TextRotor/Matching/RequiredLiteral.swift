@@ -120,6 +120,9 @@ enum RequiredLiteral {
     for (k, token) in tokens.enumerated() {
       let nextToken: Token? = k + 1 < tokens.count ? tokens[k + 1] : nil
       switch token {
+      // U+FFFD is no literal: ICU reads each ill-formed byte as one, which a byte search for its
+      // encoding does not find.
+      case .literal(let c) where c == "\u{FFFD}": close()
       case .literal(let c):
         switch nextToken {
         case .optionalQuantifier?: close()
@@ -157,7 +160,7 @@ enum RequiredLiteral {
         guard i + 1 < content.endIndex else { return nil }
         let e = content[i + 1]
         i += 2
-        if e == "b" || e == "B" {
+        if e == "b" || e == "B" || e == "\u{FFFD}" {
           if run.utf8.count > best.utf8.count { best = run }
           run = ""
           continue
@@ -167,8 +170,14 @@ enum RequiredLiteral {
         continue
       }
       if "[](){}.*+?^$|#".unicodeScalars.contains(c) || c == "\n" || c == "\r" { return nil }
-      run.unicodeScalars.append(c)
       i += 1
+      // U+FFFD (which ICU reads for an ill-formed byte) ends a run, as `\b` does.
+      if c == "\u{FFFD}" {
+        if run.utf8.count > best.utf8.count { best = run }
+        run = ""
+        continue
+      }
+      run.unicodeScalars.append(c)
     }
     if run.utf8.count > best.utf8.count { best = run }
     return best.isEmpty ? nil : best

@@ -54,6 +54,8 @@ struct RegexMatchingTests {
       (#"[a-z]+(?=ing\b)"#, "ing"), (#"(?<=, )[a-z]+"#, ", "), (#"(?<=foo\.)bar"#, "foo."), (#"(?<=,\s)[a-z]+"#, nil),
       (#"(?<!foo)bar"#, "bar"), (#"x(?!abcd)"#, "x"), ("(?=abc)?de", "de"), ("(?=ab[c])de", "de"),
       ("(?<=a.c)de", "de"), (#"\w+(?=\bxyz\b)"#, "xyz"), ("a(?=bcd)", "bcd"),
+      // U+FFFD is what ICU reads for an ill-formed byte: never part of a literal.
+      ("ab\u{FFFD}c", "ab"), ("x(?<=\u{FFFD}y)", "x"), ("z(?=ab\u{FFFD}cde)", "cde"),
     ] as [(String, String?)])
   func requiredLiteral(pattern: String, literal: String?) {
     #expect(RequiredLiteral.of(pattern) == literal)
