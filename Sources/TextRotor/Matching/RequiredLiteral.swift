@@ -6,6 +6,21 @@ enum RequiredLiteral {
   static func of(_ pattern: String) -> String? {
     let s = Array(pattern.unicodeScalars)
     if s.contains("|") { return nil }
+    // Anywhere, groups included: `\Q…\E` and `\cX` can hide a `)` from the group scan below, and
+    // inline flags (`(?x)` comments, `(?i)`) change what follows; with any of them there is no
+    // literal (`x(?:\c)(?=abc))?` took `abc` as required and dropped every match).
+    var k = 0
+    while k + 1 < s.count {
+      if s[k] == "\\" {
+        if s[k + 1] == "Q" || s[k + 1] == "c" { return nil }
+        k += 2
+        continue
+      }
+      if s[k] == "(" && s[k + 1] == "?" {
+        guard k + 2 < s.count, [":", "=", "!", "<", ">"].contains(s[k + 2]) else { return nil }
+      }
+      k += 1
+    }
     enum Token { case literal(Unicode.Scalar), other, optionalQuantifier, requiredQuantifier }
     var tokens: [Token] = []
     // The literals of positive look-arounds (``lookaroundLiteral(_:)``), with their group's token.

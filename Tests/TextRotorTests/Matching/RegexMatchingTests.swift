@@ -56,6 +56,9 @@ struct RegexMatchingTests {
       ("(?<=a.c)de", "de"), (#"\w+(?=\bxyz\b)"#, "xyz"), ("a(?=bcd)", "bcd"),
       // U+FFFD is what ICU reads for an ill-formed byte: never part of a literal.
       ("ab\u{FFFD}c", "ab"), ("x(?<=\u{FFFD}y)", "x"), ("z(?=ab\u{FFFD}cde)", "cde"),
+      // `\c)` and `\Q)\E` hide a `)` from the group scan, a `(?x)` comment in a group too: none.
+      (#"x(?:\c)(?=abc))?"#, nil), (#"x(?!\c)(?=abc))"#, nil), (#"x(?:(\Q)\E)(?=abc))?"#, nil),
+      (#"x(?:\c)abc)?"#, nil), ("x(?:(?x)#)\r(?=abc))?", nil), (#"ab\\cd"#, "ab\\cd"),
     ] as [(String, String?)])
   func requiredLiteral(pattern: String, literal: String?) {
     #expect(RequiredLiteral.of(pattern) == literal)
