@@ -4,37 +4,18 @@ import TextRotor
 enum JSONText {
   static func appendString(_ s: String, to out: inout [UInt8]) {
     out.append(0x22)
-    // Runs that need no escape are appended whole: a byte at a time, a label of 100 MB took a second.
-    let utf8 = s.utf8
-    var run = utf8.startIndex
-    var i = run
-    while i != utf8.endIndex {
-      let byte = utf8[i]
-      if byte < 0x20 || byte == 0x22 || byte == 0x5C {
-        out.append(contentsOf: utf8[run..<i])
-        appendEscape(of: byte, to: &out)
-        run = utf8.index(after: i)
-      }
-      i = utf8.index(after: i)
-    }
-    out.append(contentsOf: utf8[run..<i])
+    EscapedRuns.append(s, escaping: 0x22, 0x5C, with: appendEscape, to: &out)
     out.append(0x22)
   }
 
   /// The bytes of `range` (well-formed UTF-8) as the inside of a JSON string, no quotes: each run
   /// without an escape found by a 16-byte scan and copied whole.
   static func appendEscaped(_ bytes: ByteStorage, _ range: Range<Int>, to out: inout [UInt8]) {
-    var p = range.lowerBound
-    while let e = bytes.firstEscape(in: p..<range.upperBound, or: 0x22, 0x5C) {
-      bytes.append(p..<e, to: &out)
-      appendEscape(of: bytes[e], to: &out)
-      p = e + 1
-    }
-    bytes.append(p..<range.upperBound, to: &out)
+    EscapedRuns.append(bytes, range, escaping: 0x22, 0x5C, with: appendEscape, to: &out)
   }
 
   /// The escape of `byte` (a control byte, `"` or `\\`) in a JSON string.
-  private static func appendEscape(of byte: UInt8, to out: inout [UInt8]) {
+  private static func appendEscape(_ byte: UInt8, _ out: inout [UInt8]) {
     switch byte {
     case 0x22: out.append(contentsOf: [0x5C, 0x22])
     case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
@@ -74,6 +55,43 @@ enum JSONText {
   private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
 }
 
+/// Text written with escapes: the runs that need none appended whole (a byte at a time, a label
+/// of 100 MB took a second), each byte that does (a control byte, `a` or `b`) by `escape`. UTF-8
+/// finds them byte by byte: every byte of a scalar past ASCII is 0x80 or above.
+enum EscapedRuns {
+  static func append(
+    _ s: String, escaping a: UInt8, _ b: UInt8, with escape: (UInt8, inout [UInt8]) -> Void, to out: inout [UInt8]
+  ) {
+    let utf8 = s.utf8
+    var run = utf8.startIndex
+    var i = run
+    while i != utf8.endIndex {
+      let byte = utf8[i]
+      if byte < 0x20 || byte == a || byte == b {
+        out.append(contentsOf: utf8[run..<i])
+        escape(byte, &out)
+        run = utf8.index(after: i)
+      }
+      i = utf8.index(after: i)
+    }
+    out.append(contentsOf: utf8[run..<i])
+  }
+
+  /// The bytes of `range` (well-formed UTF-8), each run without an escape found by a 16-byte scan.
+  static func append(
+    _ bytes: ByteStorage, _ range: Range<Int>, escaping a: UInt8, _ b: UInt8,
+    with escape: (UInt8, inout [UInt8]) -> Void, to out: inout [UInt8]
+  ) {
+    var p = range.lowerBound
+    while let e = bytes.firstEscape(in: p..<range.upperBound, or: a, b) {
+      bytes.append(p..<e, to: &out)
+      escape(bytes[e], &out)
+      p = e + 1
+    }
+    bytes.append(p..<range.upperBound, to: &out)
+  }
+}
+
 /// Escapes control characters for one-line human output (a label that spans lines): `\\n`, `\\r`,
 /// `\\t`, and `\\u{hex}` for the other C0 controls and DEL.
 enum DisplayText {
@@ -87,34 +105,16 @@ enum DisplayText {
   /// ``oneLine(_:)`` appended to `out`; runs that need no escape are appended whole (every byte of
   /// a scalar past ASCII is 0x80 or above, so escapes are found byte by byte).
   static func appendOneLine(_ s: String, to out: inout [UInt8]) {
-    let utf8 = s.utf8
-    var run = utf8.startIndex
-    var i = run
-    while i != utf8.endIndex {
-      let byte = utf8[i]
-      if byte < 0x20 || byte == 0x7F {
-        out.append(contentsOf: utf8[run..<i])
-        appendEscape(of: byte, to: &out)
-        run = utf8.index(after: i)
-      }
-      i = utf8.index(after: i)
-    }
-    out.append(contentsOf: utf8[run..<i])
+    EscapedRuns.append(s, escaping: 0x7F, 0x7F, with: appendEscape, to: &out)
   }
 
   /// The bytes of `range` (well-formed UTF-8) as ``oneLine(_:)`` writes them, each run without an
   /// escape found by a 16-byte scan and copied whole.
   static func appendOneLine(_ bytes: ByteStorage, _ range: Range<Int>, to out: inout [UInt8]) {
-    var p = range.lowerBound
-    while let e = bytes.firstEscape(in: p..<range.upperBound, or: 0x7F, 0x7F) {
-      bytes.append(p..<e, to: &out)
-      appendEscape(of: bytes[e], to: &out)
-      p = e + 1
-    }
-    bytes.append(p..<range.upperBound, to: &out)
+    EscapedRuns.append(bytes, range, escaping: 0x7F, 0x7F, with: appendEscape, to: &out)
   }
 
-  private static func appendEscape(of byte: UInt8, to out: inout [UInt8]) {
+  private static func appendEscape(_ byte: UInt8, _ out: inout [UInt8]) {
     switch byte {
     case 0x0A: out.append(contentsOf: [0x5C, 0x6E])
     case 0x0D: out.append(contentsOf: [0x5C, 0x72])
