@@ -181,8 +181,8 @@ final class RegexSearch {
   /// whether the engine's match loop goes on. A resume past the match's end (the next line, `-c`)
   /// goes on in the same loop, the matches before it skipped (see ``skip(_:skipBelow:resume:found:in:spends:)``):
   /// a new search there would find again, one at a time, the batch of matches the loop has found;
-  /// but when `m` (the region's `found`th match) ends the engine's batch, the search starts again
-  /// there at once.
+  /// but when `m` (the region's `found`th match) ends the engine's batch and the resume point starts
+  /// a line (``startsLine(_:in:)``), the search starts again there at once.
   private static func deliver(
     _ m: Range<Int>, to visit: MatchVisitor, found: Int, in bytes: ByteStorage, skipBelow: inout Int?,
     resume: inout Int?, stopped: inout Bool
@@ -209,8 +209,9 @@ final class RegexSearch {
   /// or past it (a search from there could find another match, or an empty one where `m` ends):
   /// the loop then stops and the search starts again there (`resume`).
   ///
-  /// The skip also ends, and the search starts again at `skipBelow`, where the engine's batch of
-  /// matches ends (the `found`th match of the region, ``RegularExpression/endsBatch(_:)``): the
+  /// The skip also ends, and the search starts again at `skipBelow` when it starts a line, where
+  /// the engine's batch of matches ends (the `found`th match of the region,
+  /// ``RegularExpression/endsBatch(_:)``), or on ICU (`spends`) once ``matchesPerRegion`` were found: the
   /// engine would find the next batch only for it to be skipped too, and a line dense in matches
   /// (`-c --regex '[a-z]'`, plain output of `'\w+'`: only a line's first match is needed) had every
   /// one of them found, 80 times rg's time; on ICU a region's time limit counted them all.
