@@ -40,7 +40,8 @@ struct FindCommand: ExitStatusCommand {
       - PATTERN is a literal unless --regex is given (-F is accepted and changes nothing); \
       --regex takes ICU's syntax (https://unicode-org.github.io/icu/userguide/strings/regexp.html), \
       not Rust's. As in rg, each line is matched alone: \\A and \\z match at its start and end, \
-      and look-around sees only the line (rg has look-around with --pcre2 only).
+      and look-around sees only the line (rg has look-around with --pcre2 only, and there a \
+      look-behind sees the line before when the line also matches on its own).
       - --ignore-case uses Unicode full case folding for literal text, so 'STRASSE' matches \
       'straße' and 'ss' matches 'ß' (ripgrep folds simply and does not); sets in a regex fold \
       simply ('[a-z]' does not match 'ß').

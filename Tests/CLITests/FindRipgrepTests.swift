@@ -59,6 +59,11 @@ struct FindRipgrepTests {
         ["-P", "--count-matches", #"(?<![a-z])[a-z]{3}(?![a-z])"#]
       ),
       (["--regex", #"e(?=[a-z]*$)"#, "-o"], ["-P", "-o", "-n", "--column", #"e(?=[a-z]*$)"#]),
+      // A look-around's literal next to classes anchors the search (`,` and `of`). (A `\s` there
+      // would differ: rg -P's look-behind sees the line before when the line also has a match of
+      // its own, `,\nwho said, a`, and not otherwise; textrotor's look-around sees its line.)
+      (["--regex", #"(?<=,[ \t])[a-z]+"#, "-o"], ["-P", "-o", "-n", "--column", #"(?<=,[ \t])[a-z]+"#]),
+      (["--regex", #"\w+(?=\s+of\b)"#, "--count"], ["-P", "--count-matches", #"\w+(?=\s+of\b)"#]),
       // Without case: windows around the literal's ASCII case variants (look-around too).
       (["-i", "--regex", #"(?<=THE )\w+"#, "-o"], ["-P", "-i", "-o", "-n", "--column", #"(?<=THE )\w+"#]),
       (["-i", "--regex", #"\w+(?= OF)"#, "--count"], ["-P", "-i", "--count-matches", #"\w+(?= OF)"#]),

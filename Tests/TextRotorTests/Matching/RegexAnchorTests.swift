@@ -23,6 +23,11 @@ struct RegexAnchorTests {
       (#"\d+(?= dollars)"#, " dollars", [#"\d"#], []),
       (#"(?<=x)\w+(?=ing\.)"#, "ing.", ["x", #"\w"#], []),
       (#"\w+(?=ab)c"#, "c", [#"\w"#], []),
+      // Any plain sequence in that look-around: classes, quantifiers, groups, word boundaries.
+      (#"(?<=,\s)[a-z]+"#, ",", [], [#"\s"#, "[a-z]"]),
+      (#"\w+(?=\s+of\b)"#, "of", [#"\w"#, #"\s"#], []),
+      (#"(?<=\bthe\s{1,2})\w+"#, "the", [], [#"\s"#, #"\w"#]),
+      (#"(?<=(?:ab)?x\d)\w+"#, "x", ["a", "b"], [#"\d"#, #"\w"#]),
       (#"\p{Lu}\p{Ll}+ing"#, "ing", [#"\p{Lu}"#, #"\p{Ll}"#], []),
     ] as [(String, String, [String], [String])])
   func anchor(pattern: String, literal: String, before: [String], after: [String]) throws {
@@ -35,7 +40,8 @@ struct RegexAnchorTests {
   @Test(
     "patterns without a provable anchor",
     arguments: [
-      #"(?<!the )\w+"#, #"(?<=a|b)\w+"#, #"(?<=\w)\d+"#, #"\w+(?=a)(?<=the)"#, #"(?<=a*)\w"#, "a|b", "(?i)abc",
+      #"(?<!the )\w+"#, #"(?<=a|b)\w+"#, #"(?<=\w)\d+"#, #"(?<=(?!a)b)\w+"#, #"(?<=\w\1)x?"#, #"\w+(?=a)(?<=the)"#,
+      #"(?<=a*)\w"#, "a|b", "(?i)abc",
       #"\Qabc\E"#, #"\w+"#, "x?y?", "(foo)bar(", #"\b{w}foo"#, #"\Gfoo"#, #"x(?i:a)foo"#,
     ])
   func noAnchor(pattern: String) {
@@ -64,13 +70,13 @@ struct RegexAnchorTests {
   static let prefixes = [
     #"\w+"#, "[a-z]+", #"\w*"#, #"\d+"#, ".", "[^ ]+", #"\s"#, "(ab|c)+", #"\b"#, "x?", "é+", #"\p{L}+"#, "[A-Z]",
     "(?<=a)", "(?<!the )", #"(?<!\w)"#, #"(?!\w)"#, "(?<=the )", "(?<=é)", #"(?<=a\.)"#, "a{2,}", "", #"\S+?"#,
-    "(?:the )?", #"[\w&&[^e]]+"#,
+    "(?:the )?", #"[\w&&[^e]]+"#, #"(?<=,\s)"#, #"(?<=\bthe\s?)"#, #"(?<=[a-z]{2}\.)"#, #"(?<=(?:ab){1,2}x)"#,
     "[é-ë]", "a", #"\."#, #"(?=\w)"#,
   ]
   static let literals = ["tion", "ab", "aa", "the", " the ", "é", "ing", "foo", "a.b", "ﬁ", ".", "@"]
   static let suffixes = [
     #"\b"#, #"\w+"#, "", "s?", "[a-z]*", #"\d{2}"#, "$", "(?!a)", ".", "é", "b+", #"\p{Ll}*"#, "(ing|ed)", " ", "a*?",
-    "(?= )", "(?=ing)", #"(?!\w)"#, #"(?=\w\w)"#,
+    "(?= )", "(?=ing)", #"(?!\w)"#, #"(?=\w\w)"#, #"(?=\s+the\b)"#, #"(?=[.,]\s)"#, #"(?=é?ing)"#,
   ]
   static let pieces = [
     "attention", "ab", "aaa", "the", " ", " the ", "\n", "\r\n", "\r", "é", "ë", "ing", "foo", "x", "12", "ABC",
