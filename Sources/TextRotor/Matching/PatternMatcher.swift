@@ -222,6 +222,8 @@ public final class PatternMatcher {
         } else if !pattern.ignoreCase, let literal = RequiredLiteral.of(text), Self.worthPrefiltering(literal) {
           engine = .regex(
             RegexSearch(withRE2(), mode: .prefiltered([BytePattern(Array(literal.utf8))]), lineLocal: lineLocal))
+        } else if lineLocal, let filter = Self.relaxedFilter(text, options, pattern) {
+          engine = .regex(RegexSearch(withRE2(), mode: .relaxed(filter), lineLocal: true))
         } else {
           engine = .regex(RegexSearch(withRE2(), mode: lineLocal ? .lineByLine : .whole, lineLocal: lineLocal))
         }
@@ -245,6 +247,19 @@ public final class PatternMatcher {
     } catch {
       throw PatternError(error.description, icuError: error)
     }
+  }
+
+  /// The search over a whole text, on RE2, of `text`'s relaxed form (``RegexRelaxation``), whose
+  /// matches name the lines where `text` may match; nil when there is none or RE2 cannot take it.
+  private static func relaxedFilter(
+    _ text: String, _ options: RegularExpression.Options, _ pattern: Pattern
+  ) -> RegexSearch? {
+    guard let relaxed = RegexRelaxation.of(text), !relaxed.isEmpty, !readsPastLine(relaxed),
+      case .success(let translation) = RE2Translation.of(relaxed, ignoreCase: pattern.ignoreCase),
+      let icu = try? RegularExpression(relaxed, options: options, timeLimit: pattern.timeLimit)
+    else { return nil }
+    let engine = RegexEngine(icu, translation: .success(translation))
+    return engine.linear == nil ? nil : RegexSearch(engine, mode: .whole)
   }
 
   /// Whether regex `text` holds a construct that would see past its line if ICU read a whole text:
@@ -418,6 +433,10 @@ public final class PatternMatcher {
       switch search.mode {
       case .whole: path = "\(name) over the whole text, 1 MB at a time (no literal worth searching for first)"
       case .lineByLine: path = "\(name) line by line"
+      case .relaxed(let filter):
+        path =
+          "\(name) on the lines where RE2 finds \(filter.regex.pattern) (the pattern without its look-around;"
+          + " a look-behind that begins it or a look-ahead that ends it read as consumed)"
       case .prefiltered(let literals):
         path = "\(name) on the lines holding one of \(literals.map { quoted($0.bytes) }.joined(separator: ", "))"
         path += literals.count > 1 ? " (searched in one pass)" : ""

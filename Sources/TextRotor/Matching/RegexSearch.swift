@@ -23,6 +23,9 @@ final class RegexSearch {
     case anchored([WindowAnchor], BytePatternSet?, foldingExceptions: Bool)
     /// Every line on its own (the plain reference path; used by tests).
     case lineByLine
+    /// Only the lines where the search given (over the whole text, on RE2) finds a match of a
+    /// relaxed form of the pattern (``RegexRelaxation``), each searched on its own.
+    case relaxed(RegexSearch)
   }
 
   let regex: RegexEngine
@@ -96,8 +99,36 @@ final class RegexSearch {
       for line in LineScanner(bytes, range: range) {
         if try searchLine(bytes, line.content, range: range, visit) { return }
       }
+    case .relaxed(let filter):
+      // The filter's first match on a line (its matches never cross one) names the line; the
+      // filter then goes on from the next line. When it names most lines (`(?<![a-z])[a-z]+`,
+      // whose relaxed form `[a-z]+` every line of prose holds), the rest is searched line by line.
+      var searched = 0
+      var rest: Int? = nil
+      try filter.run(bytes, range: range) { (m) throws(ICUError) -> MatchVisit in
+        let start = LineBounds.start(of: m.lowerBound, in: bytes, floor: range.lowerBound)
+        let end = LineBounds.end(of: m.lowerBound, in: bytes, limit: range.upperBound)
+        if try self.searchLine(bytes, start..<end, range: range, visit) { return .stop }
+        let next = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
+        guard next < range.upperBound else { return .stop }
+        searched += next - start
+        let read = next - range.lowerBound
+        if read >= Self.relaxedTrial && searched > read / 4 * 3 {
+          rest = next
+          return .stop
+        }
+        return .resume(next)
+      }
+      guard let rest else { return }
+      for line in LineScanner(bytes, range: rest..<range.upperBound) {
+        if try searchLine(bytes, line.content, range: range, visit) { return }
+      }
     }
   }
+
+  /// The bytes read (from a range's start) before a relaxed search that has given most of them
+  /// to ICU goes on line by line (``Mode/relaxed(_:)``).
+  static let relaxedTrial = 1 << 16
 
   /// In `lineLocal` mode: binds the line around `region` (a line, or part of one) as the text,
   /// unless it is bound already.
