@@ -719,7 +719,8 @@ struct BadInputTests {
 
   @Test("an invalid regex, a catastrophic one, and a 100 KB pattern")
   func patterns() throws {
-    let f = try Self.file(String(repeating: "a", count: 3000) + "b\nabab\n")
+    // `ac`: RE2, searching `(a+)+(?=c)` without its look-ahead, gives the line to ICU.
+    let f = try Self.file(String(repeating: "a", count: 3000) + "b ac\nabab\n")
     defer { Self.remove(f) }
     let invalid = try CLI.run(["find", "--regex", "--pattern", "a(b", f])
     #expect(invalid.status == 2)

@@ -185,6 +185,13 @@ public final class PatternMatcher {
           func union(_ atoms: [[String]?]) -> [String]? { atoms.contains { $0 == nil } ? nil : atoms.flatMap { $0! } }
           let before = try byteClass(union(anchors.map(\.before)), options)
           let after = try byteClass(union(anchors.map(\.after)), options)
+          // One anchor (case-sensitive): the characters right after its literal, one each.
+          var afterFixed: [ByteClass] = []
+          var afterRest: ByteClass? = nil
+          if anchors.count == 1 && !pattern.ignoreCase && !anchors[0].afterFixed.isEmpty {
+            for atoms in anchors[0].afterFixed { afterFixed.append(try byteClass(atoms, options)) }
+            afterRest = try byteClass(anchors[0].afterRest, options)
+          }
           let windows = anchors.map {
             // Without case (ASCII literals only): ASCII letters of either case, and the lines holding
             // a character whose full case folding is ASCII left to ICU whole (`foldingExceptions`).
@@ -193,6 +200,7 @@ public final class PatternMatcher {
               after: after)
             window.minimumBefore = $0.minimumBefore
             window.minimumAfter = $0.minimumAfter
+            (window.afterFixed, window.afterRest) = (afterFixed, afterRest)
             let bytes = Array($0.literal.utf8)
             // A `\b` next to a word character of the literal, or `(?<!\w)` / `(?!\w)` next to any:
             // no ASCII word character may stand on the other side.

@@ -400,7 +400,12 @@ final class RegexSearch {
     // loops below then touch no `WindowAnchor` (copying one retains its literal's arrays).
     assert(anchors.allSatisfy { $0.before == anchors[0].before && $0.after == anchors[0].after })
     let before = anchors[0].before
-    let after = anchors[0].after
+    // With one anchor whose literal is followed by characters one each (`(?<=the\s)\w+`: one
+    // `\s`, then `\w`s), an occurrence with another ASCII character there is no match's, and the
+    // window ends with the run of the rest's class (it ran over every word and space of the line).
+    let fixed = anchors.count == 1 ? anchors[0].afterFixed : []
+    let all = anchors[0].after
+    let after = fixed.isEmpty ? all : anchors[0].afterRest ?? all
     let shapes = anchors.map(\.shape)
     let single: BytePattern? = anchors.count == 1 ? anchors[0].literal : nil
     let step = anchors.count == 1 && anchors[0].overlapFree ? anchors[0].literal.count : 1
@@ -446,12 +451,35 @@ final class RegexSearch {
           lastQ = q
           lastA = a
           let x = q + length
-          var b = x
-          if x >= lastX && x <= lastB {
+          // Where the run of `after` starts: past the fixed characters (ASCII ones checked here; at
+          // a non-ASCII byte the check ends, and the run of all of them goes on from there).
+          var y = x
+          var walked = true
+          for c in fixed {
+            guard y < range.upperBound else {
+              walked = false
+              break
+            }
+            let byte = bytes[y]
+            if byte >= 0x80 {
+              walked = c.nonASCII
+              break
+            }
+            guard c.contains(byte) else {
+              walked = false
+              break
+            }
+            y += 1
+          }
+          if !walked { continue }
+          var b = y
+          if y < x + fixed.count && !fixed.isEmpty {
+            while b < range.upperBound && all.contains(bytes[b]) { b += 1 }
+          } else if y >= lastX && y <= lastB {
             b = lastB
           } else {
             while b < range.upperBound && after.contains(bytes[b]) { b += 1 }
-            lastX = x
+            lastX = y
             lastB = b
           }
           // Too few bytes around it for what the pattern must match there (a character is one byte
@@ -484,6 +512,11 @@ struct WindowAnchor {
   let literal: BytePattern
   let before: ByteClass
   let after: ByteClass
+  /// The classes of the characters that come one each right after the literal, then the class of
+  /// what follows them (``LiteralAnchor/afterFixed``; for a single anchor only: with several,
+  /// every anchor has the same `before` and `after`, their unions).
+  var afterFixed: [ByteClass] = []
+  var afterRest: ByteClass? = nil
   /// The fewest bytes a match holds before and after the literal (``LiteralAnchor``).
   var minimumBefore = 0
   var minimumAfter = 0

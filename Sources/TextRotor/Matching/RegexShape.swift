@@ -16,6 +16,13 @@ struct LiteralAnchor: Equatable {
   var before: [String]?
   /// The same for `S`.
   var after: [String]?
+  /// The atoms of the items `S` begins with that match exactly one character each (a literal or
+  /// an atom, no quantifier), in order, and the atoms of the rest of `S` (nil: unknown): a match
+  /// holding the literal goes on with one character of each of the first, then characters of the
+  /// second. Empty when `S` begins otherwise (or when more of the literal's last character may
+  /// follow it, `ab+c`); `after` is their union.
+  var afterFixed: [[String]] = []
+  var afterRest: [String]? = nil
   /// The fewest characters `P` consumes (a lower bound: literal characters and atoms not made
   /// optional count one each, groups none).
   var minimumBefore = 0
@@ -48,6 +55,7 @@ struct LiteralAnchor: Equatable {
       // A `\b` or `(?<!\w)` stands next to the literal, which is no longer next to the variant.
       if !head.isEmpty { (a.boundaryBefore, a.noWordBefore) = (false, false) }
       if !tail.isEmpty { (a.boundaryAfter, a.noWordAfter) = (false, false) }
+      (a.afterFixed, a.afterRest) = ([], a.after)
       return a
     }
   }
@@ -148,10 +156,21 @@ struct LiteralAnchor: Equatable {
       return atoms
     }
     var after = union(items[run.upperBound...])
+    var fixed = run.upperBound
     // `ab+c`: L = "ab", and more b's may follow it.
     if items[run.upperBound - 1].quantifier == .required, let a = items[run.upperBound - 1].kind.atoms {
       after = after.map { $0 + a }
+    } else {
+      func matchesOneCharacter(_ item: RegexShapeParser.Item) -> Bool {
+        guard item.quantifier == .one else { return false }
+        switch item.kind {
+        case .literal, .atom: return true
+        default: return false
+        }
+      }
+      while fixed < items.count && matchesOneCharacter(items[fixed]) { fixed += 1 }
     }
+    let afterFixed = items[run.upperBound..<fixed].map { $0.kind.atoms! }
     func minimum(_ slice: ArraySlice<RegexShapeParser.Item>) -> Int {
       slice.reduce(0) { n, item in
         switch item.kind {
@@ -169,7 +188,8 @@ struct LiteralAnchor: Equatable {
       return items[k].quantifier == .one
     }
     return LiteralAnchor(
-      literal: literal, before: union(items[..<run.lowerBound]), after: after,
+      literal: literal, before: union(items[..<run.lowerBound]), after: after, afterFixed: afterFixed,
+      afterRest: afterFixed.isEmpty ? after : union(items[fixed...]),
       minimumBefore: minimum(items[..<run.lowerBound]), minimumAfter: minimum(items[run.upperBound...]),
       boundaryBefore: isBoundary(run.lowerBound - 1),
       // `ab+\b`: more b's may follow L, so the boundary is not right after it.
