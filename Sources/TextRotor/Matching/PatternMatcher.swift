@@ -185,10 +185,12 @@ public final class PatternMatcher {
           func union(_ atoms: [[String]?]) -> [String]? { atoms.contains { $0 == nil } ? nil : atoms.flatMap { $0! } }
           let before = try byteClass(union(anchors.map(\.before)), options)
           let after = try byteClass(union(anchors.map(\.after)), options)
-          // One anchor (case-sensitive): the characters right after its literal, one each.
+          // One anchor: the characters right after its literal, one each. (Without case, only for
+          // an ASCII pattern: `caselessWindowsAreSafe` proved it spells no character that matches
+          // several, `ß` matching `ss`; a caseless variant's anchor has none.)
           var afterFixed: [ByteClass] = []
           var afterRest: ByteClass? = nil
-          if anchors.count == 1 && !pattern.ignoreCase && !anchors[0].afterFixed.isEmpty {
+          if anchors.count == 1 && (!pattern.ignoreCase || asciiCaseless) && !anchors[0].afterFixed.isEmpty {
             for atoms in anchors[0].afterFixed { afterFixed.append(try byteClass(atoms, options)) }
             afterRest = try byteClass(anchors[0].afterRest, options)
           }

@@ -429,6 +429,8 @@ struct RE2Translation: Equatable {
     /// The class at `i` (`[`), consumed, as a UnicodeSet pattern of ICU's meaning.
     mutating func classPattern() throws(Refusal) -> String {
       i += 1
+      // `[:alpha:]` is a property in ICU (a POSIX-like set), RE2's class of `:`, `a`, `l`, ...
+      guard peek != ":" else { throw refuse("a set starting with '[:' (a property in ICU)") }
       var out = "["
       if peek == "^" {
         out += "^"

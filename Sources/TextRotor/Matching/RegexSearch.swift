@@ -99,6 +99,13 @@ final class RegexSearch {
       for line in LineScanner(bytes, range: range) {
         if try searchLine(bytes, line.content, range: range, visit) { return }
       }
+    case .relaxed where !(Self.isLineStart(range.lowerBound, in: bytes) && Self.endsLine(range, in: bytes)):
+      // A range with a part of a line at an edge: that part is a line of its own to the line-local
+      // search (`^` and `$` match at the range's edges), not to the filter, which sees the text
+      // around. Rare (a file's, an element's, a slice's ranges are whole lines): line by line.
+      for line in LineScanner(bytes, range: range) {
+        if try searchLine(bytes, line.content, range: range, visit) { return }
+      }
     case .relaxed(let filter):
       // The filter's first match on a line (its matches never cross one) names the line; the
       // filter then goes on from the next line. When it names most lines (`(?<![a-z])[a-z]+`,
@@ -124,6 +131,19 @@ final class RegexSearch {
         if try searchLine(bytes, line.content, range: range, visit) { return }
       }
     }
+  }
+
+  /// Whether `offset` starts a line of `bytes`: the text's start (or the end of its byte order
+  /// mark, see `bind`) or right after a line terminator (not between the CR and LF of a CR LF).
+  private static func isLineStart(_ offset: Int, in bytes: ByteStorage) -> Bool {
+    guard offset > 0 && offset != TextFacts.byteOrderMarkLength(bytes) else { return true }
+    let b = bytes[offset - 1]
+    return b == 0x0A || (b == 0x0D && (offset == bytes.count || bytes[offset] != 0x0A))
+  }
+
+  /// Whether `range` ends where a line of `bytes` does: the text's end or a line terminator.
+  private static func endsLine(_ range: Range<Int>, in bytes: ByteStorage) -> Bool {
+    range.upperBound == bytes.count || bytes[range.upperBound] == 0x0A || bytes[range.upperBound] == 0x0D
   }
 
   /// The bytes read (from a range's start) before a relaxed search that has given most of them

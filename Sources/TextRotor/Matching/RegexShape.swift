@@ -621,7 +621,8 @@ struct RegexShapeParser {
     if i < s.count && s[i] == "]" { i += 1 }
     while i < s.count && depth > 0 {
       if s[i] == "\\" {
-        i += 2
+        // `\cX`: X is the escape's, a `]` too.
+        i += i + 1 < s.count && s[i + 1] == "c" ? 3 : 2
         continue
       }
       if s[i] == "[" { depth += 1 }

@@ -147,13 +147,23 @@ struct RE2EngineTests {
       #"(a)\1"#, "a(?=b)", "(?<=a)b", #"\bfoo"#, #"foo\B"#, "(?i)a", "a*+", "(?>a+)", "(a|)*", "(a*)+", "(a?){2,}",
       #"\Qa.b\E"#, #"\Afoo"#, #"foo\z"#, "[a-z&&[aeiou]]", "[a-z--[aeiou]]", "[[a-b][c]]", #"\N{LATIN SMALL LETTER A}"#,
       "a{1001}", #"\x{D800}"#, #"\r"#, #"\R"#, #"\X"#, #"\h"#, #"\cA"#, #"\0101"#, "(?<name>a)", "(?#c)a", "(?m)^a",
-      "[a-]",
+      "[a-]", "[:alpha:]+", "[:^digit:]",
     ])
   func refused(pattern: String) throws {
     let p = Pattern.regex(pattern)
     #expect(try !onRE2(p))
     let path = try PatternMatcher(p).searchPath
     #expect(path.contains("ICU, not RE2"), "\(path)")
+  }
+
+  @Test("a set [:name:] at the top level is a property in ICU (not RE2's class of its characters)")
+  func topLevelPropertySet() throws {
+    let bytes = ByteStorage("b 12\n:::\n")
+    for source in ["[:alpha:]", "[:digit:]+", "[:^alpha:]"] {
+      let p = Pattern.regex(source)
+      #expect(
+        try PatternMatcher(p).matches(in: bytes) == PatternMatcher(p, strategy: .icu).matches(in: bytes), "\(source)")
+    }
   }
 
   @Test("several -e literals and -x (Pattern.anyOf: quoted literals, an alternation between ^ and $) go to RE2")

@@ -48,6 +48,15 @@ struct RegexAnchorTests {
     #expect(LiteralAnchor.of(pattern) == nil)
   }
 
+  @Test("a set holding \\c] ends at the next ]: its atom is the whole set")
+  func controlEscapeInSet() throws {
+    let text = "x\u{1D}]foo x]foo\n"
+    for source in [#"[\c]]foo"#, #"[\c]x]+foo"#] {
+      let p = Pattern.regex(source)
+      #expect(try PatternMatcher(p).matches(in: ByteStorage(text)) == matches(p, text, strategy: .icu), "\(source)")
+    }
+  }
+
   @Test("unknown atoms stretch a window over the whole line")
   func unknownAtoms() throws {
     let anchor = try #require(LiteralAnchor.of(#"(\w)\1foo\X"#))
@@ -77,6 +86,7 @@ struct RegexAnchorTests {
   static let suffixes = [
     #"\b"#, #"\w+"#, "", "s?", "[a-z]*", #"\d{2}"#, "$", "(?!a)", ".", "é", "b+", #"\p{Ll}*"#, "(ing|ed)", " ", "a*?",
     "(?= )", "(?=ing)", #"(?!\w)"#, #"(?=\w\w)"#, #"(?=\s+the\b)"#, #"(?=[.,]\s)"#, #"(?=é?ing)"#,
+    #"\s[a-z]+"#, #"(?=\s\w)"#, #"[a-z]\d"#,
   ]
   static let pieces = [
     "attention", "ab", "aaa", "the", " ", " the ", "\n", "\r\n", "\r", "é", "ë", "ing", "foo", "x", "12", "ABC",
@@ -185,8 +195,10 @@ struct RegexAnchorTests {
 
   @Test("without case, an ASCII literal's windows: case variants found, exception lines searched whole, as ICU")
   func caselessWindows() throws {
-    let text = "The THE the tHe\nthe ſtate of the ꜱ\nKILO \u{212A}ilo kilo\nnothing here\n"
-    for source in [#"(?<=the )\w+"#, #"\w+(?= of)"#, #"\w*ilo\b"#, #"st\w+"#] {
+    let text = "The THE the tHe\nthe ſtate of the ꜱ\nKILO \u{212A}ilo kilo\nnothing here\nTHE\tX, ſt,\u{212A}\n"
+    for source in [
+      #"(?<=the )\w+"#, #"\w+(?= of)"#, #"\w*ilo\b"#, #"st\w+"#, #"(?<=the\s)\w+"#, #"(?<=,\s?)[a-z]+"#,
+    ] {
       let pattern = Pattern.regex(source, ignoreCase: true)
       let fast = try PatternMatcher(pattern)
       guard case .regex(let search) = fast.engine, case .anchored(_, _, foldingExceptions: true) = search.mode else {

@@ -38,7 +38,7 @@ struct RegexRelaxationTests {
 
   static let behind = [
     "", #"(?<=\d\s)"#, "(?<=[a-z] )", "(?<![a-z])", #"(?<!\d)"#, "(?<=é)", #"(?<=\s)"#, "(?<=x{1,2})", #"(?<=\bab)"#,
-    #"\A"#, #"(?<=\p{Lu})"#,
+    #"\A"#, #"(?<=\p{Lu})"#, "^", "[:alpha:]", #"(?<=^\d)"#,
   ]
   static let cores = [
     "[a-z]+", #"\w+"#, #"\d+"#, #"[A-Z]\w*"#, #"é\w?"#, "a", ".", #"\S+"#, "(?:ab|c)+", "x*", #"[^ ]"#, #"\s"#,
@@ -76,6 +76,14 @@ struct RegexRelaxationTests {
       if case .regex(let search) = fast.engine, case .relaxed = search.mode { relaxed += 1 }
       let plain = try PatternMatcher(pattern, strategy: .icu).matches(in: ByteStorage(text))
       #expect(try fast.matches(in: ByteStorage(text)) == plain, "\(pattern) on \(text), seed \(seed)")
+      // A range with parts of lines at its edges (a line of its own to the search: `^` and `$`
+      // match there).
+      let lo = Int.random(in: 0...text.count, using: &random)
+      let hi = Int.random(in: lo...text.count, using: &random)
+      #expect(
+        try fast.matches(in: ByteStorage(text), range: lo..<hi)
+          == PatternMatcher(pattern, strategy: .icu).matches(in: ByteStorage(text), range: lo..<hi),
+        "\(pattern) on \(text) in \(lo)..<\(hi), seed \(seed)")
       // From an offset inside the text, and the first match only, as `find -m 1` asks.
       let from = text.isEmpty ? 0 : Int.random(in: 0..<text.count, using: &random)
       var first: Range<Int>? = nil
