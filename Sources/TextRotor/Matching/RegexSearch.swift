@@ -141,9 +141,13 @@ final class RegexSearch {
     return b == 0x0A || (b == 0x0D && (offset == bytes.count || bytes[offset] != 0x0A))
   }
 
-  /// Whether `range` ends where a line of `bytes` does: the text's end or a line terminator.
+  /// Whether `range` ends where a line of `bytes` does: the text's end, a line terminator, or
+  /// right after one (a slice of `count`'s ends where the next one starts, at a line's start).
   private static func endsLine(_ range: Range<Int>, in bytes: ByteStorage) -> Bool {
-    range.upperBound == bytes.count || bytes[range.upperBound] == 0x0A || bytes[range.upperBound] == 0x0D
+    let u = range.upperBound
+    guard u < bytes.count && u > 0 else { return true }
+    let b = bytes[u - 1]
+    return bytes[u] == 0x0A || bytes[u] == 0x0D || b == 0x0A || (b == 0x0D && bytes[u] != 0x0A)
   }
 
   /// The bytes read (from a range's start) before a relaxed search that has given most of them

@@ -137,5 +137,11 @@ struct RegexRelaxationTests {
       String(text.utf8.dropFirst($0.lowerBound).prefix($0.count))!
     }
     #expect(found == ["apples", "pears", "x"])
+    // Only the two lines RE2 names reach ICU, in a range ending at a line's start too (a slice of
+    // a count on several threads), not every line of it.
+    let before = search.regex.icuRegions
+    let cut = text.utf8.count - "12 x\n".utf8.count
+    #expect(try matcher.matches(in: ByteStorage(text), range: 0..<cut).count == 2)
+    #expect(search.regex.icuRegions - before == 1, "one line: the second")
   }
 }
