@@ -96,16 +96,12 @@ final class RegexSearch {
           : try runAnchored(bytes, range: part, anchors: anchors, set: set, visit)
       }
     case .lineByLine:
-      for line in LineScanner(bytes, range: range) {
-        if try searchLine(bytes, line.content, range: range, visit) { return }
-      }
+      try searchLines(bytes, from: range.lowerBound, range: range, visit)
     case .relaxed where !(Self.isLineStart(range.lowerBound, in: bytes) && Self.endsLine(range, in: bytes)):
       // A range with a part of a line at an edge: that part is a line of its own to the line-local
       // search (`^` and `$` match at the range's edges), not to the filter, which sees the text
       // around. Rare (a file's, an element's, a slice's ranges are whole lines): line by line.
-      for line in LineScanner(bytes, range: range) {
-        if try searchLine(bytes, line.content, range: range, visit) { return }
-      }
+      try searchLines(bytes, from: range.lowerBound, range: range, visit)
     case .relaxed(let filter):
       // The filter's first match on a line (its matches never cross one) names the line; the
       // filter then goes on from the next line. When it names most lines (`(?<![a-z])[a-z]+`,
@@ -127,9 +123,16 @@ final class RegexSearch {
         return .resume(next)
       }
       guard let rest else { return }
-      for line in LineScanner(bytes, range: rest..<range.upperBound) {
-        if try searchLine(bytes, line.content, range: range, visit) { return }
-      }
+      try searchLines(bytes, from: rest, range: range, visit)
+    }
+  }
+
+  /// Searches every line of `range` from `start` (a line's start) on, each on its own.
+  private func searchLines(
+    _ bytes: ByteStorage, from start: Int, range: Range<Int>, _ visit: MatchVisitor
+  ) throws(ICUError) {
+    for line in LineScanner(bytes, range: start..<range.upperBound) {
+      if try searchLine(bytes, line.content, range: range, visit) { return }
     }
   }
 
