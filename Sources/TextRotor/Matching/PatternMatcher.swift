@@ -151,8 +151,11 @@ public final class PatternMatcher {
         engine = .regex(RegexSearch(try compile(RegularExpression.escapedLiteral(text), options), mode: .lineByLine))
       case (.regex, .automatic):
         let icu = try compile(text, options)
-        let translation = RE2Translation.of(text, ignoreCase: pattern.ignoreCase)
-        func withRE2() -> RegexEngine { RegexEngine(icu, translation: translation) }
+        // Translated only when RE2 may search (a caseless `\w` closed over case takes a
+        // millisecond to translate, wasted when the windows are ICU's).
+        func withRE2() -> RegexEngine {
+          RegexEngine(icu, translation: RE2Translation.of(text, ignoreCase: pattern.ignoreCase))
+        }
         // Without case, windows and prefiltered lines are ICU's: RE2's case-closed sets (`\w`
         // closed over case is thousands of ranges) take longer to compile, on every thread, than
         // ICU takes on the windows.
@@ -194,6 +197,23 @@ public final class PatternMatcher {
             for atoms in anchors[0].afterFixed { afterFixed.append(try byteClass(atoms, options)) }
             afterRest = try byteClass(anchors[0].afterRest, options)
           }
+          // One anchor that begins a pattern of one-character items (`the [a-z]+ of`): matched at
+          // each occurrence without ICU, on ASCII text (``ASCIISequence``).
+          var sequence: ASCIISequence? = nil
+          if anchors.count == 1 && anchors[0].before == [] && (!pattern.ignoreCase || asciiCaseless) && !lineLocal,
+            let items = ASCIISequence.items(of: text, caseless: pattern.ignoreCase)
+          {
+            var steps: [ASCIISequence.Step] = []
+            for item in items {
+              let set: ByteClass
+              switch item.atom {
+              case .ascii(let c): set = ByteClass.literal(c, caseless: pattern.ignoreCase)
+              case .source(let source): set = try byteClass([source], options)
+              }
+              steps.append(ASCIISequence.Step(set: set, min: item.min, max: item.max ?? Int.max))
+            }
+            sequence = ASCIISequence(steps: steps)
+          }
           let windows = anchors.map {
             // Without case (ASCII literals only): ASCII letters of either case, and the lines holding
             // a character whose full case folding is ASCII left to ICU whole (`foldingExceptions`).
@@ -203,6 +223,7 @@ public final class PatternMatcher {
             window.minimumBefore = $0.minimumBefore
             window.minimumAfter = $0.minimumAfter
             (window.afterFixed, window.afterRest) = (afterFixed, afterRest)
+            window.sequence = sequence
             let bytes = Array($0.literal.utf8)
             // A `\b` next to a word character of the literal, or `(?<!\w)` / `(?!\w)` next to any:
             // no ASCII word character may stand on the other side.
@@ -455,6 +476,9 @@ public final class PatternMatcher {
           "\(name) on windows around each occurrence of \(anchors.map { quoted($0.literal.bytes) }.joined(separator: " or "))"
           + (foldingExceptions ? " (ASCII letters of either case)" : "")
           + ", stretched over the characters the pattern can match before and after it"
+          + (anchors.count == 1 && anchors[0].sequence != nil
+            ? " (each occurrence matched here first, the pattern being one-character items from it on:"
+              + " ICU only where it meets a character outside ASCII)" : "")
           + (foldingExceptions
             ? "; lines holding a character whose full case folding is ASCII (ß, ſ, K, ﬁ, ...) searched whole" : "")
       }

@@ -412,6 +412,12 @@ final class RegexSearch {
     }
   }
 
+  /// The steps this search may still spend matching sequences (``ASCIISequence``) in anchored
+  /// mode: it starts at 2^16 and grows by one for each byte the matching gets through; at zero,
+  /// the search no longer matches sequences. A step costs about what ICU or RE2 take per byte of a
+  /// window, so a pattern this matcher is slow on costs at most about twice their time.
+  private var sequenceCredit = 1 << 16
+
   /// Searches the windows of `anchors` in order (one anchor, or one per top-level alternative).
   /// Every match lies inside the interval of the occurrence of the literal it holds
   /// (``LiteralAnchor``), overlapping intervals are merged, so each match lies in one window and
@@ -431,6 +437,8 @@ final class RegexSearch {
     // `\s`, then `\w`s), an occurrence with another ASCII character there is no match's, and the
     // window ends with the run of the rest's class (it ran over every word and space of the line).
     let fixed = anchors.count == 1 ? anchors[0].afterFixed : []
+    var sequence = anchors.count == 1 && sequenceCredit > 0 ? anchors[0].sequence : nil
+    var creditedTo = range.lowerBound
     let all = anchors[0].after
     let after = fixed.isEmpty ? all : anchors[0].afterRest ?? all
     let shapes = anchors.map(\.shape)
@@ -465,6 +473,34 @@ final class RegexSearch {
           lastScan = (from, hit)
         }
         memo = nil
+      }
+      // A match of a sequence starts at an occurrence: matched here unless a window still to search
+      // reaches it, or the sequence cannot tell.
+      if let q = hit, let matcher = sequence, window.map({ $0.upperBound <= q }) ?? true {
+        var steps = 0
+        let outcome = matcher.match(bytes, at: q, limit: range.upperBound, steps: &steps)
+        sequenceCredit += q - creditedTo - steps
+        creditedTo = q
+        // More steps than bytes got through (repeats that trade characters, `in\s*\w*\s*\w*z`;
+        // long runs read again from each of many occurrences): from now on windows alone, whose
+        // engine takes them in linear time (RE2) or under a time limit (ICU).
+        if sequenceCredit <= 0 { sequence = nil }
+        switch outcome {
+        case .none:
+          from = q + step
+          continue
+        case .match(let e):
+          if let w = window, try searchLine(bytes, w, range: range, visit) { return true }
+          window = nil
+          switch try visit(q..<e) {
+          case .next: from = e
+          // (Not only past the match: `-w` resumes after a rejected candidate's first character.)
+          case .resume(let p): from = p
+          case .stop: return true
+          }
+          continue
+        case .unknown: break
+        }
       }
       if let q = hit {
         for k in shapes.indices
@@ -544,6 +580,10 @@ struct WindowAnchor {
   /// every anchor has the same `before` and `after`, their unions).
   var afterFixed: [ByteClass] = []
   var afterRest: ByteClass? = nil
+  /// The whole pattern, when it is a sequence of one-character items that begins with the
+  /// literal (a single anchor only): each occurrence is then matched here, and ICU is asked only
+  /// where that cannot tell (``ASCIISequence``).
+  var sequence: ASCIISequence? = nil
   /// The fewest bytes a match holds before and after the literal (``LiteralAnchor``).
   var minimumBefore = 0
   var minimumAfter = 0

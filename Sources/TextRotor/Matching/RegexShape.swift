@@ -276,6 +276,8 @@ struct RegexShapeParser {
     var quantifier: Quantifier
     /// How many times the item repeats, as its quantifier says (`{2,5}`: 2 to 5).
     var repeats = Length(min: 1, max: 1)
+    /// Whether its quantifier is greedy: false when lazy (`+?`) or possessive (`++`).
+    var greedy = true
 
     /// How many characters the item matches; nil when that cannot be told or when it depends on
     /// the text around it (anchors, word boundaries, look-around), or on an earlier group
@@ -392,11 +394,12 @@ struct RegexShapeParser {
         continue
       }
       if c == "?" || c == "*" || c == "+" || c == "{" {
-        guard let (q, repeats) = quantifier(), var last = items.popLast() else { return nil }
+        guard let (q, repeats, greedy) = quantifier(), var last = items.popLast() else { return nil }
         guard last.quantifier == .one else { return nil }  // `a**`: not read
         if case .alternation = last.kind { return nil }
         last.quantifier = q
         last.repeats = repeats
+        last.greedy = greedy
         items.append(last)
         continue
       }
@@ -406,8 +409,9 @@ struct RegexShapeParser {
     return items
   }
 
-  /// Reads a quantifier at `i` (with its lazy `?` or possessive `+`), and the repeats it allows.
-  private mutating func quantifier() -> (Quantifier, Length)? {
+  /// Reads a quantifier at `i` (with its lazy `?` or possessive `+`), the repeats it allows, and
+  /// whether it is greedy (neither lazy nor possessive).
+  private mutating func quantifier() -> (Quantifier, Length, greedy: Bool)? {
     var q: Quantifier
     var repeats: Length
     switch s[i] {
@@ -441,8 +445,11 @@ struct RegexShapeParser {
       q = n == 0 ? .optional : .required
       repeats = Length(min: n, max: m)
     }
-    if i < s.count && (s[i] == "?" || s[i] == "+") { i += 1 }
-    return (q, repeats)
+    if i < s.count && (s[i] == "?" || s[i] == "+") {
+      i += 1
+      return (q, repeats, false)
+    }
+    return (q, repeats, true)
   }
 
   private mutating func item() -> Kind? {
@@ -669,6 +676,17 @@ struct ByteClass: Equatable {
       if try regex.next() == 0..<1 { insert(UInt8(b)) }
     }
     nonASCII = options.contains(.caseInsensitive) || !atoms.allSatisfy(Self.isASCIIOnly)
+  }
+
+  /// The class of the literal ASCII character `c`: `c` (with its other case, `caseless`, and then
+  /// non-ASCII characters too: `k` matches the Kelvin sign). What ICU answers for it, without
+  /// compiling it.
+  static func literal(_ c: UInt8, caseless: Bool) -> ByteClass {
+    precondition(c < 0x80, "not ASCII")
+    var set = ByteClass(nonASCII: caseless)
+    set.insert(c)
+    if caseless && (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A { set.insert(c ^ 0x20) }
+    return set
   }
 
   private mutating func insert(_ b: UInt8) {
