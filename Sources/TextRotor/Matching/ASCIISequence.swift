@@ -45,12 +45,13 @@ struct ASCIISequence {
 
   /// The items of `pattern` (ICU syntax) as atoms and repeats, when it is such a sequence: only
   /// literal characters and one-character atoms, each once or with a greedy quantifier (no group,
-  /// alternation, assertion, flag, lazy or possessive quantifier). Without case (`caseless`), only
-  /// an ASCII pattern whose atoms ICU matches one ASCII character at a time by their ASCII
-  /// spelling (plain sets, `.`, `\w`, `\d`, `\s` and their negations): a non-ASCII character, or
-  /// one written as an escape (`\x{DF}`, ß), matches two characters (`ss`) without case.
+  /// alternation, assertion, flag, lazy or possessive quantifier), in ASCII (a non-ASCII literal
+  /// would send every start that reaches it to ICU). Without case (`caseless`), only atoms ICU
+  /// matches one ASCII character at a time by their ASCII spelling (plain sets, `.`, `\w`, `\d`,
+  /// `\s` and their negations): a character written as an escape (`\x{DF}`, ß) matches two
+  /// characters (`ss`) without case.
   static func items(of pattern: String, caseless: Bool) -> [(atom: Atom, min: Int, max: Int?)]? {
-    if caseless && !pattern.utf8.allSatisfy({ $0 < 0x80 }) { return nil }
+    guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
     var parser = RegexShapeParser(Array(pattern.unicodeScalars))
     guard let items = parser.sequence(topLevel: true), parser.atEnd, !items.isEmpty, items.count <= 64 else {
       return nil
@@ -61,7 +62,6 @@ struct ASCIISequence {
       let atom: Atom
       switch item.kind {
       case .literal(let c) where c.isASCII: atom = .ascii(UInt8(c.value))
-      case .literal(let c): atom = .source(RegularExpression.escapedLiteral(String(c)))
       case .atom(let source):
         if caseless && !(ByteClass.isASCIIOnly(source) || Self.caselessSafeEscapes.contains(source)) { return nil }
         atom = .source(source)
@@ -94,13 +94,17 @@ struct ASCIISequence {
   private func tail(_ k: Int, _ position: Int, _ bytes: ByteStorage, _ limit: Int, _ budget: inout Int) -> Outcome {
     if k == steps.count { return .match(end: position) }
     let step = steps[k]
-    // As many as the item may take.
+    // As many as the item may take (each byte read is a step, counted before the scan is over).
     var n = 0
-    while n < step.max && position + n < limit {
+    let most = Swift.min(step.max, budget)
+    while n < most && position + n < limit {
       let b = bytes[position + n]
       if b == 0x0A || b == 0x0D { break }
       if b >= 0x80 {
-        if step.set.nonASCII { return .unknown }
+        if step.set.nonASCII {
+          budget -= n + 1
+          return .unknown
+        }
         break
       }
       guard step.set.contains(b) else { break }

@@ -197,10 +197,10 @@ public final class PatternMatcher {
             for atoms in anchors[0].afterFixed { afterFixed.append(try byteClass(atoms, options)) }
             afterRest = try byteClass(anchors[0].afterRest, options)
           }
-          // One anchor that begins a pattern of one-character items (`the [a-z]+ of`): matched at
-          // each occurrence without ICU, on ASCII text (``ASCIISequence``).
+          // One anchor in a pattern of one-character items (`the [a-z]+ of`, `[a-z]+ing`): matched
+          // around each occurrence without ICU, on ASCII text (``ASCIISequence``).
           var sequence: ASCIISequence? = nil
-          if anchors.count == 1 && anchors[0].before == [] && (!pattern.ignoreCase || asciiCaseless) && !lineLocal,
+          if anchors.count == 1 && (!pattern.ignoreCase || asciiCaseless) && !lineLocal,
             let items = ASCIISequence.items(of: text, caseless: pattern.ignoreCase)
           {
             var steps: [ASCIISequence.Step] = []
@@ -477,7 +477,7 @@ public final class PatternMatcher {
           + (foldingExceptions ? " (ASCII letters of either case)" : "")
           + ", stretched over the characters the pattern can match before and after it"
           + (anchors.count == 1 && anchors[0].sequence != nil
-            ? " (each occurrence matched here first, the pattern being one-character items from it on:"
+            ? " (each occurrence matched here first, the pattern being one-character items:"
               + " ICU only where it meets a character outside ASCII)" : "")
           + (foldingExceptions
             ? "; lines holding a character whose full case folding is ASCII (ß, ſ, K, ﬁ, ...) searched whole" : "")

@@ -415,8 +415,9 @@ final class RegexSearch {
   /// The steps this search may still spend matching sequences (``ASCIISequence``) in anchored
   /// mode: it starts at 2^16 and grows by one for each byte the matching gets through; at zero,
   /// the search no longer matches sequences. A step costs about what ICU or RE2 take per byte of a
-  /// window, so a pattern this matcher is slow on costs at most about twice their time.
-  private var sequenceCredit = 1 << 16
+  /// window, so a pattern this matcher is slow on costs at most about twice their time. Not given
+  /// back: the files this search goes on to are searched in windows alone too.
+  private(set) var sequenceCredit = 1 << 16
 
   /// Searches the windows of `anchors` in order (one anchor, or one per top-level alternative).
   /// Every match lies inside the interval of the occurrence of the literal it holds
@@ -439,6 +440,8 @@ final class RegexSearch {
     let fixed = anchors.count == 1 ? anchors[0].afterFixed : []
     var sequence = anchors.count == 1 && sequenceCredit > 0 ? anchors[0].sequence : nil
     var creditedTo = range.lowerBound
+    // Every start before it is decided (``ASCIISequence``): no match there, or inside one delivered.
+    var tried = range.lowerBound
     let all = anchors[0].after
     let after = fixed.isEmpty ? all : anchors[0].afterRest ?? all
     let shapes = anchors.map(\.shape)
@@ -474,32 +477,52 @@ final class RegexSearch {
         }
         memo = nil
       }
-      // A match of a sequence starts at an occurrence: matched here unless a window still to search
-      // reaches it, or the sequence cannot tell.
-      if let q = hit, let matcher = sequence, window.map({ $0.upperBound <= q }) ?? true {
-        var steps = 0
-        let outcome = matcher.match(bytes, at: q, limit: range.upperBound, steps: &steps)
-        sequenceCredit += q - creditedTo - steps
-        creditedTo = q
-        // More steps than bytes got through (repeats that trade characters, `in\s*\w*\s*\w*z`;
-        // long runs read again from each of many occurrences): from now on windows alone, whose
-        // engine takes them in linear time (RE2) or under a time limit (ICU).
-        if sequenceCredit <= 0 { sequence = nil }
-        switch outcome {
-        case .none:
-          from = q + step
-          continue
-        case .match(let e):
-          if let w = window, try searchLine(bytes, w, range: range, visit) { return true }
-          window = nil
-          switch try visit(q..<e) {
-          case .next: from = e
-          // (Not only past the match: `-w` resumes after a rejected candidate's first character.)
-          case .resume(let p): from = p
-          case .stop: return true
+      // A match of a sequence holds an occurrence and starts in the run of `before` characters
+      // that ends there (``LiteralAnchor``): each start from the run's first on is matched here
+      // (each start before `tried` is decided already), unless a window still to search reaches
+      // into that run, or the sequence cannot tell at a start.
+      if let q = hit, let matcher = sequence {
+        let windowEnd = window?.upperBound ?? range.lowerBound
+        var a = q
+        while a > Swift.max(tried, windowEnd) && before.contains(bytes[a - 1]) { a -= 1 }
+        let free =
+          a >= windowEnd
+          && (a > windowEnd || windowEnd <= tried || a == range.lowerBound || !before.contains(bytes[a - 1]))
+        if free {
+          var steps = 0
+          var outcome = ASCIISequence.Outcome.none
+          var start = a
+          while start <= q {
+            outcome = matcher.match(bytes, at: start, limit: range.upperBound, steps: &steps)
+            if outcome != .none { break }
+            start += 1
           }
-          continue
-        case .unknown: break
+          sequenceCredit += q - creditedTo - steps
+          creditedTo = q
+          // More steps than bytes got through (repeats that trade characters, `in\s*\w*\s*\w*z`;
+          // long runs read again from each of many occurrences): from now on windows alone, whose
+          // engine takes them in linear time (RE2) or under a time limit (ICU).
+          if sequenceCredit <= 0 { sequence = nil }
+          switch outcome {
+          case .none:
+            tried = q + 1
+            from = q + step
+            (lastQ, lastA) = (tried, tried)
+            continue
+          case .match(let e):
+            if let w = window, try searchLine(bytes, w, range: range, visit) { return true }
+            window = nil
+            switch try visit(start..<e) {
+            case .next: from = e
+            // (Not only past the match: `-w` resumes after a rejected candidate's first character.)
+            case .resume(let p): from = p
+            case .stop: return true
+            }
+            tried = from
+            (lastQ, lastA) = (tried, tried)
+            continue
+          case .unknown: break
+          }
         }
       }
       if let q = hit {

@@ -89,7 +89,7 @@ struct ASCIISequenceTests {
       ("a+?b", false), ("ab++", false), ("(ab)c", false), ("a|b", false), (#"\bab"#, false), ("ab$", false),
       ("(?<=a)b", false), (#"a\1"#, false), ("(?i)ab", false), (#"\Qa\E"#, false), ("", false),
       ("straße", true), (#"stra\x{DF}e"#, true), (#"stra\u00DFe"#, true), ("a[^b]", true), (#"a\p{L}"#, true),
-      (#"a\N{LATIN SMALL LETTER SHARP S}"#, true), (#"a[\x{DF}]"#, true),
+      (#"a\N{LATIN SMALL LETTER SHARP S}"#, true), (#"a[\x{DF}]"#, true), ("naïve", false),
     ] as [(String, Bool)])
   func refused(source: String, caseless: Bool) {
     #expect(ASCIISequence.items(of: source, caseless: caseless) == nil)
@@ -102,7 +102,7 @@ struct ASCIISequenceTests {
     #expect(items[4].atom == .source("[a-z]") && items[4].min == 1 && items[4].max == nil)
     #expect(items[6].atom == .source(#"\d"#) && items[6].min == 2 && items[6].max == 3)
     #expect(items[7].atom == .ascii(UInt8(ascii: "x")) && items[7].min == 0 && items[7].max == 1)
-    #expect(ASCIISequence.items(of: "naïve", caseless: false)?.count == 5)
+    #expect(ASCIISequence.items(of: #"a\x{E9}\p{L}"#, caseless: false)?.count == 3)
   }
 
   @Test("a search that would take too many steps is left to ICU, which finds the same")
@@ -116,13 +116,19 @@ struct ASCIISequenceTests {
     #expect(
       try PatternMatcher(pattern).matches(in: ByteStorage(text + "abbbc"))
         == matches(pattern, text + "abbbc", strategy: .icu))
-    // Many such starts: the search stops matching here (past ``RegexSearch/sequenceAllowance``)
+    // Many such starts: the search stops matching here (its ``RegexSearch/sequenceCredit`` spent)
     // and finds the rest in its windows alone, the same matches.
     for caseless in [false, true] {
       let line = "ab" + String(repeating: "x", count: 40) + " abxxc ab" + String(repeating: "y", count: 10) + "c\n"
       let long = String(repeating: line, count: 60)
       let pattern = Pattern.regex("ab[a-z]*[a-z]*[a-z]*c", ignoreCase: caseless)
-      let found = try PatternMatcher(pattern).matches(in: ByteStorage(long))
+      let matcher = try PatternMatcher(pattern)
+      let found = try matcher.matches(in: ByteStorage(long))
+      guard case .regex(let search) = matcher.engine, case .anchored(let anchors, _, _) = search.mode else {
+        Issue.record("not searched in windows")
+        return
+      }
+      #expect(anchors[0].sequence != nil && search.sequenceCredit <= 0)
       #expect(found.count == 120)
       #expect(found == (try matches(pattern, long, strategy: .icu)))
     }
@@ -145,16 +151,36 @@ struct ASCIISequenceTests {
     #expect(found == [0..<6, 2..<6, 9..<13])
   }
 
-  @Test("random sequences after a literal, with and without case, -w or not: the search equals ICU line by line")
+  @Test(
+    "starts before the literal: right after an occurrence that had none, and next to a window ICU still searches",
+    arguments: [
+      // The literal (`ab`) at 0 has no match; one starts right after it and holds the next one.
+      (#"b[a-z]ab"#, "abcab\n", [1..<5]),
+      // `é` leaves the first occurrence to ICU, whose window the next one's start would reach into:
+      // one match, not a window's and another.
+      (#"\w+ing"#, "éaingbing xingy\n", [0..<10, 11..<15]),
+      (#"[a-z]+ing"#, "singing bring thing-ing\n", [0..<7, 8..<13, 14..<19]),
+    ] as [(String, String, [Range<Int>])])
+  func startsBeforeLiteral(source: String, text: String, expected: [Range<Int>]) throws {
+    for caseless in [false, true] {
+      let pattern = Pattern.regex(source, ignoreCase: caseless)
+      let found = try PatternMatcher(pattern).matches(in: ByteStorage(text))
+      #expect(found == expected, "\(pattern)")
+      #expect(found == (try matches(pattern, text, strategy: .icu)), "\(pattern)")
+    }
+  }
+
+  @Test("random sequences around a literal, with and without case, -w or not: the search equals ICU line by line")
   func randomSearches() throws {
     let seed = SeededRandom.seedFromEnvironment()
     var random = SeededRandom(seed: seed)
     let literals = ["the ", "ab", "hee", "a.b", "-0-", "THE", "_a"]
     var sequences = 0
-    for _ in 0..<500 {
+    for _ in 0..<800 {
       let literal = literals.randomElement(using: &random)!
       let source =
-        literal.map { ".+*?()[]{}\\|^$".contains($0) ? "\\\($0)" : "\($0)" }.joined()
+        Self.randomItems(Int.random(in: 0...2, using: &random), using: &random)
+        + literal.map { ".+*?()[]{}\\|^$".contains($0) ? "\\\($0)" : "\($0)" }.joined()
         + Self.randomItems(Int.random(in: 0...4, using: &random), using: &random)
       let text = (0..<Int.random(in: 0..<80, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }
         .joined()
