@@ -34,7 +34,10 @@ struct LiteralSearch {
       try runBytes(bytes, range, visit)
       return
     }
-    try FoldingExceptions.split(bytes, range: range) { (part, isException) throws(ICUError) -> Bool in
+    // A match holds only the literal's letters of either case, or characters outside ASCII.
+    let confinement = ByteClass.of(needle.bytes, caseless: true)
+    try FoldingExceptions.split(bytes, range: range, confinedTo: confinement) {
+      (part, isException) throws(ICUError) -> Bool in
       isException ? try exceptions.searchLine(bytes, part, range: range, visit) : try runBytes(bytes, part, visit)
     }
   }
@@ -96,14 +99,34 @@ enum FoldingExceptions {
   /// Calls `body` with the parts of `range` in order: runs of whole lines holding no exception
   /// character (`false`), and each line holding one, its terminator excluded (`true`), until it
   /// returns true (the search stopped).
+  ///
+  /// With `confinement`, a class of every ASCII character a match may hold (and of non-ASCII ones
+  /// when it says so), the part given for an exception is the run around it of bytes in that
+  /// class or outside ASCII, not its whole line: no match crosses another byte (nor a line
+  /// terminator, which no class holds), so each match lies in one part, and a long line (a
+  /// minified file, a text joined into one line) is not given to ICU whole for one `ß` or `K`.
+  /// The parts without exceptions may then begin or end inside a line.
   static func split(
-    _ bytes: ByteStorage, range: Range<Int>, _ body: (Range<Int>, Bool) throws(ICUError) -> Bool
+    _ bytes: ByteStorage, range: Range<Int>, confinedTo confinement: ByteClass? = nil,
+    _ body: (Range<Int>, Bool) throws(ICUError) -> Bool
   ) throws(ICUError) {
     var position = range.lowerBound
     while position < range.upperBound {
       guard let special = first(in: bytes, range: position..<range.upperBound) else {
         _ = try body(position..<range.upperBound, false)
         return
+      }
+      if let confinement {
+        // A character outside ASCII is never cut: the run's edges are ASCII bytes.
+        func holds(_ b: UInt8) -> Bool { b >= 0x80 || confinement.contains(b) }
+        var start = special
+        while start > position && holds(bytes[start - 1]) { start -= 1 }
+        var end = special + 1
+        while end < range.upperBound && holds(bytes[end]) { end += 1 }
+        if start > position, try body(position..<start, false) { return }
+        if try body(start..<end, true) { return }
+        position = end
+        continue
       }
       let start = LineBounds.start(of: special, in: bytes, floor: position)
       let end = LineBounds.end(of: special, in: bytes, limit: range.upperBound)

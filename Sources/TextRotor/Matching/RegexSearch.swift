@@ -90,7 +90,13 @@ final class RegexSearch {
     case .anchored(let anchors, let set, foldingExceptions: false):
       try runAnchored(bytes, range: range, anchors: anchors, set: set, visit)
     case .anchored(let anchors, let set, foldingExceptions: true):
-      try FoldingExceptions.split(bytes, range: range) { (part, isException) throws(ICUError) -> Bool in
+      // A match holds only characters of the classes before and after its literal, and the
+      // literal's letters of either case (or characters outside ASCII).
+      let confinement = anchors.reduce(anchors[0].before.union(anchors[0].after)) {
+        $0.union(ByteClass.of($1.literal.bytes, caseless: true))
+      }
+      try FoldingExceptions.split(bytes, range: range, confinedTo: confinement) {
+        (part, isException) throws(ICUError) -> Bool in
         isException
           ? try searchLine(bytes, part, range: range, visit)
           : try runAnchored(bytes, range: part, anchors: anchors, set: set, visit)

@@ -689,6 +689,18 @@ struct ByteClass: Equatable {
     return set
   }
 
+  /// The bytes of both classes.
+  func union(_ other: ByteClass) -> ByteClass {
+    var set = ByteClass(nonASCII: nonASCII || other.nonASCII)
+    (set.low, set.high) = (low | other.low, high | other.high)
+    return set
+  }
+
+  /// The class of the ASCII `bytes` (of either case, `caseless`; non-ASCII characters then too).
+  static func of(_ bytes: [UInt8], caseless: Bool) -> ByteClass {
+    bytes.reduce(ByteClass(nonASCII: caseless)) { $0.union(literal($1, caseless: caseless)) }
+  }
+
   private mutating func insert(_ b: UInt8) {
     if b < 64 { low |= UInt64(1) << b } else { high |= UInt64(1) << (b - 64) }
   }

@@ -238,6 +238,42 @@ struct LiteralMatchingTests {
     }
   }
 
+  @Test("with a confinement, an exception's part is the run of its bytes around it, not its line")
+  func exceptionRuns() throws {
+    let text = "one Straße two \u{212A}ilo x ß\nnext ſun line\n"
+    let bytes = ByteStorage(text)
+    var parts: [(String, Bool)] = []
+    try FoldingExceptions.split(
+      bytes, range: 0..<bytes.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
+    ) { (part, isException) throws(ICUError) -> Bool in
+      parts.append(
+        (String(decoding: (part.lowerBound..<part.upperBound).map { bytes[$0] }, as: UTF8.self), isException))
+      return false
+    }
+    // Only the bytes a match may hold stand around an exception in its part: `Stra` is not one.
+    #expect(parts.map(\.0) == ["one Stra", "ß", "e two ", "\u{212A}", "ilo x ", "ß", "\nnext ", "ſ", "un line\n"])
+    #expect(parts.map(\.1) == [false, true, false, true, false, true, false, true, false])
+  }
+
+  @Test("without case, a long line holding exception characters finds what ICU finds on it")
+  func exceptionsOnALongLine() throws {
+    let seed = SeededRandom.seedFromEnvironment()
+    var random = SeededRandom(seed: seed)
+    let pieces = [
+      "the ", "THE ", "Straße ", "strasse ", "\u{212A}ey ", "key ", "ſt ", "st ", "ﬆ ", "théâtre ", "x", ", ",
+    ]
+    let text = (0..<4000).map { _ in pieces.randomElement(using: &random)! }.joined() + "\n"
+    for pattern in [
+      Pattern.literal("ss", ignoreCase: true), .literal("key", ignoreCase: true), .literal("st", ignoreCase: true),
+      .regex(#"st\w*"#, ignoreCase: true), .regex(#"\w+sse\b"#, ignoreCase: true),
+      .regex("the [a-z]+", ignoreCase: true),
+    ] {
+      let found = try matches(pattern, text)
+      #expect(found == (try matches(pattern, text, strategy: .icu)), "\(pattern), seed \(seed)")
+      #expect(!found.isEmpty, "\(pattern)")
+    }
+  }
+
   @Test("--word: matches must start and end on ICU word boundaries")
   func wholeWord() throws {
     let text = "cat concat cat's cat_x caté cat\ncat"
