@@ -4,8 +4,9 @@ import TextRotorICU
 ///
 /// Case-sensitive literals are exact byte matches. An ASCII literal without case matches ASCII
 /// letters of either case; since ICU's full case folding also lets a few non-ASCII characters match
-/// ASCII (`ß` = `ss`, `ſ` = `s`, `K` = `k`, `ﬁ` = `fi`, …; ``FoldingExceptions``), the lines holding
-/// one of them are searched by ICU instead (`exceptions`), which keeps the result equal to ICU's.
+/// ASCII (`ß` = `ss`, `ſ` = `s`, `K` = `k`, `ﬁ` = `fi`, …; ``FoldingExceptions``), the run of
+/// the literal's letters and non-ASCII characters around one of them is searched by ICU instead
+/// (`exceptions`), which keeps the result equal to ICU's.
 struct LiteralSearch {
   let needle: BytePattern
   /// The ICU search (literal quoted, case-insensitive) for lines holding a folding exception.

@@ -14,7 +14,7 @@ import TextRotorICU
 /// each, and one for every other byte), with the failure links resolved into it, so a search
 /// never backtracks. No literal holds a line terminator (``PatternMatcher`` refuses one), so no
 /// match spans a line. Without case (`-i`), ASCII literals only: an ASCII letter's two cases are
-/// one class, and the lines holding a character whose full case folding is ASCII (`K`, `ſ`, `ß`,
+/// one class, and the runs around a character whose full case folding is ASCII (`K`, `ſ`, `ß`,
 /// `ﬁ`, ...: ``FoldingExceptions``) are left to `exceptions`, ICU's case-insensitive regex of the
 /// alternation, as ``LiteralSearch`` does for one literal.
 struct MultiLiteralSearch {
@@ -28,8 +28,11 @@ struct MultiLiteralSearch {
   private let output: [Int32]
   private let outputLink: [Int32]
   private let firstBelow: [Int32]
-  /// With `-i`: the search of the lines holding a character whose full case folding is ASCII.
+  /// With `-i`: the search of the runs around a character whose full case folding is ASCII.
   let exceptions: RegexSearch?
+  /// The ASCII bytes a match may hold (those of the literals, in either case): such runs end where
+  /// another byte stands (``FoldingExceptions/split(_:range:confinedTo:_:)``).
+  private let confinement: ByteClass
 
   /// The automaton's states (for `--debug`).
   var stateCount: Int { depth.count }
@@ -52,6 +55,8 @@ struct MultiLiteralSearch {
     outputLink = automaton.outputLink
     firstBelow = automaton.firstBelow
     self.exceptions = exceptions
+    // Class 0 is every byte no literal holds.
+    confinement = ByteClass.of((0..<0x80).filter { automaton.classes[$0] != 0 }.map(UInt8.init), caseless: true)
   }
 
   /// Where the tables are: equal for two searches exactly when they share them (not a copy built
@@ -68,7 +73,8 @@ struct MultiLiteralSearch {
   ) throws(ICUError) -> Bool {
     guard let exceptions else { return try runBytes(bytes, range: range, accept: accept, visit) }
     var stopped = false
-    try FoldingExceptions.split(bytes, range: range) { (part, isException) throws(ICUError) -> Bool in
+    try FoldingExceptions.split(bytes, range: range, confinedTo: confinement) {
+      (part, isException) throws(ICUError) -> Bool in
       stopped =
         isException
         ? try exceptions.searchLine(bytes, part, range: range, visit)

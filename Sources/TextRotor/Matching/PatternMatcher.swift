@@ -215,8 +215,8 @@ public final class PatternMatcher {
             sequence = ASCIISequence(steps: steps)
           }
           let windows = anchors.map {
-            // Without case (ASCII literals only): ASCII letters of either case, and the lines holding
-            // a character whose full case folding is ASCII left to ICU whole (`foldingExceptions`).
+            // Without case (ASCII literals only): ASCII letters of either case, and the runs around
+            // a character whose full case folding is ASCII left to ICU (`foldingExceptions`).
             var window = WindowAnchor(
               literal: BytePattern(Array($0.literal.utf8), asciiCaseInsensitive: asciiCaseless), before: before,
               after: after)
@@ -480,7 +480,8 @@ public final class PatternMatcher {
             ? " (each occurrence matched here first, the pattern being one-character items:"
               + " ICU only where it meets a character outside ASCII)" : "")
           + (foldingExceptions
-            ? "; lines holding a character whose full case folding is ASCII (ß, ſ, K, ﬁ, ...) searched whole" : "")
+            ? "; the runs of characters a match may hold around one whose full case folding is ASCII"
+              + " (ß, ſ, K, ﬁ, ...) searched by ICU" : "")
       }
       if search.lineLocal {
         path += ", each line its own text (the pattern holds \\A, \\z, \\Z, \\G or look-around)"

@@ -18,8 +18,9 @@ final class RegexSearch {
     /// Only the windows around each occurrence of a literal every match holds (one per top-level
     /// alternative, searched together with the set), stretched over the runs of characters the
     /// pattern may consume before and after it (``LiteralAnchor``). With `foldingExceptions` (the
-    /// literals matched without case, as ASCII letters of either case), the lines holding a
-    /// character whose full case folding is ASCII (``FoldingExceptions``) are searched whole.
+    /// literals matched without case, as ASCII letters of either case), the run of characters a
+    /// match may hold around a character whose full case folding is ASCII (``FoldingExceptions``)
+    /// is searched by ICU.
     case anchored([WindowAnchor], BytePatternSet?, foldingExceptions: Bool)
     /// Every line on its own (the plain reference path; used by tests).
     case lineByLine

@@ -193,7 +193,8 @@ struct RegexAnchorTests {
     #expect(try fast.matches(in: ByteStorage(text)) == matches(.regex(source, ignoreCase: true), text, strategy: .icu))
   }
 
-  @Test("without case, an ASCII literal's windows: case variants found, exception lines searched whole, as ICU")
+  @Test(
+    "without case, an ASCII literal's windows: case variants found, the runs around exceptions searched by ICU, as ICU")
   func caselessWindows() throws {
     let text = "The THE the tHe\nthe ſtate of the ꜱ\nKILO \u{212A}ilo kilo\nnothing here\nTHE\tX, ſt,\u{212A}\n"
     for source in [
