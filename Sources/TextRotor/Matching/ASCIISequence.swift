@@ -43,6 +43,25 @@ struct ASCIISequence {
   /// Byte tests (and give-backs) one start may take before it is left to ICU.
   static let budget = 4096
 
+  init(steps: [Step]) { self.steps = steps }
+
+  /// The sequence of `pattern` (ICU syntax) compiled with `options` (``items(of:caseless:)``; each
+  /// class ICU's answer for every ASCII character), or nil when it is not one.
+  init?(_ pattern: String, options: RegularExpression.Options, timeLimit: Int) throws(ICUError) {
+    let caseless = options.contains(.caseInsensitive)
+    guard let items = Self.items(of: pattern, caseless: caseless) else { return nil }
+    var steps: [Step] = []
+    for item in items {
+      let set: ByteClass
+      switch item.atom {
+      case .ascii(let c): set = ByteClass.literal(c, caseless: caseless)
+      case .source(let source): set = try ByteClass([source], options: options, timeLimit: timeLimit)
+      }
+      steps.append(Step(set: set, min: item.min, max: item.max ?? Int.max))
+    }
+    self.steps = steps
+  }
+
   /// The items of `pattern` (ICU syntax) as atoms and repeats, when it is such a sequence: only
   /// literal characters and one-character atoms, each once or with a greedy quantifier (no group,
   /// alternation, assertion, flag, lazy or possessive quantifier), in ASCII (a non-ASCII literal

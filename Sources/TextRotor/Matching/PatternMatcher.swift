@@ -200,19 +200,12 @@ public final class PatternMatcher {
           // One anchor in a pattern of one-character items (`the [a-z]+ of`, `[a-z]+ing`): matched
           // around each occurrence without ICU, on ASCII text (``ASCIISequence``).
           var sequence: ASCIISequence? = nil
-          if anchors.count == 1 && (!pattern.ignoreCase || asciiCaseless) && !lineLocal,
-            let items = ASCIISequence.items(of: text, caseless: pattern.ignoreCase)
-          {
-            var steps: [ASCIISequence.Step] = []
-            for item in items {
-              let set: ByteClass
-              switch item.atom {
-              case .ascii(let c): set = ByteClass.literal(c, caseless: pattern.ignoreCase)
-              case .source(let source): set = try byteClass([source], options)
-              }
-              steps.append(ASCIISequence.Step(set: set, min: item.min, max: item.max ?? Int.max))
+          if anchors.count == 1 && (!pattern.ignoreCase || asciiCaseless) && !lineLocal {
+            do {
+              sequence = try ASCIISequence(text, options: options, timeLimit: pattern.timeLimit)
+            } catch {
+              throw PatternError(error.description, icuError: error)
             }
-            sequence = ASCIISequence(steps: steps)
           }
           let windows = anchors.map {
             // Without case (ASCII literals only): ASCII letters of either case, and the runs around
