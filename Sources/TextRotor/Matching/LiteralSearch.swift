@@ -124,9 +124,27 @@ enum FoldingExceptions {
         while start > position && holds(bytes[start - 1]) { start -= 1 }
         var end = special + 1
         while end < range.upperBound && holds(bytes[end]) { end += 1 }
+        // The runs of more exceptions close after it on its line join its part: one ICU search,
+        // not one each (German prose holds a `ß` every few words); and close to its line's edges,
+        // the part takes the line whole (a line of prose: one search).
+        while true {
+          let limit = Swift.min(range.upperBound, end + mergeGap)
+          let lineEnd = LineBounds.end(of: end, in: bytes, limit: limit)
+          if lineEnd < limit || lineEnd == range.upperBound {
+            end = lineEnd
+            break
+          }
+          guard let next = first(in: bytes, range: end..<lineEnd) else { break }
+          end = next + 1
+          while end < range.upperBound && holds(bytes[end]) { end += 1 }
+        }
+        let lineStart = LineBounds.start(of: start, in: bytes, floor: Swift.max(position, start - mergeGap))
+        if lineStart > start - mergeGap || lineStart == position { start = lineStart }
         if start > position, try body(position..<start, false) { return }
         if try body(start..<end, true) { return }
-        position = end
+        // Past its line's terminator when it ends there (no part of a terminator alone).
+        let atTerminator = end < range.upperBound && (bytes[end] == 0x0A || bytes[end] == 0x0D)
+        position = atTerminator ? LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound) : end
         continue
       }
       let start = LineBounds.start(of: special, in: bytes, floor: position)
@@ -136,6 +154,10 @@ enum FoldingExceptions {
       position = LineBounds.nextStart(after: end, in: bytes, limit: range.upperBound)
     }
   }
+
+  /// How far after an exception's run (in bytes, on its line) the run of the next one joins its
+  /// part (``split(_:range:confinedTo:_:)``).
+  static let mergeGap = 1024
 
   /// The offset of the first exception character in `range`, or nil.
   static func first(in bytes: ByteStorage, range: Range<Int>) -> Int? {

@@ -96,7 +96,8 @@ final class RegexSearch {
       let confinement = anchors.reduce(anchors[0].before.union(anchors[0].after)) {
         $0.union(ByteClass.of($1.literal.bytes, caseless: true))
       }
-      try FoldingExceptions.split(bytes, range: range, confinedTo: confinement) {
+      // (Each line whole when it is its own text: a part inside a line would be bound as the line.)
+      try FoldingExceptions.split(bytes, range: range, confinedTo: lineLocal ? nil : confinement) {
         (part, isException) throws(ICUError) -> Bool in
         isException
           ? try searchLine(bytes, part, range: range, visit)
@@ -491,7 +492,11 @@ final class RegexSearch {
       if let q = hit, let matcher = sequence {
         let windowEnd = window?.upperBound ?? range.lowerBound
         var a = q
-        while a > Swift.max(tried, windowEnd) && before.contains(bytes[a - 1]) { a -= 1 }
+        // Not below the last occurrence the windows took either: its run's start is known (each
+        // byte walked once, however many occurrences the run holds and whichever path took them).
+        let floor = Swift.max(tried, windowEnd)
+        while a > Swift.max(floor, lastQ) && before.contains(bytes[a - 1]) { a -= 1 }
+        if a == lastQ && lastQ > floor { a = Swift.max(lastA, floor) }
         let free =
           a >= windowEnd
           && (a > windowEnd || windowEnd <= tried || a == range.lowerBound || !before.contains(bytes[a - 1]))

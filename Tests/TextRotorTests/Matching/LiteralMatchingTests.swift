@@ -240,7 +240,8 @@ struct LiteralMatchingTests {
 
   @Test("with a confinement, an exception's part is the run of its bytes around it, not its line")
   func exceptionRuns() throws {
-    let text = "one Straße two \u{212A}ilo x ß\nnext ſun line\n"
+    let filler = String(repeating: "x ", count: 600)
+    let text = "one Straße two \u{212A}ilo x ß\nſun \(filler)ß end\n"
     let bytes = ByteStorage(text)
     var parts: [(String, Bool)] = []
     try FoldingExceptions.split(
@@ -250,9 +251,32 @@ struct LiteralMatchingTests {
         (String(decoding: (part.lowerBound..<part.upperBound).map { bytes[$0] }, as: UTF8.self), isException))
       return false
     }
-    // Only the bytes a match may hold stand around an exception in its part: `Stra` is not one.
-    #expect(parts.map(\.0) == ["one Stra", "ß", "e two ", "\u{212A}", "ilo x ", "ß", "\nnext ", "ſ", "un line\n"])
-    #expect(parts.map(\.1) == [false, true, false, true, false, true, false, true, false])
+    // A short line is a part whole; on a long one, only the bytes a match may hold stand around an
+    // exception in its part (`u` is not one), and the runs of exceptions close after it on its
+    // line join it, as does the line's edge when it is near (``FoldingExceptions/mergeGap``).
+    #expect(parts.map(\.0) == ["one Straße two \u{212A}ilo x ß", "ſ", "un \(filler)", "ß end"])
+    #expect(parts.map(\.1) == [true, true, false, true])
+    // The runs alone on a long line: `Stra` is not one.
+    let long = "\(filler)one Straße two \u{212A}ilo\(filler)\n"
+    parts = []
+    try FoldingExceptions.split(
+      ByteStorage(long), range: 0..<long.utf8.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
+    ) { (part, isException) throws(ICUError) -> Bool in
+      parts.append((String(decoding: Array(long.utf8)[part], as: UTF8.self), isException))
+      return false
+    }
+    #expect(parts.map(\.0) == ["\(filler)one Stra", "ße two \u{212A}", "ilo\(filler)\n"])
+  }
+
+  @Test(
+    "without case, a pattern that reads its line (look-around, ^, \\A, \\z) next to an exception sees the whole line",
+    arguments: [
+      (#"(?<!x.{0,9})foo"#, "xß-foo\n"), (#"(?<=^-)foo"#, "ß-foo\n"), (#"(?<=\A-)foo"#, "ß-foo\n"),
+      (#"foo(?!-.)"#, "foo-ß\n"), (#"(?<!x.{0,9})foo\z"#, "x ß foo\n"), (#"(?<=the )\w+"#, "the ß the cat\n"),
+    ] as [(String, String)])
+  func exceptionsWithLineLocalPatterns(source: String, text: String) throws {
+    let pattern = Pattern.regex(source, ignoreCase: true)
+    #expect(try matches(pattern, text) == (try matches(pattern, text, strategy: .icu)))
   }
 
   @Test("without case, a long line holding exception characters finds what ICU finds on it")
