@@ -127,16 +127,27 @@ enum FoldingExceptions {
         // The runs of more exceptions close after it on its line join its part: one ICU search,
         // not one each (German prose holds a `ß` every few words); and close to its line's edges,
         // the part takes the line whole (a line of prose: one search).
+        var clearTo = end  // no line terminator from `end` up to here
+        var merged = 0
         while true {
           let limit = Swift.min(range.upperBound, end + mergeGap)
-          let lineEnd = LineBounds.end(of: end, in: bytes, limit: limit)
-          if lineEnd < limit || lineEnd == range.upperBound {
-            end = lineEnd
-            break
+          if limit > clearTo || limit == range.upperBound {
+            let lineEnd = LineBounds.end(of: Swift.max(clearTo, end), in: bytes, limit: limit)
+            if lineEnd < limit || lineEnd == range.upperBound {
+              end = lineEnd
+              break
+            }
+            clearTo = limit
           }
-          guard let next = first(in: bytes, range: end..<lineEnd) else { break }
+          guard let next = first(in: bytes, range: end..<limit) else { break }
           end = next + 1
           while end < range.upperBound && holds(bytes[end]) { end += 1 }
+          // Dense (a line of German, of `ß`): the rest of the line whole, as one search.
+          merged += 1
+          if merged == Self.denseRuns {
+            end = LineBounds.end(of: Swift.max(clearTo, end), in: bytes, limit: range.upperBound)
+            break
+          }
         }
         let lineStart = LineBounds.start(of: start, in: bytes, floor: Swift.max(position, start - mergeGap))
         if lineStart > start - mergeGap || lineStart == position { start = lineStart }
@@ -158,6 +169,9 @@ enum FoldingExceptions {
   /// How far after an exception's run (in bytes, on its line) the run of the next one joins its
   /// part (``split(_:range:confinedTo:_:)``).
   static let mergeGap = 1024
+
+  /// How many runs merged into one part make it take the rest of its line.
+  static let denseRuns = 16
 
   /// The offset of the first exception character in `range`, or nil.
   static func first(in bytes: ByteStorage, range: Range<Int>) -> Int? {

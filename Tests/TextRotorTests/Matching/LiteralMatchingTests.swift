@@ -266,6 +266,17 @@ struct LiteralMatchingTests {
       return false
     }
     #expect(parts.map(\.0) == ["\(filler)one Stra", "ße two \u{212A}", "ilo\(filler)\n"])
+    // Many runs close together: from the first, the rest of the line is one part.
+    let dense = "\(filler)\(String(repeating: "ß x ", count: 20))\(filler)\nend"
+    parts = []
+    try FoldingExceptions.split(
+      ByteStorage(dense), range: 0..<dense.utf8.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
+    ) { (part, isException) throws(ICUError) -> Bool in
+      parts.append((String(decoding: Array(dense.utf8)[part], as: UTF8.self), isException))
+      return false
+    }
+    #expect(parts.map(\.0) == [filler, "\(String(repeating: "ß x ", count: 20))\(filler)", "end"])
+    #expect(parts.map(\.1) == [false, true, false])
   }
 
   @Test(
