@@ -142,10 +142,13 @@ enum FoldingExceptions {
           guard let next = first(in: bytes, range: end..<limit) else { break }
           end = next + 1
           while end < range.upperBound && holds(bytes[end]) { end += 1 }
-          // Dense (a line of German, of `ß`): the rest of the line whole, as one search.
+          // Dense (a line of German, of `ß`): the rest of the line as one search, up to 64 KB of it
+          // (a 100 MB line is not given to ICU whole for a cluster of them).
           merged += 1
           if merged == Self.denseRuns {
-            end = LineBounds.end(of: Swift.max(clearTo, end), in: bytes, limit: range.upperBound)
+            let far = Swift.min(range.upperBound, end + Self.denseSpan)
+            end = LineBounds.end(of: Swift.max(clearTo, end), in: bytes, limit: far)
+            while end < range.upperBound && holds(bytes[end]) { end += 1 }
             break
           }
         }
@@ -170,8 +173,10 @@ enum FoldingExceptions {
   /// part (``split(_:range:confinedTo:_:)``).
   static let mergeGap = 1024
 
-  /// How many runs merged into one part make it take the rest of its line.
+  /// How many runs merged into one part make it take the rest of its line, up to `denseSpan`
+  /// bytes further (then to the end of the run there).
   static let denseRuns = 16
+  static let denseSpan = 1 << 16
 
   /// The offset of the first exception character in `range`, or nil.
   static func first(in bytes: ByteStorage, range: Range<Int>) -> Int? {

@@ -615,9 +615,9 @@ struct WindowAnchor {
   /// every anchor has the same `before` and `after`, their unions).
   var afterFixed: [ByteClass] = []
   var afterRest: ByteClass? = nil
-  /// The whole pattern, when it is a sequence of one-character items that begins with the
-  /// literal (a single anchor only): each occurrence is then matched here, and ICU is asked only
-  /// where that cannot tell (``ASCIISequence``).
+  /// The whole pattern, when it is an ASCII sequence of one-character items (a single anchor
+  /// only): the starts around each occurrence are then matched here, and the window's engine is
+  /// asked only where that cannot tell (``ASCIISequence``).
   var sequence: ASCIISequence? = nil
   /// The fewest bytes a match holds before and after the literal (``LiteralAnchor``).
   var minimumBefore = 0

@@ -277,6 +277,18 @@ struct LiteralMatchingTests {
     }
     #expect(parts.map(\.0) == [filler, "\(String(repeating: "ß x ", count: 20))\(filler)", "end"])
     #expect(parts.map(\.1) == [false, true, false])
+    // On a line of megabytes, at most ``FoldingExceptions/denseSpan`` bytes more, to a byte outside
+    // the run there.
+    let huge = String(repeating: "ß x ", count: 40_000) + "\n"
+    var hugeParts: [Range<Int>] = []
+    try FoldingExceptions.split(
+      ByteStorage(huge), range: 0..<huge.utf8.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
+    ) { (part, isException) throws(ICUError) -> Bool in
+      if isException { hugeParts.append(part) }
+      return false
+    }
+    #expect(hugeParts.count > 2 && hugeParts.allSatisfy { $0.count < FoldingExceptions.denseSpan + 1024 })
+    #expect(hugeParts.first?.lowerBound == 0 && hugeParts.last?.upperBound == huge.utf8.count - 1)
   }
 
   @Test(
