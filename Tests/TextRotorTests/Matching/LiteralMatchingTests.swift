@@ -238,55 +238,40 @@ struct LiteralMatchingTests {
     }
   }
 
+  /// The parts ``FoldingExceptions/split(_:range:confinedTo:_:)`` gives for `text` with the
+  /// confinement of a caseless `st`: each part's range, its text and whether it is an exception's.
+  static func exceptionParts(_ text: String) throws -> [(range: Range<Int>, text: String, isException: Bool)] {
+    let utf8 = Array(text.utf8)
+    var parts: [(range: Range<Int>, text: String, isException: Bool)] = []
+    try FoldingExceptions.split(
+      ByteStorage(utf8), range: 0..<utf8.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
+    ) { (part, isException) throws(ICUError) -> Bool in
+      parts.append((part, String(decoding: utf8[part], as: UTF8.self), isException))
+      return false
+    }
+    return parts
+  }
+
   @Test("with a confinement, an exception's part is the run of its bytes around it, not its line")
   func exceptionRuns() throws {
     let filler = String(repeating: "x ", count: 600)
-    let text = "one Straße two \u{212A}ilo x ß\nſun \(filler)ß end\n"
-    let bytes = ByteStorage(text)
-    var parts: [(String, Bool)] = []
-    try FoldingExceptions.split(
-      bytes, range: 0..<bytes.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
-    ) { (part, isException) throws(ICUError) -> Bool in
-      parts.append(
-        (String(decoding: (part.lowerBound..<part.upperBound).map { bytes[$0] }, as: UTF8.self), isException))
-      return false
-    }
+    var parts = try Self.exceptionParts("one Straße two \u{212A}ilo x ß\nſun \(filler)ß end\n")
     // A short line is a part whole; on a long one, only the bytes a match may hold stand around an
     // exception in its part (`u` is not one), and the runs of exceptions close after it on its
     // line join it, as does the line's edge when it is near (``FoldingExceptions/mergeGap``).
-    #expect(parts.map(\.0) == ["one Straße two \u{212A}ilo x ß", "ſ", "un \(filler)", "ß end"])
-    #expect(parts.map(\.1) == [true, true, false, true])
+    #expect(parts.map(\.text) == ["one Straße two \u{212A}ilo x ß", "ſ", "un \(filler)", "ß end"])
+    #expect(parts.map(\.isException) == [true, true, false, true])
     // The runs alone on a long line: `Stra` is not one.
-    let long = "\(filler)one Straße two \u{212A}ilo\(filler)\n"
-    parts = []
-    try FoldingExceptions.split(
-      ByteStorage(long), range: 0..<long.utf8.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
-    ) { (part, isException) throws(ICUError) -> Bool in
-      parts.append((String(decoding: Array(long.utf8)[part], as: UTF8.self), isException))
-      return false
-    }
-    #expect(parts.map(\.0) == ["\(filler)one Stra", "ße two \u{212A}", "ilo\(filler)\n"])
+    parts = try Self.exceptionParts("\(filler)one Straße two \u{212A}ilo\(filler)\n")
+    #expect(parts.map(\.text) == ["\(filler)one Stra", "ße two \u{212A}", "ilo\(filler)\n"])
     // Many runs close together: from the first, the rest of the line is one part.
-    let dense = "\(filler)\(String(repeating: "ß x ", count: 20))\(filler)\nend"
-    parts = []
-    try FoldingExceptions.split(
-      ByteStorage(dense), range: 0..<dense.utf8.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
-    ) { (part, isException) throws(ICUError) -> Bool in
-      parts.append((String(decoding: Array(dense.utf8)[part], as: UTF8.self), isException))
-      return false
-    }
-    #expect(parts.map(\.0) == [filler, "\(String(repeating: "ß x ", count: 20))\(filler)", "end"])
-    #expect(parts.map(\.1) == [false, true, false])
+    parts = try Self.exceptionParts("\(filler)\(String(repeating: "ß x ", count: 20))\(filler)\nend")
+    #expect(parts.map(\.text) == [filler, "\(String(repeating: "ß x ", count: 20))\(filler)", "end"])
+    #expect(parts.map(\.isException) == [false, true, false])
     // On a line of megabytes, at most ``FoldingExceptions/denseSpan`` bytes more, to a byte outside
     // the run there.
     let huge = String(repeating: "ß x ", count: 40_000) + "\n"
-    var hugeParts: [Range<Int>] = []
-    try FoldingExceptions.split(
-      ByteStorage(huge), range: 0..<huge.utf8.count, confinedTo: ByteClass.of(Array("st".utf8), caseless: true)
-    ) { (part, isException) throws(ICUError) -> Bool in
-      if isException { hugeParts.append(part) }
-      return false
-    }
+    let hugeParts = try Self.exceptionParts(huge).filter(\.isException).map(\.range)
     #expect(hugeParts.count > 2 && hugeParts.allSatisfy { $0.count < FoldingExceptions.denseSpan + 1024 })
     #expect(hugeParts.first?.lowerBound == 0 && hugeParts.last?.upperBound == huge.utf8.count - 1)
   }
